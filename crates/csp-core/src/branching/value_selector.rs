@@ -1,0 +1,189 @@
+//! The `ValueSelector` trait, what it may use, and the built-in choice.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Ascending, Descending, LeastConstrainingValue, MiddleOut, RandomValue};
+use crate::context::{Changes, PropagationContext};
+use crate::model::Posted;
+use crate::pruning::UnknownName;
+use crate::search::Watch;
+use crate::{Constraint, Domains, Pruning, SearchStats, Value, VarId};
+
+/// What a value heuristic may use: the domains, and a probe that measures how
+/// constraining a value is.
+pub struct ValueContext<'a> {
+    pub(crate) domains: &'a mut Domains,
+    pub(crate) changes: &'a mut Changes,
+    pub(crate) constraints: &'a [Posted],
+    pub(crate) watches: &'a [Vec<Watch>],
+    pub(crate) stats: &'a mut SearchStats,
+}
+
+impl ValueContext<'_> {
+    /// The current domains.
+    pub fn domains(&self) -> &Domains {
+        self.domains
+    }
+
+    /// How many values forward checking would remove from other variables if
+    /// `var` took `value`; `None` if that would empty a domain. The probe is undone
+    /// before returning; its work counts in the statistics.
+    pub fn conflicts(&mut self, var: VarId, value: Value) -> Option<u64> {
+        let record = std::mem::replace(&mut self.changes.record, false);
+        let track = std::mem::replace(&mut self.changes.track_changed, false);
+        let before = self.changes.pruned;
+        self.domains.push_level();
+        let mut ok = self.domains.assign(var, value).is_ok();
+        if ok {
+            for w in &self.watches[var.index()] {
+                let c = w.cid as usize;
+                if self.domains.is_entailed(c) {
+                    continue;
+                }
+                self.stats.propagations += 1;
+                let mut ctx = PropagationContext::new(
+                    self.domains,
+                    self.changes,
+                    Pruning::ForwardChecking,
+                    Some((var, w.pos as usize)),
+                );
+                if self.constraints[c].propagate(&mut ctx).is_err() {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        self.domains.pop_level();
+        let removed = self.changes.pruned - before;
+        // Probing is not pruning: keep the statistic about the search itself.
+        self.changes.pruned = before;
+        self.changes.record = record;
+        self.changes.track_changed = track;
+        ok.then_some(removed)
+    }
+}
+
+/// Orders the values of the chosen variable.
+///
+/// Implement it to plug in your own order (see
+/// [`Solver::with_selectors`](crate::Solver::with_selectors)).
+pub trait ValueSelector {
+    /// Appends the values of `var`'s current domain to `out`, in the order to try
+    /// them. `out` is empty on entry. Must list each value of the domain once.
+    fn order(&mut self, var: VarId, ctx: &mut ValueContext<'_>, out: &mut Vec<Value>);
+
+    /// The heuristic's name.
+    fn name(&self) -> &str;
+}
+
+/// The built-in value orders, by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ValOrder {
+    /// Smallest first ([`Ascending`]).
+    #[default]
+    Ascending,
+    /// Largest first ([`Descending`]).
+    Descending,
+    /// From the middle of the domain outwards ([`MiddleOut`]).
+    MiddleOut,
+    /// Least constraining first ([`LeastConstrainingValue`]).
+    LeastConstraining,
+    /// Shuffled, from a seed ([`RandomValue`]).
+    Random(u64),
+}
+
+impl ValOrder {
+    /// The short name used on command lines.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ValOrder::Ascending => "asc",
+            ValOrder::Descending => "desc",
+            ValOrder::MiddleOut => "middle",
+            ValOrder::LeastConstraining => "lcv",
+            ValOrder::Random(_) => "random",
+        }
+    }
+
+    /// The selector that implements this order.
+    pub fn selector(self) -> AnyValueSelector {
+        match self {
+            ValOrder::Ascending => AnyValueSelector::Ascending(Ascending),
+            ValOrder::Descending => AnyValueSelector::Descending(Descending),
+            ValOrder::MiddleOut => AnyValueSelector::MiddleOut(MiddleOut),
+            ValOrder::LeastConstraining => {
+                AnyValueSelector::LeastConstraining(LeastConstrainingValue::default())
+            }
+            ValOrder::Random(seed) => AnyValueSelector::Random(RandomValue::new(seed)),
+        }
+    }
+}
+
+impl fmt::Display for ValOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ValOrder {
+    type Err = UnknownName;
+
+    /// Parses `asc`, `desc`, `middle`, `lcv`, `random` (seed 0) or `random:SEED`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "asc" | "ascending" | "min" => ValOrder::Ascending,
+            "desc" | "descending" | "max" => ValOrder::Descending,
+            "middle" | "middle-out" => ValOrder::MiddleOut,
+            "lcv" | "least-constraining" => ValOrder::LeastConstraining,
+            "random" => ValOrder::Random(0),
+            _ => match s.strip_prefix("random:").map(str::parse) {
+                Some(Ok(seed)) => ValOrder::Random(seed),
+                _ => {
+                    return Err(UnknownName {
+                        kind: "value order",
+                        name: s.to_string(),
+                        expected: "asc, desc, middle, lcv, random[:SEED]",
+                    });
+                }
+            },
+        })
+    }
+}
+
+/// One of the built-in value selectors, dispatched statically.
+#[derive(Clone, Debug)]
+pub enum AnyValueSelector {
+    /// See [`Ascending`].
+    Ascending(Ascending),
+    /// See [`Descending`].
+    Descending(Descending),
+    /// See [`MiddleOut`].
+    MiddleOut(MiddleOut),
+    /// See [`LeastConstrainingValue`].
+    LeastConstraining(LeastConstrainingValue),
+    /// See [`RandomValue`].
+    Random(RandomValue),
+}
+
+impl ValueSelector for AnyValueSelector {
+    #[inline]
+    fn order(&mut self, var: VarId, ctx: &mut ValueContext<'_>, out: &mut Vec<Value>) {
+        match self {
+            AnyValueSelector::Ascending(s) => s.order(var, ctx, out),
+            AnyValueSelector::Descending(s) => s.order(var, ctx, out),
+            AnyValueSelector::MiddleOut(s) => s.order(var, ctx, out),
+            AnyValueSelector::LeastConstraining(s) => s.order(var, ctx, out),
+            AnyValueSelector::Random(s) => s.order(var, ctx, out),
+        }
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            AnyValueSelector::Ascending(s) => s.name(),
+            AnyValueSelector::Descending(s) => s.name(),
+            AnyValueSelector::MiddleOut(s) => s.name(),
+            AnyValueSelector::LeastConstraining(s) => s.name(),
+            AnyValueSelector::Random(s) => s.name(),
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! The `VariableSelector` trait, the view it reads, and the built-in choice.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{DomOverWdeg, FirstFail, InputOrder, MrvDegree, RandomVar};
+use crate::model::Posted;
+use crate::observer::Candidate;
+use crate::pruning::UnknownName;
+use crate::search::Watch;
+use crate::{Constraint, ConstraintId, Domains, VarId};
+
+/// What a heuristic may look at: domains, which variables are decided, and the
+/// constraint graph with its failure weights. Read-only.
+pub struct SearchView<'a> {
+    pub(crate) domains: &'a Domains,
+    pub(crate) decided: &'a [bool],
+    pub(crate) watches: &'a [Vec<Watch>],
+    pub(crate) constraints: &'a [Posted],
+    pub(crate) weights: &'a [u64],
+}
+
+impl<'a> SearchView<'a> {
+    /// The current domains.
+    #[inline]
+    pub fn domains(&self) -> &'a Domains {
+        self.domains
+    }
+
+    /// Whether the search has made a decision on `var` on the current path.
+    #[inline]
+    pub fn is_decided(&self, var: VarId) -> bool {
+        self.decided[var.index()]
+    }
+
+    /// The variables not decided yet, in declaration order.
+    #[inline]
+    pub fn undecided(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.decided
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !**d)
+            .map(|(i, _)| VarId::new(i))
+    }
+
+    /// The constraints on `var` that are not entailed and involve another
+    /// undecided variable, with their weights.
+    fn live_constraints(&self, var: VarId) -> impl Iterator<Item = (ConstraintId, u64)> + '_ {
+        self.watches[var.index()].iter().filter_map(move |w| {
+            let c = w.cid as usize;
+            if self.domains.is_entailed(c) {
+                return None;
+            }
+            let other = self.constraints[c]
+                .scope()
+                .iter()
+                .any(|&y| y != var && !self.decided[y.index()]);
+            other.then_some((ConstraintId::new(c), self.weights[c]))
+        })
+    }
+
+    /// The dynamic degree of `var`: how many live constraints link it to another
+    /// undecided variable.
+    pub fn degree(&self, var: VarId) -> usize {
+        self.live_constraints(var).count()
+    }
+
+    /// The weighted degree of `var` (dom/wdeg): the sum of the weights of those
+    /// constraints, each weight being 1 plus the conflicts it caused so far.
+    pub fn weighted_degree(&self, var: VarId) -> u64 {
+        self.live_constraints(var).map(|(_, w)| w).sum()
+    }
+}
+
+/// Chooses the next variable to branch on.
+///
+/// Implement it to plug in your own heuristic (see
+/// [`Solver::with_selectors`](crate::Solver::with_selectors)).
+pub trait VariableSelector {
+    /// An undecided variable, or `None` when every variable is decided. Ties must
+    /// be broken deterministically.
+    fn select(&mut self, view: &SearchView<'_>) -> Option<VarId>;
+
+    /// For traces: the undecided variables with the scores the heuristic compared,
+    /// best first (at most `limit`). The default explains nothing.
+    fn candidates(&mut self, _view: &SearchView<'_>, _limit: usize, _out: &mut Vec<Candidate>) {}
+
+    /// The heuristic's name.
+    fn name(&self) -> &str;
+}
+
+/// The built-in variable orders, by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VarOrder {
+    /// Declaration order ([`InputOrder`]).
+    #[default]
+    Input,
+    /// Smallest domain first ([`FirstFail`], MRV).
+    FirstFail,
+    /// Smallest domain, ties by largest degree ([`MrvDegree`]).
+    MrvDegree,
+    /// Smallest domain size over weighted degree ([`DomOverWdeg`]).
+    DomOverWdeg,
+    /// Uniformly random, from a seed ([`RandomVar`]).
+    Random(u64),
+}
+
+impl VarOrder {
+    /// The short name used on command lines.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VarOrder::Input => "input",
+            VarOrder::FirstFail => "first-fail",
+            VarOrder::MrvDegree => "mrv-degree",
+            VarOrder::DomOverWdeg => "dom-wdeg",
+            VarOrder::Random(_) => "random",
+        }
+    }
+
+    /// The selector that implements this order.
+    pub fn selector(self) -> AnyVariableSelector {
+        match self {
+            VarOrder::Input => AnyVariableSelector::Input(InputOrder),
+            VarOrder::FirstFail => AnyVariableSelector::FirstFail(FirstFail),
+            VarOrder::MrvDegree => AnyVariableSelector::MrvDegree(MrvDegree),
+            VarOrder::DomOverWdeg => AnyVariableSelector::DomOverWdeg(DomOverWdeg),
+            VarOrder::Random(seed) => AnyVariableSelector::Random(RandomVar::new(seed)),
+        }
+    }
+}
+
+impl fmt::Display for VarOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for VarOrder {
+    type Err = UnknownName;
+
+    /// Parses `input`, `first-fail`, `mrv-degree`, `dom-wdeg`, `random` (seed 0)
+    /// or `random:SEED`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "input" | "input-order" => VarOrder::Input,
+            "first-fail" | "ff" | "mrv" => VarOrder::FirstFail,
+            "mrv-degree" => VarOrder::MrvDegree,
+            "dom-wdeg" | "domwdeg" => VarOrder::DomOverWdeg,
+            "random" => VarOrder::Random(0),
+            _ => match s.strip_prefix("random:").map(str::parse) {
+                Some(Ok(seed)) => VarOrder::Random(seed),
+                _ => {
+                    return Err(UnknownName {
+                        kind: "variable order",
+                        name: s.to_string(),
+                        expected: "input, first-fail, mrv-degree, dom-wdeg, random[:SEED]",
+                    });
+                }
+            },
+        })
+    }
+}
+
+/// One of the built-in variable selectors, dispatched statically.
+#[derive(Clone, Debug)]
+pub enum AnyVariableSelector {
+    /// See [`InputOrder`].
+    Input(InputOrder),
+    /// See [`FirstFail`].
+    FirstFail(FirstFail),
+    /// See [`MrvDegree`].
+    MrvDegree(MrvDegree),
+    /// See [`DomOverWdeg`].
+    DomOverWdeg(DomOverWdeg),
+    /// See [`RandomVar`].
+    Random(RandomVar),
+}
+
+macro_rules! each {
+    ($self:ident, $s:ident => $e:expr) => {
+        match $self {
+            AnyVariableSelector::Input($s) => $e,
+            AnyVariableSelector::FirstFail($s) => $e,
+            AnyVariableSelector::MrvDegree($s) => $e,
+            AnyVariableSelector::DomOverWdeg($s) => $e,
+            AnyVariableSelector::Random($s) => $e,
+        }
+    };
+}
+
+impl VariableSelector for AnyVariableSelector {
+    #[inline]
+    fn select(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+        each!(self, s => s.select(view))
+    }
+    fn candidates(&mut self, view: &SearchView<'_>, limit: usize, out: &mut Vec<Candidate>) {
+        each!(self, s => s.candidates(view, limit, out))
+    }
+    fn name(&self) -> &str {
+        each!(self, s => s.name())
+    }
+}
+
+/// Helper for the heuristics' `candidates`: the undecided variables sorted by
+/// `score` (then index), best `limit` first.
+pub(crate) fn ranked(
+    view: &SearchView<'_>,
+    limit: usize,
+    out: &mut Vec<Candidate>,
+    mut score: impl FnMut(VarId) -> f64,
+) {
+    out.clear();
+    out.extend(view.undecided().map(|var| Candidate {
+        var,
+        score: score(var),
+    }));
+    out.sort_by(|a, b| a.score.total_cmp(&b.score).then(a.var.cmp(&b.var)));
+    out.truncate(limit);
+}

@@ -1,0 +1,139 @@
+//! The `Constraint` trait: a scope, a check, and defaulted promising and propagation.
+
+use crate::context::PropagationContext;
+use crate::generic;
+use crate::{Domains, Pruning, Value, VarId};
+
+/// What a propagation call did when it did not fail.
+///
+/// Modelled on Gecode's execution status: the engine uses it to skip work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PropStatus {
+    /// No domain changed.
+    Unchanged,
+    /// Some domain changed; the constraint may be called again.
+    Changed,
+    /// The constraint holds for every combination of the values left: the engine
+    /// stops calling it until the search backtracks above this point.
+    Entailed,
+}
+
+/// A dead end found by a constraint: the current domains admit no solution of it.
+///
+/// A conflict is an ordinary search event, not an error: the engine backtracks,
+/// counts it, and tells observers which constraint found it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Conflict {
+    /// The variable whose domain became empty, when there is one.
+    pub var: Option<VarId>,
+}
+
+impl Conflict {
+    /// A conflict because `var` has no value left.
+    pub fn wipeout(var: VarId) -> Self {
+        Conflict { var: Some(var) }
+    }
+
+    /// A conflict not tied to one variable (for example an infeasible sum).
+    pub fn infeasible() -> Self {
+        Conflict { var: None }
+    }
+}
+
+/// The result of [`Constraint::propagate`]: a status, or a conflict.
+pub type Propagation = Result<PropStatus, Conflict>;
+
+/// A constraint over a fixed list of variables (its *scope*).
+///
+/// Only two methods are required: [`scope`](Constraint::scope) and
+/// [`check`](Constraint::check), a pure test of a complete assignment. With those
+/// alone a constraint works under every [`Pruning`] level:
+///
+/// - [`promising`](Constraint::promising) defaults to "consistent until every
+///   variable of the scope has a value, then `check`". Override it to reject a
+///   partial assignment early (all-different rejects two equal values at once).
+/// - [`propagate`](Constraint::propagate) defaults to the generic algorithms of
+///   [`generic`]: forward checking by probing `promising`, and arc consistency by
+///   searching supports over the scope. Override it with fast, specific code.
+///
+/// Values are passed to `check` in scope order. The engine guarantees that `check`
+/// is only called with values from the variables' declared domains.
+///
+/// # Writing a constraint
+/// ```
+/// use csp_core::{Constraint, Config, Model, Pruning, Solver, VarId, Value};
+///
+/// /// `x + y` is even.
+/// struct EvenSum([VarId; 2]);
+///
+/// impl Constraint for EvenSum {
+///     fn scope(&self) -> &[VarId] { &self.0 }
+///     fn check(&self, v: &[Value]) -> bool { (v[0] + v[1]) % 2 == 0 }
+///     fn name(&self) -> &str { "even-sum" }
+/// }
+///
+/// let mut m = Model::new();
+/// let x = m.int_var(0..=3)?;
+/// let y = m.int_var(0..=3)?;
+/// m.post(EvenSum([x, y]))?;
+/// for pruning in Pruning::ALL {
+///     let mut s = Solver::new(&m, Config::default().with_pruning(pruning))?;
+///     assert_eq!(s.count().solutions, 8);
+/// }
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+pub trait Constraint: Send + Sync {
+    /// The variables the constraint is about, in the order `check` receives them.
+    fn scope(&self) -> &[VarId];
+
+    /// Whether a complete assignment of the scope satisfies the constraint.
+    fn check(&self, values: &[Value]) -> bool;
+
+    /// A short name for traces, statistics and error messages.
+    fn name(&self) -> &str {
+        "constraint"
+    }
+
+    /// Whether the current partial assignment can still be extended to satisfy the
+    /// constraint. A variable counts as assigned when its domain holds one value
+    /// ([`Domains::value`]); the others still have their current domains.
+    ///
+    /// Must return `check`'s answer when the whole scope is assigned. The default
+    /// says "yes" until then.
+    fn promising(&self, domains: &Domains) -> bool {
+        generic::promising(self, domains)
+    }
+
+    /// Removes values that cannot be part of a solution of this constraint, given
+    /// the current domains. [`PropagationContext::pruning`] tells how hard to try:
+    /// under [`Pruning::ForwardChecking`] it is called after a decision on
+    /// [`PropagationContext::trigger`]; under [`Pruning::ArcConsistency`] and
+    /// [`Pruning::Propagators`] whenever a domain in the scope changed, until no
+    /// domain changes.
+    ///
+    /// Must never remove a value that belongs to a solution of the constraint.
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        match ctx.pruning() {
+            Pruning::ForwardChecking => generic::forward_check(self, ctx),
+            _ => generic::support_search(self, ctx),
+        }
+    }
+}
+
+impl<C: Constraint + ?Sized> Constraint for Box<C> {
+    fn scope(&self) -> &[VarId] {
+        (**self).scope()
+    }
+    fn check(&self, values: &[Value]) -> bool {
+        (**self).check(values)
+    }
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn promising(&self, domains: &Domains) -> bool {
+        (**self).promising(domains)
+    }
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        (**self).propagate(ctx)
+    }
+}

@@ -1,0 +1,431 @@
+//! All-different over `x_i + o_i`: value elimination, and Régin's matching filter.
+
+use smallvec::SmallVec;
+
+use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::{Constraint, CspError, Domains, PropagationContext, Pruning, Value, VarId};
+
+/// The values `x_i + offset_i` are pairwise different.
+///
+/// With all offsets zero this is the classic all-different. Offsets express the
+/// N-Queens diagonals without extra variables: `q_i + i` and `q_i - i` all differ.
+///
+/// Filtering by pruning level:
+/// - forward checking: the value of the variable just assigned is removed from the
+///   others;
+/// - arc consistency: the same, cascading whenever a variable becomes fixed (the arc
+///   consistency of the pairwise `!=` decomposition);
+/// - propagators: that, then Régin's matching-based filter, which removes every
+///   value that cannot appear in any solution of the constraint (generalised arc
+///   consistency).
+///
+/// ```
+/// use csp_core::{Config, Model, Solver};
+/// let mut m = Model::new();
+/// let xs = m.int_var_array("x", 3, 0..=2)?;
+/// m.all_different(&xs)?;
+/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 6);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllDifferent {
+    vars: Vec<VarId>,
+    offsets: Vec<Value>,
+}
+
+impl AllDifferent {
+    /// All of `vars` take different values.
+    pub fn new(vars: &[VarId]) -> Self {
+        AllDifferent {
+            vars: vars.to_vec(),
+            offsets: vec![0; vars.len()],
+        }
+    }
+
+    /// All of `vars[i] + offsets[i]` are different.
+    pub fn with_offsets(vars: &[VarId], offsets: &[Value]) -> Result<Self, CspError> {
+        if vars.len() != offsets.len() {
+            return Err(CspError::LengthMismatch {
+                context: "all-different".into(),
+                what: "offsets".into(),
+                expected: vars.len(),
+                got: offsets.len(),
+            });
+        }
+        Ok(AllDifferent {
+            vars: vars.to_vec(),
+            offsets: offsets.to_vec(),
+        })
+    }
+
+    /// The offsets `o_i`.
+    pub fn offsets(&self) -> &[Value] {
+        &self.offsets
+    }
+
+    #[inline]
+    fn shifted(&self, i: usize, v: Value) -> i128 {
+        i128::from(v) + i128::from(self.offsets[i])
+    }
+
+    /// Removes `value` (a shifted value) from every variable but `skip`.
+    #[inline]
+    fn eliminate(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        skip: usize,
+        value: i128,
+    ) -> Result<bool, Conflict> {
+        let mut changed = false;
+        for (j, (&y, &o)) in self.vars.iter().zip(&self.offsets).enumerate() {
+            if j != skip
+                && let Ok(w) = Value::try_from(value - i128::from(o))
+            {
+                changed |= ctx.remove(y, w)?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Value elimination to a fixpoint: every fixed variable's value leaves the
+    /// others, including variables that became fixed on the way.
+    fn eliminate_fixed(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let n = self.vars.len();
+        let mut done: SmallVec<[bool; 32]> = SmallVec::from_elem(false, n);
+        let mut changed = false;
+        loop {
+            let mut progress = false;
+            for i in 0..n {
+                if done[i] {
+                    continue;
+                }
+                if let Some(v) = ctx.value(self.vars[i]) {
+                    done[i] = true;
+                    progress = true;
+                    ctx.note_revision();
+                    changed |= self.eliminate(ctx, i, self.shifted(i, v))?;
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
+        if done.iter().all(|&d| d) {
+            return Ok(PropStatus::Entailed);
+        }
+        Ok(if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+
+    /// Régin's filter: keeps a value only if some maximum matching of variables to
+    /// values uses it.
+    fn matching_filter(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let graph = ValueGraph::build(self, ctx.domains());
+        let removals = graph.unsupported().ok_or(Conflict::infeasible())?;
+        let mut changed = false;
+        for (i, value) in removals {
+            ctx.note_revision();
+            if let Ok(w) = Value::try_from(value - i128::from(self.offsets[i])) {
+                changed |= ctx.remove(self.vars[i], w)?;
+            }
+        }
+        Ok(if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+}
+
+impl Constraint for AllDifferent {
+    fn scope(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    fn check(&self, values: &[Value]) -> bool {
+        let mut s: SmallVec<[i128; 32]> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| self.shifted(i, v))
+            .collect();
+        s.sort_unstable();
+        s.windows(2).all(|w| w[0] != w[1])
+    }
+
+    fn name(&self) -> &str {
+        "all-different"
+    }
+
+    fn promising(&self, d: &Domains) -> bool {
+        let mut s: SmallVec<[i128; 32]> = SmallVec::new();
+        for (i, &x) in self.vars.iter().enumerate() {
+            if let Some(v) = d.value(x) {
+                s.push(self.shifted(i, v));
+            }
+        }
+        s.sort_unstable();
+        s.windows(2).all(|w| w[0] != w[1])
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        match ctx.pruning() {
+            Pruning::ForwardChecking => match ctx.trigger() {
+                Some((x, i)) => {
+                    let Some(v) = ctx.value(x) else {
+                        return Ok(PropStatus::Unchanged);
+                    };
+                    ctx.note_revision();
+                    let changed = self.eliminate(ctx, i, self.shifted(i, v))?;
+                    Ok(if changed {
+                        PropStatus::Changed
+                    } else {
+                        PropStatus::Unchanged
+                    })
+                }
+                None => self.eliminate_fixed(ctx),
+            },
+            Pruning::Propagators => {
+                let first = self.eliminate_fixed(ctx)?;
+                if first == PropStatus::Entailed {
+                    return Ok(first);
+                }
+                let second = self.matching_filter(ctx)?;
+                Ok(
+                    if first == PropStatus::Changed || second == PropStatus::Changed {
+                        PropStatus::Changed
+                    } else {
+                        PropStatus::Unchanged
+                    },
+                )
+            }
+            _ => self.eliminate_fixed(ctx),
+        }
+    }
+}
+
+/// The bipartite variable-value graph of one call of the matching filter.
+struct ValueGraph {
+    /// The distinct shifted values, sorted; value nodes are indices into it.
+    values: Vec<i128>,
+    /// For each variable, its value nodes.
+    adj: Vec<Vec<usize>>,
+}
+
+const FREE: usize = usize::MAX;
+
+impl ValueGraph {
+    fn build(c: &AllDifferent, d: &Domains) -> Self {
+        let mut values = Vec::new();
+        for (i, &x) in c.vars.iter().enumerate() {
+            values.extend(d.values(x).map(|v| c.shifted(i, v)));
+        }
+        values.sort_unstable();
+        values.dedup();
+        let adj = c
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                d.values(x)
+                    .filter_map(|v| values.binary_search(&c.shifted(i, v)).ok())
+                    .collect()
+            })
+            .collect();
+        ValueGraph { values, adj }
+    }
+
+    /// Finds an augmenting path from variable `x` (Kuhn's algorithm).
+    fn augment(
+        &self,
+        x: usize,
+        var_of: &mut [usize],
+        val_of: &mut [usize],
+        seen: &mut [bool],
+    ) -> bool {
+        // Iterative DFS over variables; `stack` holds (variable, next edge index).
+        let mut stack: Vec<(usize, usize)> = vec![(x, 0)];
+        let mut path: Vec<usize> = Vec::new(); // value chosen at each stack level
+        while let Some(&mut (u, ref mut e)) = stack.last_mut() {
+            if *e == self.adj[u].len() {
+                stack.pop();
+                path.pop();
+                continue;
+            }
+            let v = self.adj[u][*e];
+            *e += 1;
+            if seen[v] {
+                continue;
+            }
+            seen[v] = true;
+            path.push(v);
+            if var_of[v] == FREE {
+                // Flip the path.
+                for (level, &(u, _)) in stack.iter().enumerate() {
+                    let v = path[level];
+                    var_of[v] = u;
+                    val_of[u] = v;
+                }
+                return true;
+            }
+            stack.push((var_of[v], 0));
+        }
+        false
+    }
+
+    /// The (variable, shifted value) pairs that belong to no maximum matching, or
+    /// `None` if the variables cannot all get different values.
+    fn unsupported(&self) -> Option<Vec<(usize, i128)>> {
+        let n = self.adj.len();
+        let m = self.values.len();
+        let mut var_of = vec![FREE; m];
+        let mut val_of = vec![FREE; n];
+        let mut seen = vec![false; m];
+        for x in 0..n {
+            seen.iter_mut().for_each(|s| *s = false);
+            if !self.augment(x, &mut var_of, &mut val_of, &mut seen) {
+                return None;
+            }
+        }
+        // Directed graph: node x (variable) and n + v (value). Matched edges go
+        // variable -> value, unmatched ones value -> variable.
+        let node_count = n + m;
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); node_count];
+        for (x, vals) in self.adj.iter().enumerate() {
+            for &v in vals {
+                if val_of[x] == v {
+                    out[x].push(n + v);
+                } else {
+                    out[n + v].push(x);
+                }
+            }
+        }
+        // Nodes reachable from a free value lie on even alternating paths.
+        let mut reach = vec![false; node_count];
+        let mut todo: Vec<usize> = (0..m)
+            .filter(|&v| var_of[v] == FREE)
+            .map(|v| n + v)
+            .collect();
+        for &s in &todo {
+            reach[s] = true;
+        }
+        while let Some(u) = todo.pop() {
+            for &w in &out[u] {
+                if !reach[w] {
+                    reach[w] = true;
+                    todo.push(w);
+                }
+            }
+        }
+        let comp = tarjan(&out);
+        let mut removals = Vec::new();
+        for (x, vals) in self.adj.iter().enumerate() {
+            for &v in vals {
+                let keep = val_of[x] == v || reach[n + v] || comp[x] == comp[n + v];
+                if !keep {
+                    removals.push((x, self.values[v]));
+                }
+            }
+        }
+        Some(removals)
+    }
+}
+
+/// Strongly connected components (iterative Tarjan); returns a component id per node.
+fn tarjan(out: &[Vec<usize>]) -> Vec<usize> {
+    let n = out.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut comp = vec![usize::MAX; n];
+    let mut stack = Vec::new();
+    let mut counter = 0;
+    let mut comps = 0;
+    let mut call: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        call.push((root, 0));
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (u, ref mut e)) = call.last_mut() {
+            if *e < out[u].len() {
+                let w = out[u][*e];
+                *e += 1;
+                if index[w] == usize::MAX {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[u] = low[u].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(p, _)) = call.last() {
+                    low[p] = low[p].min(low[u]);
+                }
+                if low[u] == index[u] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp[w] = comps;
+                        if w == u {
+                            break;
+                        }
+                    }
+                    comps += 1;
+                }
+            }
+        }
+    }
+    comp
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Config, Model, Pruning, Solver};
+
+    #[test]
+    fn matching_filter_removes_values_taken_by_a_hall_set() {
+        // x, y in {1, 2} force z out of {1, 2}.
+        let mut m = Model::new();
+        let x = m.int_var(1..=2).unwrap();
+        let y = m.int_var(1..=2).unwrap();
+        let z = m.int_var(1..=3).unwrap();
+        m.all_different(&[x, y, z]).unwrap();
+        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        assert_eq!(s.domains().value(z), Some(3));
+        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ArcConsistency)).unwrap();
+        assert_eq!(s.domains().len(z), 3);
+    }
+
+    #[test]
+    fn pigeonhole_fails_at_the_root_with_propagators() {
+        let mut m = Model::new();
+        let xs = m.int_var_array("x", 4, 0..=2).unwrap();
+        m.all_different(&xs).unwrap();
+        let mut s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let r = s.count();
+        assert_eq!(r.solutions, 0);
+        assert_eq!(r.stats.tried, 0);
+    }
+
+    #[test]
+    fn offsets_shift_values_before_comparing() {
+        let mut m = Model::new();
+        let a = m.int_var(0..=1).unwrap();
+        let b = m.int_var(0..=1).unwrap();
+        // a + 1 != b + 0
+        m.all_different_offsets(&[a, b], &[1, 0]).unwrap();
+        let mut s = Solver::new(&m, Config::default()).unwrap();
+        assert_eq!(s.count().solutions, 3);
+    }
+}

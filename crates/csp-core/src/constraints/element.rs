@@ -1,0 +1,164 @@
+//! Element constraints: `result = array[index]`, over constants or variables.
+
+use smallvec::SmallVec;
+
+use crate::constraint::{PropStatus, Propagation};
+use crate::{Constraint, Domains, PropagationContext, Value, VarId};
+
+/// `result = array[index]` for a constant array, with `index` counted from 0.
+///
+/// Filtering keeps the indices whose entry is still a possible result, and the
+/// results that some possible index gives (generalised arc consistency).
+///
+/// ```
+/// use csp_core::{Config, Model, Solver};
+/// let mut m = Model::new();
+/// let i = m.int_var(0..=4)?;
+/// let r = m.int_var(5..=9)?;
+/// m.element(i, &[3, 5, 7, 5, 11], r)?;
+/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 3);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Element {
+    scope: [VarId; 2],
+    array: Vec<Value>,
+}
+
+impl Element {
+    /// `result = array[index]`.
+    pub fn new(index: VarId, array: &[Value], result: VarId) -> Self {
+        Element {
+            scope: [index, result],
+            array: array.to_vec(),
+        }
+    }
+
+    fn entry(&self, index: Value) -> Option<Value> {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| self.array.get(i).copied())
+    }
+}
+
+impl Constraint for Element {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, v: &[Value]) -> bool {
+        self.entry(v[0]) == Some(v[1])
+    }
+
+    fn name(&self) -> &str {
+        "element"
+    }
+
+    fn promising(&self, d: &Domains) -> bool {
+        let [index, result] = self.scope;
+        d.values(index)
+            .any(|i| self.entry(i).is_some_and(|r| d.contains(result, r)))
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let [index, result] = self.scope;
+        ctx.note_revision();
+        let a = ctx.retain(index, |d, i| {
+            self.entry(i).is_some_and(|r| d.contains(result, r))
+        })?;
+        ctx.note_revision();
+        let b = ctx.retain(result, |d, r| {
+            d.values(index).any(|i| self.entry(i) == Some(r))
+        })?;
+        Ok(if ctx.is_fixed(index) {
+            PropStatus::Entailed
+        } else if a || b {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+}
+
+/// `result = vars[index]` for an array of variables, with `index` counted from 0.
+///
+/// The scope is `[index, result, vars...]`.
+///
+/// ```
+/// use csp_core::{Config, Model, Solver};
+/// let mut m = Model::new();
+/// let xs = m.int_var_array("x", 2, 0..=1)?;
+/// let i = m.int_var(0..=1)?;
+/// let r = m.int_var(1..=1)?;
+/// m.element_var(i, &xs, r)?;
+/// // x[i] = 1: 2 choices of i, the chosen x is 1, the other free.
+/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarElement {
+    scope: Vec<VarId>,
+}
+
+impl VarElement {
+    /// `result = vars[index]`.
+    pub fn new(index: VarId, vars: &[VarId], result: VarId) -> Self {
+        let mut scope = vec![index, result];
+        scope.extend_from_slice(vars);
+        VarElement { scope }
+    }
+
+    fn item(&self, index: Value) -> Option<VarId> {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| self.scope[2..].get(i).copied())
+    }
+}
+
+impl Constraint for VarElement {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, v: &[Value]) -> bool {
+        usize::try_from(v[0])
+            .ok()
+            .and_then(|i| v[2..].get(i))
+            .is_some_and(|&x| x == v[1])
+    }
+
+    fn name(&self) -> &str {
+        "element"
+    }
+
+    fn promising(&self, d: &Domains) -> bool {
+        let (index, result) = (self.scope[0], self.scope[1]);
+        d.values(index).any(|i| {
+            self.item(i)
+                .is_some_and(|x| d.values(x).any(|v| d.contains(result, v)))
+        })
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let (index, result) = (self.scope[0], self.scope[1]);
+        ctx.note_revision();
+        let mut changed = ctx.retain(index, |d, i| {
+            self.item(i)
+                .is_some_and(|x| d.values(x).any(|v| d.contains(result, v)))
+        })?;
+        ctx.note_revision();
+        let items: SmallVec<[VarId; 16]> = ctx.values(index).filter_map(|i| self.item(i)).collect();
+        changed |= ctx.retain(result, |d, r| items.iter().any(|&x| d.contains(x, r)))?;
+        if let Some(i) = ctx.value(index)
+            && let Some(x) = self.item(i)
+        {
+            ctx.note_revision();
+            changed |= ctx.retain(x, |d, v| d.contains(result, v))?;
+        }
+        Ok(if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+}

@@ -1,0 +1,350 @@
+//! `sum a_i * x_i  REL  c`: linear constraints with bounds reasoning.
+
+use std::fmt;
+
+use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::{Constraint, CspError, Domains, PropagationContext, Pruning, Value, VarId};
+
+/// The comparison of a [`Linear`] constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<=`
+    Le,
+    /// `<`
+    Lt,
+    /// `>=`
+    Ge,
+    /// `>`
+    Gt,
+}
+
+impl fmt::Display for Relation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Relation::Eq => "=",
+            Relation::Ne => "!=",
+            Relation::Le => "<=",
+            Relation::Lt => "<",
+            Relation::Ge => ">=",
+            Relation::Gt => ">",
+        })
+    }
+}
+
+/// The normal form the filtering works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Eq,
+    Ne,
+    Le,
+}
+
+/// `sum coeffs[i] * vars[i]  relation  rhs`.
+///
+/// Sums are computed in `i128`, and [`Model::linear`](crate::Model::linear) refuses a
+/// constraint whose extreme sums could overflow even that, so the arithmetic never
+/// wraps. `promising` compares the bounds of the sum with `rhs`; `propagate`
+/// narrows every variable's bounds (to a fixpoint under arc consistency and
+/// propagators), and for `!=` removes the one value left to avoid.
+///
+/// ```
+/// use csp_core::{Config, Model, Relation, Solver};
+/// let mut m = Model::new();
+/// let x = m.int_var(0..=9)?;
+/// let y = m.int_var(0..=9)?;
+/// m.linear(&[2, 3], &[x, y], Relation::Eq, 12)?; // 2x + 3y = 12
+/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 3);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Linear {
+    vars: Vec<VarId>,
+    coeffs: Vec<Value>,
+    relation: Relation,
+    rhs: Value,
+    /// Normal form: `sum norm[i] * x_i  kind  bound`.
+    norm: Vec<i128>,
+    kind: Kind,
+    bound: i128,
+}
+
+impl Linear {
+    /// `sum coeffs[i] * vars[i]  relation  rhs`. Fails if the lists differ in length.
+    pub fn new(
+        coeffs: &[Value],
+        vars: &[VarId],
+        relation: Relation,
+        rhs: Value,
+    ) -> Result<Self, CspError> {
+        if coeffs.len() != vars.len() {
+            return Err(CspError::LengthMismatch {
+                context: "linear".into(),
+                what: "coefficients".into(),
+                expected: vars.len(),
+                got: coeffs.len(),
+            });
+        }
+        let c: Vec<i128> = coeffs.iter().map(|&a| i128::from(a)).collect();
+        let r = i128::from(rhs);
+        let (norm, kind, bound) = match relation {
+            Relation::Eq => (c, Kind::Eq, r),
+            Relation::Ne => (c, Kind::Ne, r),
+            Relation::Le => (c, Kind::Le, r),
+            Relation::Lt => (c, Kind::Le, r - 1),
+            Relation::Ge => (c.iter().map(|a| -a).collect(), Kind::Le, -r),
+            Relation::Gt => (c.iter().map(|a| -a).collect(), Kind::Le, -r - 1),
+        };
+        Ok(Linear {
+            vars: vars.to_vec(),
+            coeffs: coeffs.to_vec(),
+            relation,
+            rhs,
+            norm,
+            kind,
+            bound,
+        })
+    }
+
+    /// The coefficients, as given.
+    pub fn coeffs(&self) -> &[Value] {
+        &self.coeffs
+    }
+
+    /// The relation, as given.
+    pub fn relation(&self) -> Relation {
+        self.relation
+    }
+
+    /// The right-hand side, as given.
+    pub fn rhs(&self) -> Value {
+        self.rhs
+    }
+
+    /// Checks that no sum over values within `[min_i, max_i]` can overflow `i128`
+    /// (called by the model with the declared bounds).
+    pub(crate) fn check_range(&self, bounds: &[(Value, Value)]) -> Result<(), CspError> {
+        let mut total: i128 = self.bound.checked_abs().ok_or_else(overflow)?;
+        for (a, &(lo, hi)) in self.norm.iter().zip(bounds) {
+            let m = i128::from(lo).abs().max(i128::from(hi).abs());
+            let term = a
+                .checked_abs()
+                .and_then(|a| a.checked_mul(m))
+                .ok_or_else(overflow)?;
+            total = total.checked_add(term).ok_or_else(overflow)?;
+        }
+        // Keep headroom for the differences taken during propagation.
+        total.checked_mul(4).ok_or_else(overflow)?;
+        Ok(())
+    }
+
+    /// Smallest and largest value of `a * x` over the current domain.
+    #[inline]
+    fn term_bounds(a: i128, d: &Domains, x: VarId) -> (i128, i128) {
+        let (lo, hi) = (i128::from(d.min(x)), i128::from(d.max(x)));
+        if a >= 0 {
+            (a * lo, a * hi)
+        } else {
+            (a * hi, a * lo)
+        }
+    }
+
+    fn sum_bounds(&self, d: &Domains) -> (i128, i128) {
+        let mut lo = 0;
+        let mut hi = 0;
+        for (&a, &x) in self.norm.iter().zip(&self.vars) {
+            let (l, h) = Self::term_bounds(a, d, x);
+            lo += l;
+            hi += h;
+        }
+        (lo, hi)
+    }
+
+    /// One pass of bounds narrowing for `sum <= bound` (sign = 1) or
+    /// `sum >= bound` (sign = -1, by negation).
+    fn narrow(&self, ctx: &mut PropagationContext<'_>, sign: i128) -> Result<bool, Conflict> {
+        let bound = sign * self.bound;
+        let mut lo = 0i128;
+        for (&a, &x) in self.norm.iter().zip(&self.vars) {
+            lo += Self::term_bounds(sign * a, ctx.domains(), x).0;
+        }
+        if lo > bound {
+            return Err(Conflict::infeasible());
+        }
+        let mut changed = false;
+        for (&a, &x) in self.norm.iter().zip(&self.vars) {
+            let a = sign * a;
+            if a == 0 {
+                continue;
+            }
+            ctx.note_revision();
+            let (own_lo, _) = Self::term_bounds(a, ctx.domains(), x);
+            let slack = bound - (lo - own_lo); // a * x <= slack
+            let before = Self::term_bounds(a, ctx.domains(), x).0;
+            let did = if a > 0 {
+                ctx.remove_above(x, clamp(floor_div(slack, a)))?
+            } else {
+                ctx.remove_below(x, clamp(ceil_div(slack, a)))?
+            };
+            if did {
+                changed = true;
+                lo += Self::term_bounds(a, ctx.domains(), x).0 - before;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+fn overflow() -> CspError {
+    CspError::Overflow {
+        context: "linear".into(),
+        detail: "the sum's extreme values do not fit in 128 bits".into(),
+    }
+}
+
+fn clamp(v: i128) -> Value {
+    v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value
+}
+
+fn floor_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn ceil_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) == (b < 0)) {
+        q + 1
+    } else {
+        q
+    }
+}
+
+impl Constraint for Linear {
+    fn scope(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    fn check(&self, values: &[Value]) -> bool {
+        let s: i128 = self
+            .norm
+            .iter()
+            .zip(values)
+            .map(|(&a, &v)| a * i128::from(v))
+            .sum();
+        match self.kind {
+            Kind::Eq => s == self.bound,
+            Kind::Ne => s != self.bound,
+            Kind::Le => s <= self.bound,
+        }
+    }
+
+    fn name(&self) -> &str {
+        "linear"
+    }
+
+    fn promising(&self, d: &Domains) -> bool {
+        let (lo, hi) = self.sum_bounds(d);
+        match self.kind {
+            Kind::Eq => lo <= self.bound && self.bound <= hi,
+            Kind::Le => lo <= self.bound,
+            Kind::Ne => !(lo == hi && lo == self.bound),
+        }
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let fixpoint = ctx.pruning() != Pruning::ForwardChecking;
+        let mut changed = false;
+        match self.kind {
+            Kind::Ne => {
+                let mut open = None;
+                let mut sum = 0i128;
+                for (&a, &x) in self.norm.iter().zip(&self.vars) {
+                    match ctx.value(x) {
+                        Some(v) => sum += a * i128::from(v),
+                        None if open.is_none() => open = Some((a, x)),
+                        None => return Ok(PropStatus::Unchanged),
+                    }
+                }
+                match open {
+                    None if sum == self.bound => return Err(Conflict::infeasible()),
+                    None => return Ok(PropStatus::Entailed),
+                    Some((a, x)) => {
+                        let rest = self.bound - sum;
+                        if a != 0 && rest % a == 0 {
+                            ctx.note_revision();
+                            if let Ok(w) = Value::try_from(rest / a) {
+                                ctx.remove(x, w)?;
+                            }
+                        }
+                        return Ok(PropStatus::Entailed);
+                    }
+                }
+            }
+            Kind::Le => loop {
+                let did = self.narrow(ctx, 1)?;
+                changed |= did;
+                if !did || !fixpoint {
+                    break;
+                }
+            },
+            Kind::Eq => loop {
+                let a = self.narrow(ctx, 1)?;
+                let b = self.narrow(ctx, -1)?;
+                changed |= a || b;
+                if !(a || b) || !fixpoint {
+                    break;
+                }
+            },
+        }
+        let (lo, hi) = self.sum_bounds(ctx.domains());
+        let entailed = match self.kind {
+            Kind::Le => hi <= self.bound,
+            Kind::Eq => lo == hi && lo == self.bound,
+            Kind::Ne => false,
+        };
+        Ok(if entailed {
+            PropStatus::Entailed
+        } else if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_and_ceil_division_round_toward_the_right_side() {
+        assert_eq!((floor_div(7, 2), ceil_div(7, 2)), (3, 4));
+        assert_eq!((floor_div(-7, 2), ceil_div(-7, 2)), (-4, -3));
+        assert_eq!((floor_div(7, -2), ceil_div(7, -2)), (-4, -3));
+        assert_eq!((floor_div(-8, -2), ceil_div(-8, -2)), (4, 4));
+    }
+
+    #[test]
+    fn strict_and_reversed_relations_normalise_to_less_or_equal() {
+        let x = VarId::new(0);
+        for (rel, v, ok) in [
+            (Relation::Lt, 3, false),
+            (Relation::Lt, 2, true),
+            (Relation::Gt, 3, false),
+            (Relation::Gt, 4, true),
+            (Relation::Ge, 3, true),
+            (Relation::Ne, 3, false),
+        ] {
+            let c = Linear::new(&[1], &[x], rel, 3).unwrap();
+            assert_eq!(c.check(&[v]), ok, "{rel} with {v}");
+        }
+    }
+}

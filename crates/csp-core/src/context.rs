@@ -1,0 +1,280 @@
+//! `PropagationContext`: how a constraint reads and narrows domains during search.
+
+use std::ops::Deref;
+
+use smallvec::SmallVec;
+
+use crate::constraint::Conflict;
+use crate::domains::Wipeout;
+use crate::{Domains, Pruning, Value, VarId};
+
+/// What the engine collects while a constraint narrows domains.
+#[derive(Debug, Default)]
+pub(crate) struct Changes {
+    /// Values removed in total.
+    pub pruned: u64,
+    /// Arc revisions reported by constraints.
+    pub revisions: u64,
+    /// Whether to list changed variables (for the propagation queue).
+    pub track_changed: bool,
+    /// Variables whose domain changed since the list was last drained.
+    pub changed: Vec<VarId>,
+    /// Per variable: already in `changed`.
+    pub in_changed: Vec<bool>,
+    /// Whether to list every removed value (for observers).
+    pub record: bool,
+    /// The removed values, when recording.
+    pub removed: Vec<(VarId, Value)>,
+    /// Scratch for saving a domain while probing.
+    pub scratch: Vec<usize>,
+}
+
+impl Changes {
+    pub(crate) fn new(vars: usize) -> Self {
+        Changes {
+            in_changed: vec![false; vars],
+            ..Changes::default()
+        }
+    }
+
+    #[inline]
+    fn note(&mut self, var: VarId, removed: u32) {
+        self.pruned += u64::from(removed);
+        if self.track_changed && !self.in_changed[var.index()] {
+            self.in_changed[var.index()] = true;
+            self.changed.push(var);
+        }
+    }
+}
+
+/// A constraint's access to the domains while it propagates.
+///
+/// It dereferences to [`Domains`] for reading; the methods below remove values.
+/// Every removal is undone automatically when the search backtracks, counted in
+/// the statistics, attributed to the running constraint for observers, and
+/// schedules the constraints that watch the variable. A removal that empties a
+/// domain returns a [`Conflict`], so `?` ends the propagation at once:
+///
+/// ```
+/// use csp_core::{Constraint, Model, PropagationContext, Propagation, PropStatus, VarId, Value};
+///
+/// /// `x < y`, filtered on bounds.
+/// struct Less([VarId; 2]);
+///
+/// impl Constraint for Less {
+///     fn scope(&self) -> &[VarId] { &self.0 }
+///     fn check(&self, v: &[Value]) -> bool { v[0] < v[1] }
+///     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+///         let [x, y] = self.0;
+///         let a = ctx.remove_above(x, ctx.max(y) - 1)?;
+///         let b = ctx.remove_below(y, ctx.min(x) + 1)?;
+///         Ok(if a || b { PropStatus::Changed } else { PropStatus::Unchanged })
+///     }
+/// }
+/// # let mut m = Model::new();
+/// # let x = m.int_var(0..=3)?; let y = m.int_var(0..=3)?;
+/// # m.post(Less([x, y]))?;
+/// # assert_eq!(csp_core::Solver::new(&m, Default::default())?.count().solutions, 6);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+pub struct PropagationContext<'a> {
+    domains: &'a mut Domains,
+    changes: &'a mut Changes,
+    pruning: Pruning,
+    trigger: Option<(VarId, usize)>,
+}
+
+impl<'a> PropagationContext<'a> {
+    pub(crate) fn new(
+        domains: &'a mut Domains,
+        changes: &'a mut Changes,
+        pruning: Pruning,
+        trigger: Option<(VarId, usize)>,
+    ) -> Self {
+        PropagationContext {
+            domains,
+            changes,
+            pruning,
+            trigger,
+        }
+    }
+
+    /// The pruning level the search runs at; a constraint may filter less under
+    /// [`Pruning::ForwardChecking`] than under [`Pruning::Propagators`].
+    #[inline]
+    pub fn pruning(&self) -> Pruning {
+        self.pruning
+    }
+
+    /// Under forward checking: the variable just assigned by the search and its
+    /// position in this constraint's scope (the first, if it occurs twice).
+    /// `None` for other calls (the root, or a propagation queue).
+    #[inline]
+    pub fn trigger(&self) -> Option<(VarId, usize)> {
+        self.trigger
+    }
+
+    /// The current domains (also reachable through `Deref`).
+    #[inline]
+    pub fn domains(&self) -> &Domains {
+        self.domains
+    }
+
+    /// Counts one arc revision (a variable's domain checked against this
+    /// constraint) in the search statistics.
+    #[inline]
+    pub fn note_revision(&mut self) {
+        self.changes.revisions += 1;
+    }
+
+    #[inline]
+    fn record_before(&self, var: VarId) -> Option<SmallVec<[Value; 16]>> {
+        self.changes
+            .record
+            .then(|| self.domains.values(var).collect())
+    }
+
+    #[inline]
+    fn record_after(&mut self, var: VarId, before: Option<SmallVec<[Value; 16]>>) {
+        if let Some(before) = before {
+            for v in before {
+                if !self.domains.contains(var, v) {
+                    self.changes.removed.push((var, v));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn finish(
+        &mut self,
+        var: VarId,
+        len_before: usize,
+        result: Result<u32, Wipeout>,
+    ) -> Result<bool, Conflict> {
+        match result {
+            Ok(0) => Ok(false),
+            Ok(n) => {
+                self.changes.note(var, n);
+                Ok(true)
+            }
+            Err(Wipeout) => {
+                self.changes.pruned += len_before as u64;
+                Err(Conflict::wipeout(var))
+            }
+        }
+    }
+
+    /// Removes `value` from `var`. `Ok(true)` if it was there.
+    #[inline]
+    pub fn remove(&mut self, var: VarId, value: Value) -> Result<bool, Conflict> {
+        match self.domains.remove(var, value) {
+            Ok(false) => Ok(false),
+            Ok(true) => {
+                self.changes.note(var, 1);
+                if self.changes.record {
+                    self.changes.removed.push((var, value));
+                }
+                Ok(true)
+            }
+            Err(Wipeout) => {
+                self.changes.pruned += 1;
+                if self.changes.record {
+                    self.changes.removed.push((var, value));
+                }
+                Err(Conflict::wipeout(var))
+            }
+        }
+    }
+
+    /// Removes every value below `bound`. `Ok(true)` if anything was removed.
+    pub fn remove_below(&mut self, var: VarId, bound: Value) -> Result<bool, Conflict> {
+        if bound <= self.domains.min(var) && self.domains.len(var) > 0 {
+            return Ok(false);
+        }
+        let len_before = self.domains.len(var);
+        let before = self.record_before(var);
+        let r = self.domains.remove_below(var, bound);
+        self.record_after(var, before);
+        self.finish(var, len_before, r)
+    }
+
+    /// Removes every value above `bound`. `Ok(true)` if anything was removed.
+    pub fn remove_above(&mut self, var: VarId, bound: Value) -> Result<bool, Conflict> {
+        if bound >= self.domains.max(var) && self.domains.len(var) > 0 {
+            return Ok(false);
+        }
+        let len_before = self.domains.len(var);
+        let before = self.record_before(var);
+        let r = self.domains.remove_above(var, bound);
+        self.record_after(var, before);
+        self.finish(var, len_before, r)
+    }
+
+    /// Reduces `var` to the single value `value` (a conflict if it is not there).
+    pub fn fix(&mut self, var: VarId, value: Value) -> Result<bool, Conflict> {
+        let len_before = self.domains.len(var);
+        let before = self.record_before(var);
+        let r = self.domains.assign(var, value);
+        self.record_after(var, before);
+        self.finish(var, len_before, r)
+    }
+
+    /// Keeps the values of `var` for which `keep(domains, value)` is true. The
+    /// closure sees the domains as they were when `retain` was called.
+    pub fn retain(
+        &mut self,
+        var: VarId,
+        mut keep: impl FnMut(&Domains, Value) -> bool,
+    ) -> Result<bool, Conflict> {
+        let doomed: SmallVec<[Value; 16]> = self
+            .domains
+            .values(var)
+            .filter(|&v| !keep(self.domains, v))
+            .collect();
+        let mut changed = false;
+        for v in doomed {
+            changed |= self.remove(var, v)?;
+        }
+        Ok(changed)
+    }
+
+    /// Keeps the values `w` of `var` for which `test` holds while `var` is
+    /// temporarily fixed to `w` (every other domain as it is). This is how the
+    /// generic forward checking asks [`Constraint::promising`] about each value.
+    ///
+    /// [`Constraint::promising`]: crate::Constraint::promising
+    pub fn retain_probing(
+        &mut self,
+        var: VarId,
+        mut test: impl FnMut(&Domains) -> bool,
+    ) -> Result<bool, Conflict> {
+        let size = self.domains.len(var) as u32;
+        let mut saved = std::mem::take(&mut self.changes.scratch);
+        self.domains.save_words(var, &mut saved);
+        let candidates: SmallVec<[Value; 16]> = self.domains.values(var).collect();
+        let mut doomed: SmallVec<[Value; 16]> = SmallVec::new();
+        for w in candidates {
+            self.domains.overwrite_fixed(var, w);
+            if !test(self.domains) {
+                doomed.push(w);
+            }
+        }
+        self.domains.restore_words(var, &saved, size);
+        self.changes.scratch = saved;
+        let mut changed = false;
+        for w in doomed {
+            changed |= self.remove(var, w)?;
+        }
+        Ok(changed)
+    }
+}
+
+impl Deref for PropagationContext<'_> {
+    type Target = Domains;
+
+    #[inline]
+    fn deref(&self) -> &Domains {
+        self.domains
+    }
+}

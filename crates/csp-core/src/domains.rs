@@ -1,0 +1,553 @@
+//! The domain store: every variable's current values as bits, with an undo trail.
+//!
+//! All domains live in one [`FixedBitSet`]; each variable owns a run of whole
+//! 64-bit words, and bit `i` of a variable stands for the value `min + i` of its
+//! declared domain. A change to a word is recorded on the trail the first time the
+//! word changes at a given search level (a *stamp* per word remembers the level), so
+//! backtracking restores exactly the words that changed, in reverse order.
+//! A cached size per variable makes `len`, `is_fixed` and first-fail O(1).
+
+use fixedbitset::FixedBitSet;
+
+use crate::{Value, VarId};
+
+const WORD_BITS: usize = usize::BITS as usize;
+
+/// Where one variable's bits live in the store.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// The value represented by bit 0.
+    base: Value,
+    /// Index of the first word.
+    first: u32,
+    /// Number of words.
+    words: u32,
+}
+
+/// One undo record: a word's previous contents and its variable's previous size.
+#[derive(Clone, Copy, Debug)]
+struct TrailEntry {
+    word: u32,
+    var: u32,
+    old_bits: usize,
+    old_size: u32,
+}
+
+/// A mark on the trail: where a search level starts and the stamp it replaced.
+#[derive(Clone, Copy, Debug)]
+struct LevelMark {
+    trail_len: usize,
+    entailed_len: usize,
+    previous_stamp: u64,
+}
+
+/// The current domains of all variables of a model during search.
+///
+/// Read access is public: constraints read domains through it in
+/// [`Constraint::promising`](crate::Constraint::promising) and heuristics read it to
+/// choose a variable. Changes go through a
+/// [`PropagationContext`](crate::PropagationContext), which records them for undo,
+/// statistics and observers.
+///
+/// ```
+/// use csp_core::{Model, Solver, Config};
+/// let mut model = Model::new();
+/// let x = model.int_var(-2..=5)?;
+/// let solver = Solver::new(&model, Config::default())?;
+/// let domains = solver.domains();
+/// assert_eq!((domains.min(x), domains.max(x), domains.len(x)), (-2, 5, 8));
+/// assert!(domains.contains(x, 0) && !domains.contains(x, 6));
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Domains {
+    bits: FixedBitSet,
+    layout: Vec<Layout>,
+    size: Vec<u32>,
+    trail: Vec<TrailEntry>,
+    /// Per word: the stamp of the level at which it was last saved on the trail.
+    saved_at: Vec<u64>,
+    stamp: u64,
+    next_stamp: u64,
+    marks: Vec<LevelMark>,
+    /// Constraints found entailed, trailed like the words.
+    entailed: Vec<bool>,
+    entailed_trail: Vec<u32>,
+}
+
+/// Marker for a domain that became empty: the caller turns it into a
+/// [`Conflict`](crate::Conflict).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Wipeout;
+
+impl Domains {
+    /// Builds the store from each variable's declared values (sorted, distinct).
+    pub(crate) fn new<'a>(
+        declared: impl Iterator<Item = (Value, Value, Option<&'a [Value]>)>,
+        constraints: usize,
+    ) -> Self {
+        let mut layout = Vec::new();
+        let mut size = Vec::new();
+        let mut total_words: usize = 0;
+        let mut pending = Vec::new();
+        for (min, max, values) in declared {
+            let width = (max - min) as usize + 1;
+            let words = width.div_ceil(WORD_BITS);
+            layout.push(Layout {
+                base: min,
+                first: total_words as u32,
+                words: words as u32,
+            });
+            size.push(values.map_or(width, <[Value]>::len) as u32);
+            pending.push((min, width, values));
+            total_words += words;
+        }
+        let mut bits = FixedBitSet::with_capacity(total_words * WORD_BITS);
+        for (lay, (min, width, values)) in layout.iter().zip(pending) {
+            let start = lay.first as usize * WORD_BITS;
+            match values {
+                None => bits.insert_range(start..start + width),
+                Some(values) => {
+                    for &v in values {
+                        bits.insert(start + (v - min) as usize);
+                    }
+                }
+            }
+        }
+        Domains {
+            bits,
+            layout,
+            size,
+            trail: Vec::new(),
+            saved_at: vec![0; total_words],
+            stamp: 1,
+            next_stamp: 2,
+            marks: Vec::new(),
+            entailed: vec![false; constraints],
+            entailed_trail: Vec::new(),
+        }
+    }
+
+    /// Number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.layout.len()
+    }
+
+    /// Number of values left in `var`'s domain.
+    #[inline]
+    pub fn len(&self, var: VarId) -> usize {
+        self.size[var.index()] as usize
+    }
+
+    /// Whether `var` has exactly one value left.
+    #[inline]
+    pub fn is_fixed(&self, var: VarId) -> bool {
+        self.size[var.index()] == 1
+    }
+
+    /// The value of `var` if its domain has exactly one value.
+    #[inline]
+    pub fn value(&self, var: VarId) -> Option<Value> {
+        if self.is_fixed(var) {
+            Some(self.min(var))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn words(&self, var: VarId) -> &[usize] {
+        let lay = self.layout[var.index()];
+        &self.bits.as_slice()[lay.first as usize..(lay.first + lay.words) as usize]
+    }
+
+    /// The smallest value left (the declared minimum if the domain is empty).
+    #[inline]
+    pub fn min(&self, var: VarId) -> Value {
+        let lay = self.layout[var.index()];
+        for (i, &w) in self.words(var).iter().enumerate() {
+            if w != 0 {
+                return lay.base + (i * WORD_BITS + w.trailing_zeros() as usize) as Value;
+            }
+        }
+        lay.base
+    }
+
+    /// The largest value left (the declared minimum if the domain is empty).
+    #[inline]
+    pub fn max(&self, var: VarId) -> Value {
+        let lay = self.layout[var.index()];
+        for (i, &w) in self.words(var).iter().enumerate().rev() {
+            if w != 0 {
+                let bit = WORD_BITS - 1 - w.leading_zeros() as usize;
+                return lay.base + (i * WORD_BITS + bit) as Value;
+            }
+        }
+        lay.base
+    }
+
+    /// Whether `value` is still in `var`'s domain.
+    #[inline]
+    pub fn contains(&self, var: VarId, value: Value) -> bool {
+        let lay = self.layout[var.index()];
+        let Some(offset) = value.checked_sub(lay.base) else {
+            return false;
+        };
+        if offset < 0 || offset as usize >= lay.words as usize * WORD_BITS {
+            return false;
+        }
+        let offset = offset as usize;
+        let w = self.bits.as_slice()[lay.first as usize + offset / WORD_BITS];
+        w >> (offset % WORD_BITS) & 1 == 1
+    }
+
+    /// The values left in `var`'s domain, in increasing order.
+    pub fn values(&self, var: VarId) -> DomainValues<'_> {
+        let lay = self.layout[var.index()];
+        let words = self.words(var);
+        DomainValues {
+            words,
+            base: lay.base,
+            index: 0,
+            current: words.first().copied().unwrap_or(0),
+        }
+    }
+
+    /// The smallest value left that is greater than `value`, if any.
+    pub fn next_value(&self, var: VarId, value: Value) -> Option<Value> {
+        let lay = self.layout[var.index()];
+        let width = lay.words as usize * WORD_BITS;
+        let start = if value < lay.base {
+            0
+        } else {
+            let offset = value as i128 - lay.base as i128 + 1;
+            if offset >= width as i128 {
+                return None;
+            }
+            offset as usize
+        };
+        let words = self.words(var);
+        let mut i = start / WORD_BITS;
+        let mut w = words[i] & (usize::MAX << (start % WORD_BITS));
+        loop {
+            if w != 0 {
+                return Some(lay.base + (i * WORD_BITS + w.trailing_zeros() as usize) as Value);
+            }
+            i += 1;
+            if i == words.len() {
+                return None;
+            }
+            w = words[i];
+        }
+    }
+
+    /// Whether constraint number `index` was found entailed on the current path.
+    pub(crate) fn is_entailed(&self, index: usize) -> bool {
+        self.entailed[index]
+    }
+
+    pub(crate) fn set_entailed(&mut self, index: usize) {
+        if !self.entailed[index] {
+            self.entailed[index] = true;
+            self.entailed_trail.push(index as u32);
+        }
+    }
+
+    // ----- changes (crate-private: constraints change domains through a context) -----
+
+    /// Opens a new level: changes from now on are undone by the matching `pop_level`.
+    #[inline]
+    pub(crate) fn push_level(&mut self) {
+        self.marks.push(LevelMark {
+            trail_len: self.trail.len(),
+            entailed_len: self.entailed_trail.len(),
+            previous_stamp: self.stamp,
+        });
+        self.stamp = self.next_stamp;
+        self.next_stamp += 1;
+    }
+
+    /// Undoes every change since the matching `push_level`.
+    #[inline]
+    pub(crate) fn pop_level(&mut self) {
+        let Some(mark) = self.marks.pop() else {
+            return;
+        };
+        let words = self.bits.as_mut_slice();
+        for e in self.trail.drain(mark.trail_len..).rev() {
+            words[e.word as usize] = e.old_bits;
+            self.size[e.var as usize] = e.old_size;
+        }
+        for c in self.entailed_trail.drain(mark.entailed_len..) {
+            self.entailed[c as usize] = false;
+        }
+        self.stamp = mark.previous_stamp;
+    }
+
+    /// Replaces word `i` (of variable `var`) by `new`, which must be a subset of it.
+    /// Returns how many values were removed.
+    #[inline]
+    fn write_word(&mut self, var: VarId, i: usize, new: usize) -> u32 {
+        let old = self.bits.as_slice()[i];
+        let removed = (old ^ new).count_ones();
+        if removed == 0 {
+            return 0;
+        }
+        let v = var.index();
+        if self.saved_at[i] != self.stamp {
+            self.saved_at[i] = self.stamp;
+            self.trail.push(TrailEntry {
+                word: i as u32,
+                var: v as u32,
+                old_bits: old,
+                old_size: self.size[v],
+            });
+        }
+        // Otherwise the word was saved at this level already: the older entry restores
+        // both the word and (being older) the variable's size.
+        self.bits.as_mut_slice()[i] = new;
+        self.size[v] -= removed;
+        removed
+    }
+
+    /// Removes one value. `Ok(true)` if it was there, `Err` if the domain is now empty.
+    #[inline]
+    pub(crate) fn remove(&mut self, var: VarId, value: Value) -> Result<bool, Wipeout> {
+        let lay = self.layout[var.index()];
+        let offset = value.wrapping_sub(lay.base);
+        if value < lay.base || offset as u64 >= lay.words as u64 * WORD_BITS as u64 {
+            return Ok(false);
+        }
+        let offset = offset as usize;
+        let i = lay.first as usize + offset / WORD_BITS;
+        let bit = 1usize << (offset % WORD_BITS);
+        let old = self.bits.as_slice()[i];
+        if old & bit == 0 {
+            return Ok(false);
+        }
+        self.write_word(var, i, old & !bit);
+        if self.size[var.index()] == 0 {
+            Err(Wipeout)
+        } else {
+            Ok(true)
+        }
+    }
+
+    /// Keeps only the values whose offsets (value - base) have their bit set in
+    /// `mask_for_word(word_index_within_var)`. Returns the number removed.
+    #[inline]
+    fn mask_words(
+        &mut self,
+        var: VarId,
+        mut mask_for_word: impl FnMut(usize) -> usize,
+    ) -> Result<u32, Wipeout> {
+        let lay = self.layout[var.index()];
+        let mut removed = 0;
+        for k in 0..lay.words as usize {
+            let i = lay.first as usize + k;
+            let old = self.bits.as_slice()[i];
+            let new = old & mask_for_word(k);
+            if new != old {
+                removed += self.write_word(var, i, new);
+            }
+        }
+        if self.size[var.index()] == 0 {
+            Err(Wipeout)
+        } else {
+            Ok(removed)
+        }
+    }
+
+    /// Reduces the domain to `value`. Returns the number of values removed.
+    pub(crate) fn assign(&mut self, var: VarId, value: Value) -> Result<u32, Wipeout> {
+        if !self.contains(var, value) {
+            let n = self.mask_words(var, |_| 0);
+            return n.and(Err(Wipeout));
+        }
+        let offset = (value - self.layout[var.index()].base) as usize;
+        let (word, bit) = (offset / WORD_BITS, offset % WORD_BITS);
+        self.mask_words(var, |k| if k == word { 1usize << bit } else { 0 })
+    }
+
+    /// Removes every value smaller than `bound`.
+    pub(crate) fn remove_below(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
+        let lay = self.layout[var.index()];
+        if bound <= lay.base {
+            return Ok(0);
+        }
+        let cut = (bound as i128 - lay.base as i128) as u128; // first offset kept
+        self.mask_words(var, |k| {
+            let lo = (k * WORD_BITS) as u128;
+            if cut <= lo {
+                usize::MAX
+            } else if cut >= lo + WORD_BITS as u128 {
+                0
+            } else {
+                usize::MAX << (cut - lo) as u32
+            }
+        })
+    }
+
+    /// Removes every value greater than `bound`.
+    pub(crate) fn remove_above(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
+        let lay = self.layout[var.index()];
+        if bound < lay.base {
+            return self.mask_words(var, |_| 0);
+        }
+        let last = (bound as i128 - lay.base as i128) as u128; // last offset kept
+        self.mask_words(var, |k| {
+            let lo = (k * WORD_BITS) as u128;
+            if last >= lo + WORD_BITS as u128 - 1 {
+                usize::MAX
+            } else if last < lo {
+                0
+            } else {
+                usize::MAX >> (WORD_BITS as u32 - 1 - (last - lo) as u32)
+            }
+        })
+    }
+
+    /// Copies `var`'s words (to restore them later with `restore_words`).
+    pub(crate) fn save_words(&self, var: VarId, out: &mut Vec<usize>) {
+        out.clear();
+        out.extend_from_slice(self.words(var));
+    }
+
+    /// Writes back words saved by `save_words`, with their size, without trailing.
+    pub(crate) fn restore_words(&mut self, var: VarId, saved: &[usize], size: u32) {
+        let lay = self.layout[var.index()];
+        let first = lay.first as usize;
+        self.bits.as_mut_slice()[first..first + saved.len()].copy_from_slice(saved);
+        self.size[var.index()] = size;
+    }
+
+    /// Temporarily reduces `var` to `value` without trailing (for probing); the
+    /// caller restores with `restore_words`.
+    pub(crate) fn overwrite_fixed(&mut self, var: VarId, value: Value) {
+        let lay = self.layout[var.index()];
+        let offset = (value - lay.base) as usize;
+        let first = lay.first as usize;
+        for k in 0..lay.words as usize {
+            self.bits.as_mut_slice()[first + k] = if k == offset / WORD_BITS {
+                1usize << (offset % WORD_BITS)
+            } else {
+                0
+            };
+        }
+        self.size[var.index()] = 1;
+    }
+}
+
+/// Iterator over the values of one domain, in increasing order.
+#[derive(Clone, Debug)]
+pub struct DomainValues<'a> {
+    words: &'a [usize],
+    base: Value,
+    index: usize,
+    current: usize,
+}
+
+impl Iterator for DomainValues<'_> {
+    type Item = Value;
+
+    #[inline]
+    fn next(&mut self) -> Option<Value> {
+        while self.current == 0 {
+            self.index += 1;
+            if self.index >= self.words.len() {
+                return None;
+            }
+            self.current = self.words[self.index];
+        }
+        let bit = self.current.trailing_zeros() as usize;
+        self.current &= self.current - 1;
+        Some(self.base + (self.index * WORD_BITS + bit) as Value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(specs: &[(Value, Value)]) -> Domains {
+        Domains::new(specs.iter().map(|&(a, b)| (a, b, None)), 0)
+    }
+
+    #[test]
+    fn range_domain_reports_bounds_size_and_values() {
+        let d = store(&[(-3, 70)]);
+        let x = VarId::new(0);
+        assert_eq!((d.min(x), d.max(x), d.len(x)), (-3, 70, 74));
+        assert_eq!(d.values(x).count(), 74);
+        assert_eq!(d.values(x).nth(66), Some(63));
+        assert_eq!(d.next_value(x, 62), Some(63));
+        assert_eq!(d.next_value(x, 70), None);
+    }
+
+    #[test]
+    fn sparse_domain_keeps_only_declared_values() {
+        let vals = [-5, 0, 7, 100];
+        let d = Domains::new(std::iter::once((-5, 100, Some(&vals[..]))), 0);
+        let x = VarId::new(0);
+        assert_eq!(d.values(x).collect::<Vec<_>>(), vals);
+        assert_eq!(d.len(x), 4);
+        assert!(!d.contains(x, 1));
+    }
+
+    #[test]
+    fn pop_level_restores_words_and_sizes_in_reverse() {
+        let mut d = store(&[(0, 130), (0, 3)]);
+        let (x, y) = (VarId::new(0), VarId::new(1));
+        d.push_level();
+        assert_eq!(d.remove(x, 5), Ok(true));
+        assert_eq!(d.remove(x, 5), Ok(false));
+        assert_eq!(d.remove(x, 6), Ok(true));
+        d.push_level();
+        assert_eq!(d.remove_below(x, 100), Ok(98));
+        assert_eq!(d.remove_above(x, 120), Ok(10));
+        assert_eq!((d.min(x), d.max(x), d.len(x)), (100, 120, 21));
+        assert_eq!(d.assign(y, 2), Ok(3));
+        assert_eq!(d.value(y), Some(2));
+        d.pop_level();
+        assert_eq!((d.min(x), d.max(x), d.len(x)), (0, 130, 129));
+        assert_eq!(d.len(y), 4);
+        d.pop_level();
+        assert_eq!(d.len(x), 131);
+    }
+
+    #[test]
+    fn removing_the_last_value_reports_a_wipeout() {
+        let mut d = store(&[(1, 2)]);
+        let x = VarId::new(0);
+        d.push_level();
+        assert_eq!(d.remove(x, 1), Ok(true));
+        assert_eq!(d.remove(x, 2), Err(Wipeout));
+        d.pop_level();
+        assert_eq!(d.len(x), 2);
+        assert_eq!(d.assign(x, 9), Err(Wipeout));
+    }
+
+    #[test]
+    fn bounds_removal_handles_word_edges() {
+        for bound in [0, 1, 63, 64, 65, 127, 128, 129, 200] {
+            let mut d = store(&[(0, 191)]);
+            let x = VarId::new(0);
+            let _ = d.remove_below(x, bound);
+            assert_eq!(d.values(x).next(), (bound < 192).then_some(bound));
+            let mut d = store(&[(0, 191)]);
+            let _ = d.remove_above(x, bound);
+            assert_eq!(d.values(x).last(), Some(bound.min(191)));
+        }
+    }
+
+    #[test]
+    fn out_of_range_values_are_absent_not_errors() {
+        let mut d = store(&[(10, 20)]);
+        let x = VarId::new(0);
+        assert!(!d.contains(x, Value::MIN));
+        assert!(!d.contains(x, Value::MAX));
+        assert_eq!(d.remove(x, Value::MIN), Ok(false));
+        assert_eq!(d.remove(x, Value::MAX), Ok(false));
+        assert_eq!(d.next_value(x, Value::MIN), Some(10));
+    }
+}

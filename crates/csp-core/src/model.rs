@@ -1,0 +1,499 @@
+//! `Model`: variables with declared domains, and the constraints posted on them.
+
+use crate::constraints::{
+    AllDifferent, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
+};
+use crate::context::PropagationContext;
+use crate::{Constraint, ConstraintId, CspError, Domain, Domains, Propagation, Value, VarId};
+
+/// The largest number of values (from the smallest to the largest declared value)
+/// one variable's domain may span: 2^24. Domains are bitsets, so a variable costs
+/// one bit per value of its span.
+pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
+
+/// A declared variable.
+#[derive(Clone, Debug)]
+struct VarDecl {
+    name: Option<String>,
+    domain: Domain,
+}
+
+/// A posted constraint: built-ins are stored by value so that the search calls
+/// them without dynamic dispatch; user constraints are boxed.
+pub(crate) enum Posted {
+    NotEqual(NotEqual),
+    AllDifferent(AllDifferent),
+    Linear(Linear),
+    Table(Table),
+    Element(Element),
+    VarElement(VarElement),
+    Custom(Box<dyn Constraint>),
+}
+
+macro_rules! dispatch {
+    ($self:ident, $c:ident => $e:expr) => {
+        match $self {
+            Posted::NotEqual($c) => $e,
+            Posted::AllDifferent($c) => $e,
+            Posted::Linear($c) => $e,
+            Posted::Table($c) => $e,
+            Posted::Element($c) => $e,
+            Posted::VarElement($c) => $e,
+            Posted::Custom($c) => $e,
+        }
+    };
+}
+
+impl Constraint for Posted {
+    #[inline]
+    fn scope(&self) -> &[VarId] {
+        dispatch!(self, c => c.scope())
+    }
+    #[inline]
+    fn check(&self, values: &[Value]) -> bool {
+        dispatch!(self, c => c.check(values))
+    }
+    #[inline]
+    fn name(&self) -> &str {
+        dispatch!(self, c => c.name())
+    }
+    #[inline]
+    fn promising(&self, domains: &Domains) -> bool {
+        dispatch!(self, c => c.promising(domains))
+    }
+    #[inline]
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        dispatch!(self, c => c.propagate(ctx))
+    }
+}
+
+/// A constraint satisfaction problem: variables, their domains, and constraints.
+///
+/// Build it once, then search it with a [`Solver`](crate::Solver) as often as you
+/// like, with any strategy; the model never changes during search.
+///
+/// ```
+/// use csp_core::{Config, Model, Relation, Solver};
+/// let mut m = Model::new();
+/// let x = m.named_int_var("x", 1..=9)?;
+/// let y = m.named_int_var("y", [2, 4, 8])?;
+/// m.linear(&[1, 1], &[x, y], Relation::Eq, 10)?;
+/// m.not_equal(x, y)?;
+/// let mut solver = Solver::new(&m, Config::default())?;
+/// let solutions: Vec<_> = solver.solutions().map(|s| (s[x], s[y])).collect();
+/// assert_eq!(solutions, vec![(2, 8), (6, 4), (8, 2)]);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Default)]
+pub struct Model {
+    vars: Vec<VarDecl>,
+    constraints: Vec<Posted>,
+}
+
+impl std::fmt::Debug for Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Model")
+            .field("vars", &self.vars.len())
+            .field("constraints", &self.constraints.len())
+            .finish()
+    }
+}
+
+impl Model {
+    /// An empty model.
+    pub fn new() -> Self {
+        Model::default()
+    }
+
+    // ----- variables -----
+
+    fn declare(&mut self, name: Option<String>, domain: Domain) -> Result<VarId, CspError> {
+        let label = || {
+            name.clone()
+                .unwrap_or_else(|| format!("#{}", self.vars.len()))
+        };
+        let Some((min, max)) = domain.bounds() else {
+            return Err(CspError::EmptyDomain { var: label() });
+        };
+        let width = (max as i128 - min as i128 + 1) as u128;
+        if width > u128::from(MAX_DOMAIN_WIDTH) {
+            return Err(CspError::DomainTooWide {
+                var: label(),
+                min,
+                max,
+                width,
+                limit: MAX_DOMAIN_WIDTH,
+            });
+        }
+        if self.vars.len() >= u32::MAX as usize {
+            return Err(CspError::InvalidArgument {
+                context: label(),
+                message: "too many variables".into(),
+            });
+        }
+        self.vars.push(VarDecl { name, domain });
+        Ok(VarId::new(self.vars.len() - 1))
+    }
+
+    /// A new integer variable with the given domain: a range such as `-3..=7`, or an
+    /// explicit set such as `[1, 4, 9]` or a `Vec<Value>`.
+    ///
+    /// Fails if the domain is empty or spans more than [`MAX_DOMAIN_WIDTH`] values.
+    pub fn int_var(&mut self, domain: impl Into<Domain>) -> Result<VarId, CspError> {
+        self.declare(None, domain.into())
+    }
+
+    /// A new integer variable with a name (used in traces and messages).
+    pub fn named_int_var(
+        &mut self,
+        name: impl Into<String>,
+        domain: impl Into<Domain>,
+    ) -> Result<VarId, CspError> {
+        self.declare(Some(name.into()), domain.into())
+    }
+
+    /// `count` new variables named `name[0]`, `name[1]`, ..., all with `domain`.
+    pub fn int_var_array(
+        &mut self,
+        name: &str,
+        count: usize,
+        domain: impl Into<Domain>,
+    ) -> Result<Vec<VarId>, CspError> {
+        let domain = domain.into();
+        (0..count)
+            .map(|i| self.declare(Some(format!("{name}[{i}]")), domain.clone()))
+            .collect()
+    }
+
+    /// A new boolean variable: domain `0..=1`.
+    pub fn bool_var(&mut self) -> VarId {
+        self.vars.push(VarDecl {
+            name: None,
+            domain: Domain::Range(0, 1),
+        });
+        VarId::new(self.vars.len() - 1)
+    }
+
+    /// A new named boolean variable: domain `0..=1`.
+    pub fn named_bool_var(&mut self, name: impl Into<String>) -> VarId {
+        self.vars.push(VarDecl {
+            name: Some(name.into()),
+            domain: Domain::Range(0, 1),
+        });
+        VarId::new(self.vars.len() - 1)
+    }
+
+    /// Number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// All variables, in declaration order.
+    pub fn vars(&self) -> impl ExactSizeIterator<Item = VarId> + '_ {
+        (0..self.vars.len()).map(VarId::new)
+    }
+
+    /// The variable's name, or `#index` if it has none.
+    pub fn var_name(&self, var: VarId) -> String {
+        match self.vars.get(var.index()) {
+            Some(VarDecl { name: Some(n), .. }) => n.clone(),
+            _ => format!("#{}", var.index()),
+        }
+    }
+
+    /// The declared domain of `var`.
+    pub fn domain(&self, var: VarId) -> Result<&Domain, CspError> {
+        self.vars
+            .get(var.index())
+            .map(|d| &d.domain)
+            .ok_or_else(|| self.unknown("domain", var))
+    }
+
+    fn unknown(&self, context: &str, var: VarId) -> CspError {
+        CspError::UnknownVariable {
+            context: context.into(),
+            index: var.index(),
+            count: self.vars.len(),
+        }
+    }
+
+    pub(crate) fn declared(&self) -> impl Iterator<Item = (Value, Value, Option<&[Value]>)> + '_ {
+        self.vars.iter().map(|d| {
+            let (lo, hi) = d.domain.bounds().unwrap_or((0, 0));
+            (lo, hi, d.domain.explicit())
+        })
+    }
+
+    /// Fails unless every variable of `vars` belongs to this model.
+    pub fn check_vars(&self, context: &str, vars: &[VarId]) -> Result<(), CspError> {
+        match vars.iter().find(|v| v.index() >= self.vars.len()) {
+            Some(&v) => Err(self.unknown(context, v)),
+            None => Ok(()),
+        }
+    }
+
+    // ----- constraints -----
+
+    fn add(&mut self, c: Posted) -> Result<ConstraintId, CspError> {
+        let scope = c.scope();
+        if scope.is_empty() {
+            return Err(CspError::EmptyScope {
+                constraint: c.name().to_string(),
+            });
+        }
+        self.check_vars(c.name(), scope)?;
+        self.constraints.push(c);
+        Ok(ConstraintId::new(self.constraints.len() - 1))
+    }
+
+    /// Posts any constraint, typically one you wrote (see [`Constraint`]).
+    ///
+    /// Fails if the scope is empty or names a variable not in this model.
+    pub fn post(
+        &mut self,
+        constraint: impl Constraint + 'static,
+    ) -> Result<ConstraintId, CspError> {
+        self.add(Posted::Custom(Box::new(constraint)))
+    }
+
+    /// `x != y`.
+    pub fn not_equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, CspError> {
+        self.add(Posted::NotEqual(NotEqual::new(x, y, 0)))
+    }
+
+    /// `x != y + offset` (see [`NotEqual`]).
+    pub fn not_equal_offset(
+        &mut self,
+        x: VarId,
+        y: VarId,
+        offset: Value,
+    ) -> Result<ConstraintId, CspError> {
+        self.add(Posted::NotEqual(NotEqual::new(x, y, offset)))
+    }
+
+    /// All of `vars` take different values (see [`AllDifferent`]).
+    pub fn all_different(&mut self, vars: &[VarId]) -> Result<ConstraintId, CspError> {
+        self.add(Posted::AllDifferent(AllDifferent::new(vars)))
+    }
+
+    /// All of `vars[i] + offsets[i]` are different (see [`AllDifferent`]).
+    pub fn all_different_offsets(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[Value],
+    ) -> Result<ConstraintId, CspError> {
+        self.add(Posted::AllDifferent(AllDifferent::with_offsets(
+            vars, offsets,
+        )?))
+    }
+
+    /// `sum coeffs[i] * vars[i]  relation  rhs` (see [`Linear`]).
+    ///
+    /// Fails on lists of different lengths, or if a sum over the declared domains
+    /// could overflow.
+    pub fn linear(
+        &mut self,
+        coeffs: &[Value],
+        vars: &[VarId],
+        relation: Relation,
+        rhs: Value,
+    ) -> Result<ConstraintId, CspError> {
+        let c = Linear::new(coeffs, vars, relation, rhs)?;
+        self.check_vars("linear", vars)?;
+        let bounds: Vec<(Value, Value)> = vars
+            .iter()
+            .map(|v| self.vars[v.index()].domain.bounds().unwrap_or((0, 0)))
+            .collect();
+        c.check_range(&bounds)?;
+        self.add(Posted::Linear(c))
+    }
+
+    /// `x = y`.
+    pub fn equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, CspError> {
+        self.linear(&[1, -1], &[x, y], Relation::Eq, 0)
+    }
+
+    /// `x < y`.
+    pub fn less_than(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, CspError> {
+        self.linear(&[1, -1], &[x, y], Relation::Lt, 0)
+    }
+
+    /// The scope takes one of `tuples` (see [`Table`]).
+    pub fn table(
+        &mut self,
+        vars: &[VarId],
+        tuples: Vec<Vec<Value>>,
+    ) -> Result<ConstraintId, CspError> {
+        self.add(Posted::Table(Table::new(vars, tuples)?))
+    }
+
+    /// `result = array[index]`, index from 0 (see [`Element`]).
+    pub fn element(
+        &mut self,
+        index: VarId,
+        array: &[Value],
+        result: VarId,
+    ) -> Result<ConstraintId, CspError> {
+        if array.is_empty() {
+            return Err(CspError::InvalidArgument {
+                context: "element".into(),
+                message: "the array is empty".into(),
+            });
+        }
+        self.add(Posted::Element(Element::new(index, array, result)))
+    }
+
+    /// `result = vars[index]`, index from 0 (see [`VarElement`]).
+    pub fn element_var(
+        &mut self,
+        index: VarId,
+        vars: &[VarId],
+        result: VarId,
+    ) -> Result<ConstraintId, CspError> {
+        if vars.is_empty() {
+            return Err(CspError::InvalidArgument {
+                context: "element".into(),
+                message: "the array is empty".into(),
+            });
+        }
+        self.add(Posted::VarElement(VarElement::new(index, vars, result)))
+    }
+
+    /// A constraint given by a closure over the values of `vars` (see
+    /// [`Predicate`]).
+    pub fn predicate(
+        &mut self,
+        name: impl Into<String>,
+        vars: &[VarId],
+        test: impl Fn(&[Value]) -> bool + Send + Sync + 'static,
+    ) -> Result<ConstraintId, CspError> {
+        self.add(Posted::Custom(Box::new(Predicate::new(name, vars, test))))
+    }
+
+    /// Number of constraints.
+    pub fn num_constraints(&self) -> usize {
+        self.constraints.len()
+    }
+
+    /// The constraint with id `id`, if any.
+    pub fn constraint(&self, id: ConstraintId) -> Option<&dyn Constraint> {
+        self.constraints
+            .get(id.index())
+            .map(|c| c as &dyn Constraint)
+    }
+
+    /// All constraints with their ids, in posting order.
+    pub fn constraints(
+        &self,
+    ) -> impl ExactSizeIterator<Item = (ConstraintId, &dyn Constraint)> + '_ {
+        self.constraints
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (ConstraintId::new(i), c as &dyn Constraint))
+    }
+
+    pub(crate) fn posted(&self) -> &[Posted] {
+        &self.constraints
+    }
+
+    /// Whether `values` (one per variable, in declaration order) is a solution:
+    /// every value in its declared domain and every constraint satisfied.
+    pub fn is_solution(&self, values: &[Value]) -> bool {
+        if values.len() != self.vars.len() {
+            return false;
+        }
+        if !self
+            .vars
+            .iter()
+            .zip(values)
+            .all(|(d, &v)| d.domain.contains(v))
+        {
+            return false;
+        }
+        let mut buf = Vec::new();
+        self.constraints.iter().all(|c| {
+            buf.clear();
+            buf.extend(c.scope().iter().map(|v| values[v.index()]));
+            c.check(&buf)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_domain_is_an_error_naming_the_variable() {
+        let mut m = Model::new();
+        let e = m.named_int_var("x", 3..=2).unwrap_err();
+        assert_eq!(e.to_string(), "variable x: empty domain");
+        assert!(matches!(
+            m.int_var(Vec::new()),
+            Err(CspError::EmptyDomain { .. })
+        ));
+    }
+
+    #[test]
+    fn too_wide_domain_is_an_error() {
+        let mut m = Model::new();
+        let e = m.int_var(0..=(MAX_DOMAIN_WIDTH as Value)).unwrap_err();
+        assert!(matches!(e, CspError::DomainTooWide { .. }), "{e}");
+        let e = m.int_var(Value::MIN..=Value::MAX).unwrap_err();
+        assert!(matches!(e, CspError::DomainTooWide { .. }), "{e}");
+        assert!(m.int_var(0..=(MAX_DOMAIN_WIDTH as Value - 1)).is_ok());
+    }
+
+    #[test]
+    fn unknown_variable_in_a_scope_is_an_error() {
+        let mut m = Model::new();
+        let x = m.int_var(0..=1).unwrap();
+        let e = m.not_equal(x, VarId::new(5)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "not-equal: unknown variable #5 (the model has 1 variables)"
+        );
+    }
+
+    #[test]
+    fn empty_scope_and_length_mismatch_are_errors() {
+        let mut m = Model::new();
+        let x = m.int_var(0..=1).unwrap();
+        assert!(matches!(
+            m.all_different(&[]),
+            Err(CspError::EmptyScope { .. })
+        ));
+        assert!(matches!(
+            m.linear(&[1, 2], &[x], Relation::Eq, 0),
+            Err(CspError::LengthMismatch { .. })
+        ));
+        assert!(matches!(
+            m.table(&[x], vec![vec![0, 1]]),
+            Err(CspError::LengthMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn linear_that_could_overflow_is_refused() {
+        let mut m = Model::new();
+        let x = m.int_var([Value::MIN, Value::MAX]).unwrap_err();
+        assert!(matches!(x, CspError::DomainTooWide { .. }));
+        let x = m.int_var([Value::MAX - 1, Value::MAX]).unwrap();
+        let e = m
+            .linear(&[Value::MAX; 8], &[x; 8], Relation::Le, 0)
+            .unwrap_err();
+        assert!(matches!(e, CspError::Overflow { .. }), "{e}");
+    }
+
+    #[test]
+    fn is_solution_checks_domains_and_constraints() {
+        let mut m = Model::new();
+        let x = m.int_var(0..=2).unwrap();
+        let y = m.int_var(0..=2).unwrap();
+        m.less_than(x, y).unwrap();
+        assert!(m.is_solution(&[0, 2]));
+        assert!(!m.is_solution(&[2, 0]));
+        assert!(!m.is_solution(&[0, 3]));
+        assert!(!m.is_solution(&[0]));
+    }
+}

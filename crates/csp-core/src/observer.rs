@@ -1,0 +1,161 @@
+//! The `SearchObserver` hook: every event of the search, for traces and tools.
+
+use crate::{ConstraintId, Pruning, Value, VarId};
+
+/// A node of the state-space tree: the value `value` tried for `var`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Node {
+    /// Number of the node in visit order, from 1 (0 is the root).
+    pub id: u64,
+    /// The node this one was generated from (0 for the root).
+    pub parent: u64,
+    /// Number of decisions including this one (1 for the root's children).
+    pub depth: usize,
+    /// The variable.
+    pub var: VarId,
+    /// The value tried.
+    pub value: Value,
+}
+
+/// Why a value was removed from a domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PruneCause {
+    /// The constraint whose propagation removed it; `None` for the objective bound
+    /// of an optimisation.
+    pub constraint: Option<ConstraintId>,
+    /// The pruning level that ran the constraint.
+    pub pruning: Pruning,
+    /// The decision that started this propagation (`None` at the root).
+    pub decision: Option<(VarId, Value)>,
+}
+
+/// What made a tried value fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// A constraint's `promising` said no (pruning level `Check`).
+    NotPromising,
+    /// A complete assignment failed a constraint's `check` (pruning level `None`).
+    CheckFailed,
+    /// Propagation emptied a domain or found the constraint infeasible.
+    Conflict,
+    /// The objective bound of an optimisation excluded the value.
+    ObjectiveBound,
+}
+
+/// A failed node's cause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Failure {
+    /// How it failed.
+    pub kind: FailureKind,
+    /// The constraint that failed, if one did.
+    pub constraint: Option<ConstraintId>,
+    /// The variable whose domain became empty, if one did.
+    pub var: Option<VarId>,
+}
+
+/// A candidate considered by a variable heuristic, with its score (lower is
+/// better; the heuristic says what the score means).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The variable.
+    pub var: VarId,
+    /// Its score.
+    pub score: f64,
+}
+
+/// Receives the events of a search, in order. Every method does nothing by default.
+///
+/// The search is generic over its observer, so the default [`NoObserver`] costs
+/// nothing: its empty methods vanish when compiled. Events for one node come in
+/// this order: `on_select` (when a variable is chosen), `on_try`, any number of
+/// `on_prune`, then `on_accept` or `on_reject`; `on_solution` follows an accepted
+/// node that completes an assignment; `on_backtrack` when a variable runs out of
+/// values.
+pub trait SearchObserver {
+    /// Whether the engine should report removed values ([`on_prune`]) and
+    /// heuristic candidates ([`on_select`]). Collecting them costs time; the
+    /// default observer says no.
+    ///
+    /// [`on_prune`]: SearchObserver::on_prune
+    /// [`on_select`]: SearchObserver::on_select
+    fn wants_details(&self) -> bool {
+        true
+    }
+
+    /// Whether the engine should gather the values of each solution for
+    /// [`on_solution`](SearchObserver::on_solution). Default: yes.
+    fn wants_solutions(&self) -> bool {
+        true
+    }
+
+    /// A variable was chosen for branching at `depth` (the number of decisions
+    /// made so far); `candidates` lists what the heuristic weighed, best first,
+    /// when [`wants_details`](SearchObserver::wants_details) is true and the
+    /// heuristic explains itself.
+    fn on_select(&mut self, _depth: usize, _var: VarId, _candidates: &[Candidate]) {}
+
+    /// A value is being tried.
+    fn on_try(&mut self, _node: &Node) {}
+
+    /// Propagation after `node` (the root for `None`) removed `value` from `var`.
+    fn on_prune(&mut self, _node: Option<&Node>, _var: VarId, _value: Value, _cause: &PruneCause) {}
+
+    /// The tried value passed.
+    fn on_accept(&mut self, _node: &Node) {}
+
+    /// The tried value failed.
+    fn on_reject(&mut self, _node: &Node, _failure: &Failure) {}
+
+    /// A solution: `values[i]` is the value of variable `i`. `node` is the last
+    /// decision (`None` if the model needed no decision).
+    fn on_solution(&mut self, _node: Option<&Node>, _values: &[Value]) {}
+
+    /// `var`, decided at `depth`, has no value left to try: the search goes back
+    /// to the previous decision.
+    fn on_backtrack(&mut self, _depth: usize, _var: VarId) {}
+}
+
+/// The observer that observes nothing (the default).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl SearchObserver for NoObserver {
+    #[inline(always)]
+    fn wants_details(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn wants_solutions(&self) -> bool {
+        false
+    }
+}
+
+impl<O: SearchObserver + ?Sized> SearchObserver for &mut O {
+    fn wants_details(&self) -> bool {
+        (**self).wants_details()
+    }
+    fn wants_solutions(&self) -> bool {
+        (**self).wants_solutions()
+    }
+    fn on_select(&mut self, depth: usize, var: VarId, candidates: &[Candidate]) {
+        (**self).on_select(depth, var, candidates)
+    }
+    fn on_try(&mut self, node: &Node) {
+        (**self).on_try(node)
+    }
+    fn on_prune(&mut self, node: Option<&Node>, var: VarId, value: Value, cause: &PruneCause) {
+        (**self).on_prune(node, var, value, cause)
+    }
+    fn on_accept(&mut self, node: &Node) {
+        (**self).on_accept(node)
+    }
+    fn on_reject(&mut self, node: &Node, failure: &Failure) {
+        (**self).on_reject(node, failure)
+    }
+    fn on_solution(&mut self, node: Option<&Node>, values: &[Value]) {
+        (**self).on_solution(node, values)
+    }
+    fn on_backtrack(&mut self, depth: usize, var: VarId) {
+        (**self).on_backtrack(depth, var)
+    }
+}

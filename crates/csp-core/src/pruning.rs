@@ -1,0 +1,102 @@
+//! The pruning levels: how much work the search does after each decision.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How hard the search prunes after assigning a value. Every level finds the same
+/// solutions; they differ in how many dead ends they visit and how much each node
+/// costs.
+///
+/// | level | after `x = v` the engine... | classic name |
+/// |---|---|---|
+/// | [`None`](Pruning::None) | checks nothing until every variable has a value | generate and test |
+/// | [`Check`](Pruning::Check) | asks each constraint on `x` whether the partial assignment is still [`promising`](crate::Constraint::promising) | backtracking |
+/// | [`ForwardChecking`](Pruning::ForwardChecking) | removes from the unassigned neighbours of `x` every value inconsistent with it | forward checking (FC) |
+/// | [`ArcConsistency`](Pruning::ArcConsistency) | revises constraints until no domain changes (AC-3), cascading through the network | MAC |
+/// | [`Propagators`](Pruning::Propagators) | runs each constraint's strongest filtering to a fixpoint | propagation |
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pruning {
+    /// Generate and test.
+    None,
+    /// The promising check of classic backtracking.
+    #[default]
+    Check,
+    /// Forward checking.
+    ForwardChecking,
+    /// Maintaining arc consistency (AC-3).
+    ArcConsistency,
+    /// Each constraint's strongest propagator, to a fixpoint.
+    Propagators,
+}
+
+impl Pruning {
+    /// Every level, weakest first.
+    pub const ALL: [Pruning; 5] = [
+        Pruning::None,
+        Pruning::Check,
+        Pruning::ForwardChecking,
+        Pruning::ArcConsistency,
+        Pruning::Propagators,
+    ];
+
+    /// The short name used on command lines: `none`, `check`, `fc`, `mac`,
+    /// `propagators`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pruning::None => "none",
+            Pruning::Check => "check",
+            Pruning::ForwardChecking => "fc",
+            Pruning::ArcConsistency => "mac",
+            Pruning::Propagators => "propagators",
+        }
+    }
+
+    /// Whether the level narrows domains (forward checking and above).
+    pub fn narrows_domains(self) -> bool {
+        self >= Pruning::ForwardChecking
+    }
+}
+
+impl fmt::Display for Pruning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An unknown name given to a `FromStr` of this crate.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {kind} '{name}' (expected one of: {expected})")]
+pub struct UnknownName {
+    /// What was being parsed.
+    pub kind: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The accepted names.
+    pub expected: &'static str,
+}
+
+impl FromStr for Pruning {
+    type Err = UnknownName;
+
+    /// ```
+    /// use csp_core::Pruning;
+    /// assert_eq!("fc".parse::<Pruning>(), Ok(Pruning::ForwardChecking));
+    /// assert!("fast".parse::<Pruning>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "none" => Pruning::None,
+            "check" => Pruning::Check,
+            "fc" | "forward-checking" => Pruning::ForwardChecking,
+            "mac" | "ac" | "arc-consistency" => Pruning::ArcConsistency,
+            "propagators" | "prop" => Pruning::Propagators,
+            _ => {
+                return Err(UnknownName {
+                    kind: "pruning level",
+                    name: s.to_string(),
+                    expected: "none, check, fc, mac, propagators",
+                });
+            }
+        })
+    }
+}

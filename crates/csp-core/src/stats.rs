@@ -1,0 +1,100 @@
+//! Search statistics, defined once, with their MiniZinc names.
+
+use std::time::Duration;
+
+/// What a search did. Every counter is defined here, once.
+///
+/// A *node* is a value tried for a variable: a child generated in the state-space
+/// tree. `tried = accepted + rejected` always holds.
+///
+/// | field | meaning | MiniZinc statistic |
+/// |---|---|---|
+/// | `tried` | values tried (children generated) | `nodes` |
+/// | `accepted` | tried values that passed the pruning level's test (promising nodes) | |
+/// | `rejected` | tried values that failed it (non-promising nodes, dead ends) | `failures` |
+/// | `backtracks` | times the search returned from a variable whose values were exhausted | |
+/// | `checks` | calls of a constraint's `promising` or `check` by the engine | |
+/// | `propagations` | calls of a constraint's `propagate` | `propagations` (`checks + propagations`) |
+/// | `revisions` | arc revisions (a variable's domain examined against a constraint) reported by constraints | |
+/// | `pruned` | values removed from domains by propagation (not counting decisions) | |
+/// | `peak_depth` | the most variables assigned at once | `peakDepth` |
+/// | `solutions` | solutions found | `solutions` |
+/// | `elapsed` | wall-clock time spent searching | `solveTime` (seconds) |
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Values tried.
+    pub tried: u64,
+    /// Values that passed the test of the pruning level.
+    pub accepted: u64,
+    /// Values that failed it.
+    pub rejected: u64,
+    /// Returns from an exhausted variable.
+    pub backtracks: u64,
+    /// Promising or complete checks.
+    pub checks: u64,
+    /// Propagator calls.
+    pub propagations: u64,
+    /// Arc revisions.
+    pub revisions: u64,
+    /// Values removed by propagation.
+    pub pruned: u64,
+    /// Largest number of simultaneous decisions.
+    pub peak_depth: u64,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Time spent searching.
+    pub elapsed: Duration,
+}
+
+impl SearchStats {
+    /// The statistics under MiniZinc's names, in the order MiniZinc prints them,
+    /// followed by ours (`tried`, `accepted`, `checks`, `revisions`, `pruned`,
+    /// `backtracks`). Print each as `%%%mzn-stat: name=value`.
+    ///
+    /// ```
+    /// let stats = csp_core::SearchStats { tried: 26, rejected: 18, ..Default::default() };
+    /// let lines: Vec<String> = stats
+    ///     .mzn_stats()
+    ///     .iter()
+    ///     .map(|(k, v)| format!("%%%mzn-stat: {k}={v}"))
+    ///     .collect();
+    /// assert_eq!(lines[0], "%%%mzn-stat: nodes=26");
+    /// assert_eq!(lines[1], "%%%mzn-stat: failures=18");
+    /// ```
+    pub fn mzn_stats(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("nodes", self.tried.to_string()),
+            ("failures", self.rejected.to_string()),
+            ("solutions", self.solutions.to_string()),
+            ("solveTime", format!("{:.6}", self.elapsed.as_secs_f64())),
+            ("peakDepth", self.peak_depth.to_string()),
+            (
+                "propagations",
+                (self.checks + self.propagations).to_string(),
+            ),
+            ("tried", self.tried.to_string()),
+            ("accepted", self.accepted.to_string()),
+            ("checks", self.checks.to_string()),
+            ("propagatorCalls", self.propagations.to_string()),
+            ("revisions", self.revisions.to_string()),
+            ("pruned", self.pruned.to_string()),
+            ("backtracks", self.backtracks.to_string()),
+        ]
+    }
+
+    /// Adds another search's counters to these (for split and parallel searches);
+    /// `peak_depth` takes the larger, `elapsed` the sum.
+    pub fn merge(&mut self, other: &SearchStats) {
+        self.tried += other.tried;
+        self.accepted += other.accepted;
+        self.rejected += other.rejected;
+        self.backtracks += other.backtracks;
+        self.checks += other.checks;
+        self.propagations += other.propagations;
+        self.revisions += other.revisions;
+        self.pruned += other.pruned;
+        self.peak_depth = self.peak_depth.max(other.peak_depth);
+        self.solutions += other.solutions;
+        self.elapsed += other.elapsed;
+    }
+}
