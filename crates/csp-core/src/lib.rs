@@ -161,6 +161,7 @@ mod pruning;
 mod rng;
 mod search;
 mod stats;
+mod strategy;
 mod var;
 
 /// The type of variable values.
@@ -182,4 +183,5 @@ pub use observer::{Candidate, Failure, FailureKind, NoObserver, Node, PruneCause
 pub use pruning::{Pruning, UnknownName};
 pub use search::{Config, CountResult, Goal, Optimum, Solution, Solutions, SolveResult, Solver};
 pub use stats::SearchStats;
+pub use strategy::Strategy;
 pub use var::{ConstraintId, Domain, VarId};

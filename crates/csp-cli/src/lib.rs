@@ -1,0 +1,191 @@
+//! Shared command-line pieces for csp front ends: the strategy options every
+//! solving command accepts, limits, MiniZinc-style statistics, and Ctrl-C.
+//!
+//! ```
+//! use clap::Parser;
+//! use csp_cli::StrategyArgs;
+//!
+//! #[derive(Parser)]
+//! struct Cli {
+//!     #[command(flatten)]
+//!     strategy: StrategyArgs,
+//! }
+//! let cli = Cli::parse_from(["prog", "--pruning", "fc", "--var", "first-fail", "--time-limit", "2s"]);
+//! let config = cli.strategy.config();
+//! assert_eq!(config.pruning, csp_core::Pruning::ForwardChecking);
+//! assert_eq!(config.limits.time, Some(std::time::Duration::from_secs(2)));
+//! ```
+#![deny(missing_docs)]
+
+use std::io::Write;
+use std::time::Duration;
+
+use clap::Args;
+use csp_core::{CancelFlag, Config, Pruning, SearchStats, SearchStatus, ValOrder, VarOrder};
+
+/// The strategy and limit options of every solving command.
+#[derive(Args, Clone, Debug, Default)]
+pub struct StrategyArgs {
+    /// Pruning level: none, check, fc, mac, propagators.
+    #[arg(long, value_name = "LEVEL")]
+    pub pruning: Option<Pruning>,
+    /// Variable order: input, first-fail, mrv-degree, dom-wdeg, random[:SEED].
+    #[arg(long = "var", value_name = "ORDER")]
+    pub var_order: Option<VarOrder>,
+    /// Value order: asc, desc, middle, lcv, random[:SEED].
+    #[arg(long = "val", value_name = "ORDER")]
+    pub val_order: Option<ValOrder>,
+    /// Stop after this many nodes (values tried).
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+    /// Stop after this much time: `500ms`, `2s`, `1.5s`, `3m` (a bare number is seconds).
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Print search statistics to standard error as `%%%mzn-stat: name=value` lines.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+impl StrategyArgs {
+    /// Whether the user chose any part of the strategy (pruning or heuristics).
+    pub fn strategy_given(&self) -> bool {
+        self.pruning.is_some() || self.var_order.is_some() || self.val_order.is_some()
+    }
+
+    /// The search configuration, with `defaults` for the options not given.
+    pub fn config_with(&self, defaults: Config) -> Config {
+        let mut c = defaults;
+        if let Some(p) = self.pruning {
+            c.pruning = p;
+        }
+        if let Some(v) = self.var_order {
+            c.var_order = v;
+        }
+        if let Some(v) = self.val_order {
+            c.val_order = v;
+        }
+        if let Some(n) = self.node_limit {
+            c.limits.nodes = Some(n);
+        }
+        if let Some(t) = self.time_limit {
+            c.limits.time = Some(t);
+        }
+        c
+    }
+
+    /// The search configuration (defaults: `check`, `input`, `asc`).
+    pub fn config(&self) -> Config {
+        self.config_with(Config::default())
+    }
+}
+
+/// Parses `500ms`, `2s`, `1.5s`, `3m`, `1h`, or a bare number of seconds.
+///
+/// ```
+/// use std::time::Duration;
+/// assert_eq!(csp_cli::parse_duration("250ms"), Ok(Duration::from_millis(250)));
+/// assert_eq!(csp_cli::parse_duration("1.5"), Ok(Duration::from_millis(1500)));
+/// assert!(csp_cli::parse_duration("-1s").is_err());
+/// assert!(csp_cli::parse_duration("soon").is_err());
+/// ```
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => s.split_at(i),
+        None => (s, "s"),
+    };
+    let scale = match unit {
+        "ms" => 0.001,
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => {
+            return Err(format!(
+                "unknown time unit '{unit}' in '{s}' (use ms, s, m or h)"
+            ));
+        }
+    };
+    let x: f64 = number
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration (examples: 500ms, 2s, 1.5s)"))?;
+    if !x.is_finite() || x < 0.0 {
+        return Err(format!("'{s}' is not a non-negative duration"));
+    }
+    Duration::try_from_secs_f64(x * scale).map_err(|e| format!("'{s}': {e}"))
+}
+
+/// Writes the statistics as MiniZinc `%%%mzn-stat:` lines, then any `extra`
+/// lines, then `%%%mzn-stat-end`.
+pub fn write_stats(
+    out: &mut impl Write,
+    stats: &SearchStats,
+    status: SearchStatus,
+    extra: &[(&str, String)],
+) -> std::io::Result<()> {
+    for (name, value) in stats.mzn_stats() {
+        writeln!(out, "%%%mzn-stat: {name}={value}")?;
+    }
+    writeln!(out, "%%%mzn-stat: status=\"{status}\"")?;
+    for (name, value) in extra {
+        writeln!(out, "%%%mzn-stat: {name}={value}")?;
+    }
+    writeln!(out, "%%%mzn-stat-end")
+}
+
+/// Prints the statistics to standard error (see [`write_stats`]).
+pub fn print_stats(stats: &SearchStats, status: SearchStatus, extra: &[(&str, String)]) {
+    let _ = write_stats(&mut std::io::stderr().lock(), stats, status, extra);
+}
+
+/// Prints `error: message` on standard error and exits with status 2 (bad input).
+pub fn exit_usage(message: impl std::fmt::Display) -> ! {
+    eprintln!("error: {message}");
+    std::process::exit(2)
+}
+
+/// A cancel flag that Ctrl-C sets, so that a search stops and reports what it
+/// found. A second Ctrl-C exits at once with status 130.
+pub fn cancel_on_ctrl_c() -> CancelFlag {
+    let flag = CancelFlag::new();
+    let handle = flag.clone();
+    let _ = ctrlc::set_handler(move || {
+        if handle.is_cancelled() {
+            std::process::exit(130);
+        }
+        handle.cancel();
+    });
+    flag
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_block_ends_with_the_end_marker() {
+        let mut out = Vec::new();
+        let stats = SearchStats {
+            tried: 26,
+            ..Default::default()
+        };
+        write_stats(
+            &mut out,
+            &stats,
+            SearchStatus::Complete,
+            &[("method", "\"engine\"".into())],
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("%%%mzn-stat: nodes=26\n"));
+        assert!(text.contains("%%%mzn-stat: method=\"engine\"\n"));
+        assert!(text.ends_with("%%%mzn-stat-end\n"));
+    }
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("3m"), Ok(Duration::from_secs(180)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert!(parse_duration("2x").is_err());
+        assert!(parse_duration("inf").is_err());
+    }
+}
