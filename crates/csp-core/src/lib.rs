@@ -162,6 +162,7 @@ mod rng;
 mod search;
 mod stats;
 mod strategy;
+pub mod trace;
 mod var;
 
 /// The type of variable values.

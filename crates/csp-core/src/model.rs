@@ -426,7 +426,7 @@ mod tests {
     #[test]
     fn empty_domain_is_an_error_naming_the_variable() {
         let mut m = Model::new();
-        let e = m.named_int_var("x", 3..=2).unwrap_err();
+        let e = m.named_int_var("x", Domain::Range(3, 2)).unwrap_err();
         assert_eq!(e.to_string(), "variable x: empty domain");
         assert!(matches!(
             m.int_var(Vec::new()),

@@ -498,6 +498,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
         let started = Instant::now();
         let found = self.run(started);
+        self.flush_pruned();
         self.stats.elapsed += started.elapsed();
         found
     }

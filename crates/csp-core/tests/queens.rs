@@ -42,7 +42,7 @@ fn count(m: &Model, pruning: Pruning, var: VarOrder) -> csp_core::CountResult {
 
 #[test]
 fn counts_match_a000170_for_every_pruning_level_and_both_orders() {
-    for n in 1..=10 {
+    for (n, &known) in A000170.iter().enumerate().take(11).skip(1) {
         for build in [pairwise, global] {
             let (m, _) = build(n);
             for pruning in [
@@ -54,7 +54,7 @@ fn counts_match_a000170_for_every_pruning_level_and_both_orders() {
                 for var in [VarOrder::Input, VarOrder::FirstFail] {
                     let r = count(&m, pruning, var);
                     assert!(r.is_complete());
-                    assert_eq!(r.solutions, A000170[n], "n={n} {pruning} {var}");
+                    assert_eq!(r.solutions, known, "n={n} {pruning} {var}");
                 }
             }
         }
@@ -63,12 +63,9 @@ fn counts_match_a000170_for_every_pruning_level_and_both_orders() {
 
 #[test]
 fn generate_and_test_counts_small_boards() {
-    for n in 1..=6 {
+    for (n, &known) in A000170.iter().enumerate().take(7).skip(1) {
         let (m, _) = global(n);
-        assert_eq!(
-            count(&m, Pruning::None, VarOrder::Input).solutions,
-            A000170[n]
-        );
+        assert_eq!(count(&m, Pruning::None, VarOrder::Input).solutions, known);
     }
 }
 
