@@ -166,24 +166,26 @@ impl<'a> PropagationContext<'a> {
     }
 
     /// Removes `value` from `var`. `Ok(true)` if it was there.
-    #[inline]
+    #[inline(always)]
     pub fn remove(&mut self, var: VarId, value: Value) -> Result<bool, Conflict> {
         match self.domains.remove(var, value) {
             Ok(false) => Ok(false),
             Ok(true) => {
-                self.changes.note(var, 1);
-                if self.changes.record {
-                    self.changes.removed.push((var, value));
-                }
+                self.removed_one(var, value);
                 Ok(true)
             }
             Err(Wipeout) => {
-                self.changes.pruned += 1;
-                if self.changes.record {
-                    self.changes.removed.push((var, value));
-                }
+                self.removed_one(var, value);
                 Err(Conflict::wipeout(var))
             }
+        }
+    }
+
+    #[inline]
+    fn removed_one(&mut self, var: VarId, value: Value) {
+        self.changes.note(var, 1);
+        if self.changes.record {
+            self.changes.removed.push((var, value));
         }
     }
 

@@ -22,6 +22,8 @@ struct Layout {
     first: u32,
     /// Number of words.
     words: u32,
+    /// Number of bits in those words (`words * 64`).
+    span: u64,
 }
 
 /// One undo record: a word's previous contents and its variable's previous size.
@@ -97,6 +99,7 @@ impl Domains {
                 base: min,
                 first: total_words as u32,
                 words: words as u32,
+                span: (words * WORD_BITS) as u64,
             });
             size.push(values.map_or(width, <[Value]>::len) as u32);
             pending.push((min, width, values));
@@ -311,22 +314,40 @@ impl Domains {
     }
 
     /// Removes one value. `Ok(true)` if it was there, `Err` if the domain is now empty.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn remove(&mut self, var: VarId, value: Value) -> Result<bool, Wipeout> {
         let lay = self.layout[var.index()];
-        let offset = value.wrapping_sub(lay.base);
-        if value < lay.base || offset as u64 >= lay.words as u64 * WORD_BITS as u64 {
+        // A value below the base wraps to a huge offset and is rejected with the
+        // values above the span.
+        let offset = value.wrapping_sub(lay.base) as u64;
+        if offset >= lay.span {
             return Ok(false);
         }
-        let offset = offset as usize;
-        let i = lay.first as usize + offset / WORD_BITS;
-        let bit = 1usize << (offset % WORD_BITS);
+        let i = lay.first as usize + (offset / WORD_BITS as u64) as usize;
+        let bit = 1usize << (offset % WORD_BITS as u64);
         let old = self.bits.as_slice()[i];
         if old & bit == 0 {
             return Ok(false);
         }
-        self.write_word(var, i, old & !bit);
-        if self.size[var.index()] == 0 {
+        self.clear_bit(var, i, old, bit)
+    }
+
+    /// Clears a bit known to be set in word `i` (holding `old`).
+    #[inline]
+    fn clear_bit(&mut self, var: VarId, i: usize, old: usize, bit: usize) -> Result<bool, Wipeout> {
+        let v = var.index();
+        if self.saved_at[i] != self.stamp {
+            self.saved_at[i] = self.stamp;
+            self.trail.push(TrailEntry {
+                word: i as u32,
+                var: v as u32,
+                old_bits: old,
+                old_size: self.size[v],
+            });
+        }
+        self.bits.as_mut_slice()[i] = old & !bit;
+        self.size[v] -= 1;
+        if self.size[v] == 0 {
             Err(Wipeout)
         } else {
             Ok(true)

@@ -157,6 +157,7 @@ pub mod generic;
 mod limits;
 mod model;
 mod observer;
+pub mod parallel;
 mod pruning;
 mod rng;
 mod search;

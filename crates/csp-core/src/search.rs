@@ -262,6 +262,9 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     objective: Option<Objective>,
     buf: Vec<Value>,
     candidates: Vec<Candidate>,
+    /// When splitting: stop descending at this many decisions and record the path.
+    split_depth: Option<usize>,
+    frontier: Vec<Vec<(VarId, Value)>>,
 }
 
 impl<'m> Solver<'m> {
@@ -336,6 +339,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             objective: None,
             buf: Vec::new(),
             candidates: Vec::new(),
+            split_depth: None,
+            frontier: Vec::new(),
         };
         solver.domains.push_level();
         let started = Instant::now();
@@ -441,6 +446,63 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         })
     }
 
+    /// Makes `decisions` at the root, before any search, with the pruning level's
+    /// propagation after each (as [`Subproblem`](crate::parallel::Subproblem)s
+    /// replay their path). Returns `false` if they fail: the search then finds
+    /// nothing. Call it before searching; decided variables are not branched on.
+    pub fn assume(&mut self, decisions: &[(VarId, Value)]) -> Result<bool, CspError> {
+        let vars: Vec<VarId> = decisions.iter().map(|d| d.0).collect();
+        self.model.check_vars("assume", &vars)?;
+        if !self.frames.is_empty() || self.stats.tried > 0 {
+            return Err(CspError::InvalidArgument {
+                context: "assume".into(),
+                message: "decisions must be made before the search starts".into(),
+            });
+        }
+        for &(var, value) in decisions {
+            if self.root_failed {
+                break;
+            }
+            if self.decided[var.index()] || !self.domains.contains(var, value) {
+                self.root_failed =
+                    !(self.decided[var.index()] && self.domains.value(var) == Some(value));
+                continue;
+            }
+            let node = Node {
+                id: 0,
+                parent: 0,
+                depth: 0,
+                var,
+                value,
+            };
+            self.decided[var.index()] = true;
+            self.num_decided += 1;
+            self.root_failed = self.decide(&node).is_err();
+        }
+        self.flush_pruned();
+        Ok(!self.root_failed)
+    }
+
+    /// Explores the tree down to `depth` decisions and returns the decision paths
+    /// of the nodes reached there, in search order: the roots of independent
+    /// subproblems whose solutions, together with those found above `depth`,
+    /// are exactly the model's. Solutions above `depth` are returned as paths
+    /// too (complete ones), so every solution lies under exactly one path.
+    pub fn split(&mut self, depth: usize) -> Vec<Vec<(VarId, Value)>> {
+        self.split_depth = Some(depth);
+        while let Some(sol) = self.next_solution() {
+            let _ = sol;
+            let path = self
+                .frames
+                .iter()
+                .filter_map(|f| f.open)
+                .map(|n| (n.var, n.value));
+            self.frontier.push(path.collect());
+        }
+        self.split_depth = None;
+        std::mem::take(&mut self.frontier)
+    }
+
     /// Branch and bound: finds a solution with the smallest (or largest) value of
     /// `objective`, each new solution being required to improve on the last.
     pub fn optimize(&mut self, objective: VarId, goal: Goal) -> Result<Optimum, CspError> {
@@ -534,6 +596,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         loop {
             if self.need_frame {
                 self.need_frame = false;
+                if self.split_depth == Some(self.frames.len())
+                    && self.num_decided < self.decided.len()
+                {
+                    // A subproblem's root: record its decisions, do not descend.
+                    let path = self
+                        .frames
+                        .iter()
+                        .filter_map(|f| f.open)
+                        .map(|n| (n.var, n.value));
+                    self.frontier.push(path.collect());
+                    continue;
+                }
                 if !self.push_frame() {
                     // Every variable is decided: a solution.
                     return self.found_solution();

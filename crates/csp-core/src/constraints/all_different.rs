@@ -77,11 +77,30 @@ impl AllDifferent {
         value: i128,
     ) -> Result<bool, Conflict> {
         let mut changed = false;
-        for (j, (&y, &o)) in self.vars.iter().zip(&self.offsets).enumerate() {
-            if j != skip
-                && let Ok(w) = Value::try_from(value - i128::from(o))
-            {
-                changed |= ctx.remove(y, w)?;
+        match Value::try_from(value) {
+            // The common case: plain 64-bit arithmetic.
+            Ok(value) => {
+                let (vars, offsets) = (&self.vars, &self.offsets);
+                // Two plain loops around `skip` (cheaper than testing `j != skip`).
+                for (&y, &o) in vars[..skip].iter().zip(&offsets[..skip]) {
+                    if let Some(w) = value.checked_sub(o) {
+                        changed |= ctx.remove(y, w)?;
+                    }
+                }
+                for (&y, &o) in vars[skip + 1..].iter().zip(&offsets[skip + 1..]) {
+                    if let Some(w) = value.checked_sub(o) {
+                        changed |= ctx.remove(y, w)?;
+                    }
+                }
+            }
+            Err(_) => {
+                for (j, (&y, &o)) in self.vars.iter().zip(&self.offsets).enumerate() {
+                    if j != skip
+                        && let Ok(w) = Value::try_from(value - i128::from(o))
+                    {
+                        changed |= ctx.remove(y, w)?;
+                    }
+                }
             }
         }
         Ok(changed)

@@ -1,0 +1,117 @@
+//! Engine benchmark: counts all N-Queens solutions with the generic engine and
+//! prints a table (median of several runs, nodes per second).
+//!
+//! `cargo bench -p csp-core --bench engine` (all rows) or
+//! `cargo bench -p csp-core --bench engine -- 12 13` (only those n).
+//! Add `--runs K` to change the number of runs per row (default 3), and
+//! `--only MODEL-PRUNING-VAR` (e.g. `global-fc-input`) to run one row.
+
+use std::time::{Duration, Instant};
+
+use csp_core::{Config, Model, Pruning, Solver, VarOrder};
+
+/// OEIS A000170, for checking every run.
+const A000170: [u64; 18] = [
+    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104,
+];
+
+fn global(n: usize) -> Model {
+    let mut m = Model::new();
+    let q = m
+        .int_var_array("q", n, 0..=(n as i64 - 1))
+        .expect("valid domain");
+    let up: Vec<i64> = (0..n as i64).collect();
+    let down: Vec<i64> = (0..n as i64).map(|i| -i).collect();
+    m.all_different(&q).expect("valid");
+    m.all_different_offsets(&q, &up).expect("valid");
+    m.all_different_offsets(&q, &down).expect("valid");
+    m
+}
+
+fn pairwise(n: usize) -> Model {
+    let mut m = Model::new();
+    let q = m
+        .int_var_array("q", n, 0..=(n as i64 - 1))
+        .expect("valid domain");
+    for i in 0..n {
+        for j in i + 1..n {
+            let d = (j - i) as i64;
+            m.not_equal(q[i], q[j]).expect("valid");
+            m.not_equal_offset(q[i], q[j], d).expect("valid");
+            m.not_equal_offset(q[i], q[j], -d).expect("valid");
+        }
+    }
+    m
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let mut runs = 3;
+    let mut sizes = Vec::new();
+    let mut only: Option<String> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--only" {
+            only = it.next().cloned();
+        } else if a == "--runs" {
+            runs = it.next().and_then(|r| r.parse().ok()).unwrap_or(3);
+        } else if let Ok(n) = a.parse::<usize>() {
+            sizes.push(n);
+        }
+    }
+    if sizes.is_empty() {
+        sizes = vec![12, 13, 14];
+    }
+    println!("| model | pruning | var | n | solutions | nodes (tried) | median time | nodes/s |");
+    println!("|---|---|---|---:|---:|---:|---:|---:|");
+    let rows: &[(&str, fn(usize) -> Model, Pruning, VarOrder)] = &[
+        ("global", global, Pruning::ForwardChecking, VarOrder::Input),
+        (
+            "pairwise",
+            pairwise,
+            Pruning::ForwardChecking,
+            VarOrder::Input,
+        ),
+        ("global", global, Pruning::ArcConsistency, VarOrder::Input),
+        (
+            "global",
+            global,
+            Pruning::ForwardChecking,
+            VarOrder::FirstFail,
+        ),
+    ];
+    for &(name, build, pruning, var) in rows {
+        let key = format!("{name}-{pruning}-{var}");
+        if only.as_ref().is_some_and(|o| o != &key) {
+            continue;
+        }
+        for &n in &sizes {
+            let m = build(n);
+            let mut times: Vec<Duration> = Vec::new();
+            let mut tried = 0;
+            for _ in 0..runs {
+                let start = Instant::now();
+                let r = Solver::new(
+                    &m,
+                    Config::default().with_pruning(pruning).with_var_order(var),
+                )
+                .expect("valid model")
+                .count();
+                times.push(start.elapsed());
+                assert_eq!(r.solutions, A000170[n], "wrong count for n = {n}");
+                tried = r.stats.tried;
+            }
+            times.sort();
+            let med = times[times.len() / 2];
+            println!(
+                "| {name} | {pruning} | {var} | {n} | {} | {tried} | {:.3} s | {:.1} M |",
+                A000170[n],
+                med.as_secs_f64(),
+                tried as f64 / med.as_secs_f64() / 1e6
+            );
+        }
+    }
+}
