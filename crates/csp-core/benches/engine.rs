@@ -44,6 +44,9 @@ fn pairwise(n: usize) -> Model {
     m
 }
 
+/// A benchmark row: model name, builder, pruning, variable order.
+type Row = (&'static str, fn(usize) -> Model, Pruning, VarOrder);
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -67,7 +70,7 @@ fn main() {
     }
     println!("| model | pruning | var | n | solutions | nodes (tried) | median time | nodes/s |");
     println!("|---|---|---|---:|---:|---:|---:|---:|");
-    let rows: &[(&str, fn(usize) -> Model, Pruning, VarOrder)] = &[
+    let rows: &[Row] = &[
         ("global", global, Pruning::ForwardChecking, VarOrder::Input),
         (
             "pairwise",
