@@ -148,6 +148,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod branching;
+pub mod compare;
 mod constraint;
 pub mod constraints;
 mod context;
