@@ -55,15 +55,25 @@ fn main() {
     let mut runs = 3;
     let mut sizes = Vec::new();
     let mut only: Option<String> = None;
+    let mut first = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        if a == "--only" {
+        if a == "--first" {
+            first = true;
+        } else if a == "--only" {
             only = it.next().cloned();
         } else if a == "--runs" {
             runs = it.next().and_then(|r| r.parse().ok()).unwrap_or(3);
         } else if let Ok(n) = a.parse::<usize>() {
             sizes.push(n);
         }
+    }
+    if first {
+        if sizes.is_empty() {
+            sizes = vec![50, 100, 200, 500, 1000, 10_000];
+        }
+        first_solutions(&sizes, runs);
+        return;
     }
     if sizes.is_empty() {
         sizes = vec![12, 13, 14];
@@ -116,5 +126,34 @@ fn main() {
                 tried as f64 / med.as_secs_f64() / 1e6
             );
         }
+    }
+}
+
+/// First solutions of large boards with forward checking, first-fail and
+/// middle-out on the global model; each solution validated.
+fn first_solutions(sizes: &[usize], runs: usize) {
+    println!("| n | strategy | nodes (tried) | failures | median time (search) |");
+    println!("|---:|---|---:|---:|---:|");
+    for &n in sizes {
+        let m = global(n);
+        let strategy: csp_core::Strategy = "fc+first-fail+middle".parse().expect("valid");
+        let mut times = Vec::new();
+        let mut stats = csp_core::SearchStats::default();
+        for _ in 0..runs {
+            let start = Instant::now();
+            let mut s = Solver::new(&m, strategy.config()).expect("valid model");
+            let r = s.first();
+            times.push(start.elapsed());
+            let sol = r.solution.expect("a solution exists for n >= 4");
+            assert!(m.is_solution(sol.values()), "invalid solution for n = {n}");
+            stats = r.stats;
+        }
+        times.sort();
+        println!(
+            "| {n} | {strategy} | {} | {} | {:.3} s |",
+            stats.tried,
+            stats.rejected,
+            times[times.len() / 2].as_secs_f64()
+        );
     }
 }

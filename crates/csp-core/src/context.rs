@@ -189,6 +189,41 @@ impl<'a> PropagationContext<'a> {
         }
     }
 
+    /// Removes `value - offsets[j]` from `vars[j]` for every `j` but `skip`.
+    /// Returns whether anything was removed. (A fast path for all-different; the
+    /// caller guarantees that `value - offsets[j]` cannot overflow.)
+    #[inline]
+    pub(crate) fn remove_shifted(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[Value],
+        value: Value,
+        skip: usize,
+    ) -> Result<bool, Conflict> {
+        if self.changes.record || self.changes.track_changed {
+            // Observers and the propagation queue need each removal: go one by one.
+            let mut changed = false;
+            for (j, (&y, &o)) in vars.iter().zip(offsets).enumerate() {
+                if j != skip
+                    && let Some(w) = value.checked_sub(o)
+                {
+                    changed |= self.remove(y, w)?;
+                }
+            }
+            return Ok(changed);
+        }
+        match self.domains.remove_shifted(vars, offsets, value, skip) {
+            Ok(n) => {
+                self.changes.pruned += u64::from(n);
+                Ok(n > 0)
+            }
+            Err((var, n)) => {
+                self.changes.pruned += u64::from(n);
+                Err(Conflict::wipeout(var))
+            }
+        }
+    }
+
     /// Removes every value below `bound`. `Ok(true)` if anything was removed.
     pub fn remove_below(&mut self, var: VarId, bound: Value) -> Result<bool, Conflict> {
         if bound <= self.domains.min(var) && self.domains.len(var) > 0 {

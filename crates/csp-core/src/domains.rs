@@ -332,6 +332,95 @@ impl Domains {
         self.clear_bit(var, i, old, bit)
     }
 
+    /// Removes `value - offsets[j]` from `vars[j]` for every `j` but `skip` (the
+    /// all-different forward-checking step, in one tight loop). Returns the
+    /// number of values removed, or the variable emptied with the number removed
+    /// before. The caller guarantees that `value - offsets[j]` cannot overflow.
+    #[inline]
+    pub(crate) fn remove_shifted(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[Value],
+        value: Value,
+        skip: usize,
+    ) -> Result<u32, (VarId, u32)> {
+        let mut removed = 0;
+        let skip = skip.min(vars.len());
+        self.strip(&vars[..skip], &offsets[..skip], value, &mut removed)?;
+        let rest = (skip + 1).min(vars.len());
+        self.strip(&vars[rest..], &offsets[rest..], value, &mut removed)?;
+        Ok(removed)
+    }
+
+    #[inline(always)]
+    fn strip(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[Value],
+        value: Value,
+        removed: &mut u32,
+    ) -> Result<(), (VarId, u32)> {
+        for (&var, &o) in vars.iter().zip(offsets) {
+            let v = var.index();
+            let lay = self.layout[v];
+            let offset = value.wrapping_sub(o).wrapping_sub(lay.base) as u64;
+            if offset >= lay.span {
+                continue;
+            }
+            let i = lay.first as usize + (offset / WORD_BITS as u64) as usize;
+            let bit = 1usize << (offset % WORD_BITS as u64);
+            let words = self.bits.as_mut_slice();
+            let old = words[i];
+            if old & bit == 0 {
+                continue;
+            }
+            words[i] = old & !bit;
+            if self.saved_at[i] != self.stamp {
+                self.saved_at[i] = self.stamp;
+                self.trail.push(TrailEntry {
+                    word: i as u32,
+                    var: v as u32,
+                    old_bits: old,
+                    old_size: self.size[v],
+                });
+            }
+            *removed += 1;
+            self.size[v] -= 1;
+            if self.size[v] == 0 {
+                return Err((var, *removed));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reduces the domain to `value`. Returns the number of values removed.
+    pub(crate) fn assign(&mut self, var: VarId, value: Value) -> Result<u32, Wipeout> {
+        let lay = self.layout[var.index()];
+        let offset = value.wrapping_sub(lay.base) as u64;
+        let first = lay.first as usize;
+        let (keep_word, bit) = if offset < lay.span
+            && self.bits.as_slice()[first + (offset / WORD_BITS as u64) as usize]
+                >> (offset % WORD_BITS as u64)
+                & 1
+                == 1
+        {
+            (
+                (offset / WORD_BITS as u64) as usize,
+                1usize << (offset % WORD_BITS as u64),
+            )
+        } else {
+            (usize::MAX, 0)
+        };
+        let mut removed = 0;
+        for k in 0..lay.words as usize {
+            let new = if k == keep_word { bit } else { 0 };
+            if self.bits.as_slice()[first + k] != new {
+                removed += self.write_word(var, first + k, new);
+            }
+        }
+        if bit == 0 { Err(Wipeout) } else { Ok(removed) }
+    }
+
     /// Clears a bit known to be set in word `i` (holding `old`).
     #[inline]
     fn clear_bit(&mut self, var: VarId, i: usize, old: usize, bit: usize) -> Result<bool, Wipeout> {
@@ -377,17 +466,6 @@ impl Domains {
         } else {
             Ok(removed)
         }
-    }
-
-    /// Reduces the domain to `value`. Returns the number of values removed.
-    pub(crate) fn assign(&mut self, var: VarId, value: Value) -> Result<u32, Wipeout> {
-        if !self.contains(var, value) {
-            let n = self.mask_words(var, |_| 0);
-            return n.and(Err(Wipeout));
-        }
-        let offset = (value - self.layout[var.index()].base) as usize;
-        let (word, bit) = (offset / WORD_BITS, offset % WORD_BITS);
-        self.mask_words(var, |k| if k == word { 1usize << bit } else { 0 })
     }
 
     /// Removes every value smaller than `bound`.

@@ -31,7 +31,13 @@ use crate::{Constraint, CspError, Domains, PropagationContext, Pruning, Value, V
 pub struct AllDifferent {
     vars: Vec<VarId>,
     offsets: Vec<Value>,
+    /// Whether every offset is below 2^61 in magnitude (then `v - o` cannot
+    /// overflow for `|v| < 2^61`, and the fast path applies).
+    small_offsets: bool,
 }
+
+/// Magnitude below which `value - offset` cannot overflow.
+const SAFE: Value = 1 << 61;
 
 impl AllDifferent {
     /// All of `vars` take different values.
@@ -39,6 +45,7 @@ impl AllDifferent {
         AllDifferent {
             vars: vars.to_vec(),
             offsets: vec![0; vars.len()],
+            small_offsets: true,
         }
     }
 
@@ -55,6 +62,7 @@ impl AllDifferent {
         Ok(AllDifferent {
             vars: vars.to_vec(),
             offsets: offsets.to_vec(),
+            small_offsets: offsets.iter().all(|o| (-SAFE..SAFE).contains(o)),
         })
     }
 
@@ -78,22 +86,11 @@ impl AllDifferent {
     ) -> Result<bool, Conflict> {
         let mut changed = false;
         match Value::try_from(value) {
-            // The common case: plain 64-bit arithmetic.
-            Ok(value) => {
-                let (vars, offsets) = (&self.vars, &self.offsets);
-                // Two plain loops around `skip` (cheaper than testing `j != skip`).
-                for (&y, &o) in vars[..skip].iter().zip(&offsets[..skip]) {
-                    if let Some(w) = value.checked_sub(o) {
-                        changed |= ctx.remove(y, w)?;
-                    }
-                }
-                for (&y, &o) in vars[skip + 1..].iter().zip(&offsets[skip + 1..]) {
-                    if let Some(w) = value.checked_sub(o) {
-                        changed |= ctx.remove(y, w)?;
-                    }
-                }
+            // The common case: plain 64-bit arithmetic that cannot overflow.
+            Ok(value) if self.small_offsets && (-SAFE..SAFE).contains(&value) => {
+                changed = ctx.remove_shifted(&self.vars, &self.offsets, value, skip)?;
             }
-            Err(_) => {
+            _ => {
                 for (j, (&y, &o)) in self.vars.iter().zip(&self.offsets).enumerate() {
                     if j != skip
                         && let Ok(w) = Value::try_from(value - i128::from(o))
@@ -197,7 +194,14 @@ impl Constraint for AllDifferent {
                         return Ok(PropStatus::Unchanged);
                     };
                     ctx.note_revision();
-                    let changed = self.eliminate(ctx, i, self.shifted(i, v))?;
+                    let mut changed = self.eliminate(ctx, i, self.shifted(i, v))?;
+                    // A variable listed twice: its other positions are fixed too,
+                    // and no later trigger will eliminate their values.
+                    for j in i + 1..self.vars.len() {
+                        if self.vars[j] == x {
+                            changed |= self.eliminate(ctx, j, self.shifted(j, v))?;
+                        }
+                    }
                     Ok(if changed {
                         PropStatus::Changed
                     } else {
@@ -435,6 +439,26 @@ mod tests {
         let r = s.count();
         assert_eq!(r.solutions, 0);
         assert_eq!(r.stats.tried, 0);
+    }
+
+    #[test]
+    fn forward_checking_eliminates_every_position_of_a_repeated_variable() {
+        // x0 + 1 != x1 - 1 pairs positions 2 and 3, neither of which is a
+        // trigger position (0 for x0, 1 for x1).
+        let mut m = Model::new();
+        let x0 = m.int_var(0..=2).unwrap();
+        let x1 = m.int_var(0..=2).unwrap();
+        m.all_different_offsets(&[x0, x1, x0, x1], &[0, 0, 1, -1])
+            .unwrap();
+        let brute = (0..=2)
+            .flat_map(|a| (0..=2).map(move |b| (a, b)))
+            .filter(|&(a, b)| a != b && a != b - 1 && a + 1 != b && a + 1 != b - 1)
+            .count() as u64;
+        assert_eq!(brute, 3);
+        for pruning in Pruning::ALL {
+            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            assert_eq!(s.count().solutions, brute, "{pruning}");
+        }
     }
 
     #[test]
