@@ -108,6 +108,11 @@ impl Model {
     // ----- variables -----
 
     fn declare(&mut self, name: Option<String>, domain: Domain) -> Result<VarId, CspError> {
+        // A set built directly as `Domain::Set` may be unsorted or repeat values.
+        let domain = match domain {
+            Domain::Set(v) => Domain::from_values(v),
+            range => range,
+        };
         let label = || {
             name.clone()
                 .unwrap_or_else(|| format!("#{}", self.vars.len()))
@@ -432,6 +437,15 @@ mod tests {
             m.int_var(Vec::new()),
             Err(CspError::EmptyDomain { .. })
         ));
+    }
+
+    #[test]
+    fn unsorted_sets_are_normalised() {
+        let mut m = Model::new();
+        let x = m.int_var(Domain::Set(vec![5, -2, 5, 1])).unwrap();
+        assert_eq!(m.domain(x).unwrap(), &Domain::Set(vec![-2, 1, 5]));
+        let s = crate::Solver::new(&m, crate::Config::default()).unwrap();
+        assert_eq!(s.domains().values(x).collect::<Vec<_>>(), vec![-2, 1, 5]);
     }
 
     #[test]
