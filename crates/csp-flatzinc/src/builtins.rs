@@ -1,0 +1,451 @@
+//! The FlatZinc builtins: each `constraint` item posted as csp-core built-ins or this crate's constraints.
+
+use csp_core::{Constraint, Relation, Value, VarId};
+
+use crate::ast::{ConstraintItem, Expr};
+use crate::constraints::reified_linear::negate;
+use crate::constraints::{BoolOr, Func, Function, InSet, Lit, Parity, ReifiedLinear};
+use crate::error::TranslateError;
+use crate::translate::{Context, Scalar};
+
+/// Every FlatZinc constraint name the translation accepts.
+pub const SUPPORTED: &[&str] = &[
+    "int_eq",
+    "int_ne",
+    "int_le",
+    "int_lt",
+    "int_eq_reif",
+    "int_ne_reif",
+    "int_le_reif",
+    "int_lt_reif",
+    "int_lin_eq",
+    "int_lin_ne",
+    "int_lin_le",
+    "int_lin_eq_reif",
+    "int_lin_ne_reif",
+    "int_lin_le_reif",
+    "int_plus",
+    "int_times",
+    "int_div",
+    "int_mod",
+    "int_pow",
+    "int_min",
+    "int_max",
+    "int_abs",
+    "array_int_element",
+    "array_var_int_element",
+    "array_bool_element",
+    "array_var_bool_element",
+    "bool2int",
+    "bool_eq",
+    "bool_eq_reif",
+    "bool_ne",
+    "bool_ne_reif",
+    "bool_le",
+    "bool_le_reif",
+    "bool_lt",
+    "bool_lt_reif",
+    "bool_not",
+    "bool_and",
+    "bool_or",
+    "bool_xor",
+    "bool_clause",
+    "bool_clause_reif",
+    "array_bool_and",
+    "array_bool_or",
+    "array_bool_xor",
+    "bool_lin_eq",
+    "bool_lin_le",
+    "set_in",
+    "set_in_reif",
+    "fzn_all_different_int",
+    "fzn_table_int",
+];
+
+/// A constraint item's name and arguments.
+struct Call<'a> {
+    name: &'a str,
+    args: &'a [Expr],
+}
+
+impl Call<'_> {
+    fn what(&self, i: usize) -> String {
+        format!("argument {} of `{}`", i + 1, self.name)
+    }
+
+    fn arity(&self, cx: &Context, n: usize) -> Result<(), TranslateError> {
+        if self.args.len() == n {
+            Ok(())
+        } else {
+            Err(TranslateError::Arity {
+                name: self.name.to_string(),
+                expected: n,
+                found: self.args.len(),
+                line: cx.line,
+            })
+        }
+    }
+
+    fn scalar(&self, cx: &Context, i: usize) -> Result<Scalar, TranslateError> {
+        cx.scalar(&self.args[i], &self.what(i))
+    }
+
+    fn var(&self, cx: &mut Context, i: usize) -> Result<VarId, TranslateError> {
+        cx.var(&self.args[i], &self.what(i))
+    }
+
+    fn int(&self, cx: &Context, i: usize) -> Result<Value, TranslateError> {
+        cx.int(&self.args[i], &self.what(i))
+    }
+
+    fn ints(&self, cx: &Context, i: usize) -> Result<Vec<Value>, TranslateError> {
+        cx.ints(&self.args[i], &self.what(i))
+    }
+
+    fn scalars(&self, cx: &Context, i: usize) -> Result<Vec<Scalar>, TranslateError> {
+        cx.scalars(&self.args[i], &self.what(i))
+    }
+
+    fn vars(&self, cx: &mut Context, i: usize) -> Result<Vec<VarId>, TranslateError> {
+        cx.vars(&self.args[i], &self.what(i))
+    }
+
+    fn lits(&self, cx: &mut Context, i: usize, positive: bool) -> Result<Vec<Lit>, TranslateError> {
+        Ok(self
+            .vars(cx, i)?
+            .into_iter()
+            .map(|var| Lit { var, positive })
+            .collect())
+    }
+}
+
+/// Posts one constraint item.
+pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), TranslateError> {
+    let call = Call {
+        name: &item.name,
+        args: &item.args,
+    };
+    let relation = |suffix: &str| match suffix {
+        "eq" => Some(Relation::Eq),
+        "ne" => Some(Relation::Ne),
+        "le" => Some(Relation::Le),
+        "lt" => Some(Relation::Lt),
+        _ => None,
+    };
+    let name = item.name.as_str();
+    // int_eq, bool_lt, int_le_reif, ...: comparisons of two values, plain or reified.
+    if let Some(rest) = name
+        .strip_prefix("int_")
+        .or_else(|| name.strip_prefix("bool_"))
+    {
+        let (op, reified) = match rest.strip_suffix("_reif") {
+            Some(op) => (op, true),
+            None => (rest, false),
+        };
+        if let Some(rel) = relation(op) {
+            call.arity(cx, if reified { 3 } else { 2 })?;
+            let terms = [(1, call.scalar(cx, 0)?), (-1, call.scalar(cx, 1)?)];
+            let result = if reified {
+                Some(call.scalar(cx, 2)?)
+            } else {
+                None
+            };
+            return linear(cx, &terms, rel, 0, result);
+        }
+    }
+    // int_lin_eq, int_lin_le_reif, ...: linear (in)equalities.
+    if let Some(rest) = name.strip_prefix("int_lin_") {
+        let (op, reified) = match rest.strip_suffix("_reif") {
+            Some(op) => (op, true),
+            None => (rest, false),
+        };
+        if let Some(rel @ (Relation::Eq | Relation::Ne | Relation::Le)) = relation(op) {
+            call.arity(cx, if reified { 4 } else { 3 })?;
+            let terms = weighted(cx, &call)?;
+            let rhs = call.int(cx, 2)?;
+            let result = if reified {
+                Some(call.scalar(cx, 3)?)
+            } else {
+                None
+            };
+            return linear(cx, &terms, rel, rhs, result);
+        }
+    }
+    match name {
+        "int_plus" => {
+            call.arity(cx, 3)?;
+            let terms = [
+                (1, call.scalar(cx, 0)?),
+                (1, call.scalar(cx, 1)?),
+                (-1, call.scalar(cx, 2)?),
+            ];
+            linear(cx, &terms, Relation::Eq, 0, None)
+        }
+        "bool2int" => {
+            call.arity(cx, 2)?;
+            let terms = [(1, call.scalar(cx, 0)?), (-1, call.scalar(cx, 1)?)];
+            linear(cx, &terms, Relation::Eq, 0, None)
+        }
+        "bool_not" => {
+            call.arity(cx, 2)?;
+            let terms = [(1, call.scalar(cx, 0)?), (1, call.scalar(cx, 1)?)];
+            linear(cx, &terms, Relation::Eq, 1, None)
+        }
+        "bool_lin_eq" | "bool_lin_le" => {
+            call.arity(cx, 3)?;
+            let mut terms = weighted(cx, &call)?;
+            if name == "bool_lin_eq" {
+                terms.push((-1, call.scalar(cx, 2)?));
+                linear(cx, &terms, Relation::Eq, 0, None)
+            } else {
+                let rhs = call.int(cx, 2)?;
+                linear(cx, &terms, Relation::Le, rhs, None)
+            }
+        }
+        "int_times" | "int_div" | "int_mod" | "int_pow" | "int_min" | "int_max" => {
+            call.arity(cx, 3)?;
+            let function = match name {
+                "int_times" => Function::Times,
+                "int_div" => Function::Div,
+                "int_mod" => Function::Mod,
+                "int_pow" => Function::Pow,
+                "int_min" => Function::Min,
+                _ => Function::Max,
+            };
+            let (x, y, z) = (call.var(cx, 0)?, call.var(cx, 1)?, call.var(cx, 2)?);
+            cx.post(Func::binary(function, x, y, z))
+        }
+        "int_abs" => {
+            call.arity(cx, 2)?;
+            let (x, z) = (call.var(cx, 0)?, call.var(cx, 1)?);
+            cx.post(Func::unary(Function::Abs, x, z))
+        }
+        "array_int_element" | "array_bool_element" => {
+            call.arity(cx, 3)?;
+            let table: Vec<Value> = call
+                .scalars(cx, 1)?
+                .into_iter()
+                .map(|s| match s {
+                    Scalar::Int(v) => Ok(v),
+                    Scalar::Bool(b) => Ok(Value::from(b)),
+                    _ => Err(cx.bad(&call.what(1), "an array of constants")),
+                })
+                .collect::<Result<_, _>>()?;
+            let (index, result) = (call.var(cx, 0)?, call.var(cx, 2)?);
+            if table.is_empty() {
+                return cx.post_false();
+            }
+            one_based(cx, index, table.len())?;
+            let padded: Vec<Value> = [table[0]].iter().chain(&table).copied().collect();
+            cx.model
+                .element(index, &padded, result)
+                .map(|_| ())
+                .map_err(|e| cx.core(e))
+        }
+        "array_var_int_element" | "array_var_bool_element" => {
+            call.arity(cx, 3)?;
+            let items = call.vars(cx, 1)?;
+            let (index, result) = (call.var(cx, 0)?, call.var(cx, 2)?);
+            if items.is_empty() {
+                return cx.post_false();
+            }
+            one_based(cx, index, items.len())?;
+            let padded: Vec<VarId> = [items[0]].iter().chain(&items).copied().collect();
+            cx.model
+                .element_var(index, &padded, result)
+                .map(|_| ())
+                .map_err(|e| cx.core(e))
+        }
+        "bool_and" | "bool_or" => {
+            call.arity(cx, 3)?;
+            let positive = name == "bool_or";
+            let lits = [
+                Lit {
+                    var: call.var(cx, 0)?,
+                    positive,
+                },
+                Lit {
+                    var: call.var(cx, 1)?,
+                    positive,
+                },
+            ];
+            let r = Lit {
+                var: call.var(cx, 2)?,
+                positive,
+            };
+            bool_or(cx, &lits, Some(r))
+        }
+        "array_bool_and" | "array_bool_or" => {
+            call.arity(cx, 2)?;
+            let positive = name == "array_bool_or";
+            let lits = call.lits(cx, 0, positive)?;
+            let r = Lit {
+                var: call.var(cx, 1)?,
+                positive,
+            };
+            bool_or(cx, &lits, Some(r))
+        }
+        "bool_clause" | "bool_clause_reif" => {
+            let reified = name == "bool_clause_reif";
+            call.arity(cx, if reified { 3 } else { 2 })?;
+            let mut lits = call.lits(cx, 0, true)?;
+            lits.extend(call.lits(cx, 1, false)?);
+            let r = if reified {
+                Some(Lit::pos(call.var(cx, 2)?))
+            } else {
+                None
+            };
+            bool_or(cx, &lits, r)
+        }
+        "bool_xor" if call.args.len() == 2 => {
+            let vars = [call.var(cx, 0)?, call.var(cx, 1)?];
+            cx.post(Parity::new(&vars, true))
+        }
+        "bool_xor" => {
+            call.arity(cx, 3)?;
+            let vars = [call.var(cx, 0)?, call.var(cx, 1)?, call.var(cx, 2)?];
+            cx.post(Parity::new(&vars, false))
+        }
+        "array_bool_xor" => {
+            call.arity(cx, 1)?;
+            let vars = call.vars(cx, 0)?;
+            if vars.is_empty() {
+                return cx.post_false();
+            }
+            cx.post(Parity::new(&vars, true))
+        }
+        "set_in" | "set_in_reif" => {
+            let reified = name == "set_in_reif";
+            call.arity(cx, if reified { 3 } else { 2 })?;
+            let x = call.var(cx, 0)?;
+            let set = cx.set(&call.args[1], &call.what(1))?;
+            if reified {
+                let r = call.var(cx, 2)?;
+                cx.post(InSet::reified(x, set, r))
+            } else {
+                cx.post(InSet::new(x, set))
+            }
+        }
+        "fzn_all_different_int" => {
+            call.arity(cx, 1)?;
+            let vars = call.vars(cx, 0)?;
+            if vars.len() < 2 {
+                return Ok(());
+            }
+            cx.model
+                .all_different(&vars)
+                .map(|_| ())
+                .map_err(|e| cx.core(e))
+        }
+        "fzn_table_int" => {
+            call.arity(cx, 2)?;
+            let vars = call.vars(cx, 0)?;
+            let flat = call.ints(cx, 1)?;
+            if vars.is_empty() {
+                return Ok(());
+            }
+            if flat.len() % vars.len() != 0 {
+                return Err(cx.bad(
+                    &call.what(1),
+                    &format!("a table whose length is a multiple of {}", vars.len()),
+                ));
+            }
+            let tuples = flat.chunks(vars.len()).map(<[Value]>::to_vec).collect();
+            cx.model
+                .table(&vars, tuples)
+                .map(|_| ())
+                .map_err(|e| cx.core(e))
+        }
+        _ => Err(TranslateError::UnsupportedConstraint {
+            name: name.to_string(),
+            line: cx.line,
+        }),
+    }
+}
+
+/// The terms of `int_lin_*` and `bool_lin_*`: coefficients (argument 1) with values (argument 2).
+fn weighted(cx: &Context, call: &Call<'_>) -> Result<Vec<(Value, Scalar)>, TranslateError> {
+    let coeffs = call.ints(cx, 0)?;
+    let values = call.scalars(cx, 1)?;
+    if coeffs.len() != values.len() {
+        return Err(cx.bad(
+            &call.what(1),
+            &format!("{} values, one per coefficient", coeffs.len()),
+        ));
+    }
+    Ok(coeffs.into_iter().zip(values).collect())
+}
+
+/// Posts `sum a * x  rel  rhs`, or `r <-> (sum a * x  rel  rhs)` when `result` is
+/// given, with the constant terms moved to the right-hand side first.
+fn linear(
+    cx: &mut Context,
+    terms: &[(Value, Scalar)],
+    rel: Relation,
+    rhs: Value,
+    result: Option<Scalar>,
+) -> Result<(), TranslateError> {
+    let overflow = |cx: &Context| {
+        cx.core(csp_core::CspError::Overflow {
+            context: "linear".into(),
+            detail: "the constant terms do not fit in 64 bits".into(),
+        })
+    };
+    let mut bound = Some(i128::from(rhs));
+    let mut coeffs = Vec::new();
+    let mut vars = Vec::new();
+    for &(a, s) in terms {
+        let constant = match s {
+            Scalar::Int(c) => c,
+            Scalar::Bool(b) => Value::from(b),
+            Scalar::IntVar(v) | Scalar::BoolVar(v) => {
+                coeffs.push(a);
+                vars.push(v);
+                continue;
+            }
+        };
+        bound = bound.and_then(|b| b.checked_sub(i128::from(a) * i128::from(constant)));
+    }
+    let rhs = bound
+        .and_then(|b| Value::try_from(b).ok())
+        .ok_or_else(|| overflow(cx))?;
+    match result {
+        None => cx.linear(&coeffs, &vars, rel, rhs),
+        Some(Scalar::Bool(b)) => cx.linear(&coeffs, &vars, if b { rel } else { negate(rel) }, rhs),
+        Some(Scalar::Int(c)) => {
+            cx.linear(&coeffs, &vars, if c != 0 { rel } else { negate(rel) }, rhs)
+        }
+        Some(Scalar::IntVar(r) | Scalar::BoolVar(r)) => {
+            if vars.is_empty() {
+                let holds = csp_core::Linear::new(&[], &[], rel, rhs)
+                    .map_err(|e| cx.core(e))?
+                    .check(&[]);
+                return cx.linear(&[1], &[r], Relation::Eq, Value::from(holds));
+            }
+            cx.check_linear_range(&coeffs, &vars, rhs)?;
+            let c = ReifiedLinear::new(&coeffs, &vars, rel, rhs, r).map_err(|e| cx.core(e))?;
+            cx.post(c)
+        }
+    }
+}
+
+/// `result <-> (l_1 \/ ...)` (or the clause), settling the cases without literals.
+fn bool_or(cx: &mut Context, lits: &[Lit], result: Option<Lit>) -> Result<(), TranslateError> {
+    match (lits.is_empty(), result) {
+        (true, None) => cx.post_false(),
+        // The empty disjunction is false.
+        (true, Some(r)) => {
+            let value = Value::from(!r.positive);
+            cx.linear(&[1], &[r.var], Relation::Eq, value)
+        }
+        (false, None) => cx.post(BoolOr::clause(lits)),
+        (false, Some(r)) => cx.post(BoolOr::reified(lits, r)),
+    }
+}
+
+/// Restricts a 1-based `index` to `1..=len`.
+fn one_based(cx: &mut Context, index: VarId, len: usize) -> Result<(), TranslateError> {
+    let len = Value::try_from(len).unwrap_or(Value::MAX);
+    cx.linear(&[1], &[index], Relation::Ge, 1)?;
+    cx.linear(&[1], &[index], Relation::Le, len)
+}

@@ -1,0 +1,370 @@
+//! `z = f(x, y)` and `z = f(x)` for the integer functions of FlatZinc: times, div, mod, pow, min, max, abs.
+
+use csp_core::{
+    Conflict, Constraint, Domains, PropStatus, Propagation, PropagationContext, Value, VarId,
+};
+
+/// An integer function with MiniZinc's semantics: `div` rounds towards zero, `mod`
+/// takes the sign of the dividend, and both are undefined for a zero divisor;
+/// `pow` with a negative exponent is `1 div pow(x, -y)` (undefined for `x = 0`).
+/// A result that overflows 64 bits is undefined too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Function {
+    /// `x * y` (`int_times`)
+    Times,
+    /// `x div y` (`int_div`)
+    Div,
+    /// `x mod y` (`int_mod`)
+    Mod,
+    /// `x ^ y` (`int_pow`)
+    Pow,
+    /// `min(x, y)` (`int_min`)
+    Min,
+    /// `max(x, y)` (`int_max`)
+    Max,
+    /// `|x|` (`int_abs`, one argument)
+    Abs,
+}
+
+impl Function {
+    /// The function's value, or `None` where it is undefined.
+    ///
+    /// ```
+    /// use csp_flatzinc::constraints::Function;
+    /// assert_eq!(Function::Div.apply(-7, 2), Some(-3));
+    /// assert_eq!(Function::Mod.apply(-7, 2), Some(-1));
+    /// assert_eq!(Function::Pow.apply(-2, 3), Some(-8));
+    /// assert_eq!(Function::Pow.apply(2, -1), Some(0));
+    /// assert_eq!(Function::Div.apply(1, 0), None);
+    /// ```
+    pub fn apply(self, x: Value, y: Value) -> Option<Value> {
+        match self {
+            Function::Times => x.checked_mul(y),
+            Function::Div => x.checked_div(y),
+            Function::Mod => x.checked_rem(y),
+            Function::Pow => pow(x, y),
+            Function::Min => Some(x.min(y)),
+            Function::Max => Some(x.max(y)),
+            Function::Abs => x.checked_abs(),
+        }
+    }
+
+    /// Whether the function takes one argument.
+    pub fn is_unary(self) -> bool {
+        self == Function::Abs
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Function::Times => "int-times",
+            Function::Div => "int-div",
+            Function::Mod => "int-mod",
+            Function::Pow => "int-pow",
+            Function::Min => "int-min",
+            Function::Max => "int-max",
+            Function::Abs => "int-abs",
+        }
+    }
+
+    /// Bounds of the result over `x in [xl, xh]`, `y in [yl, yh]`, when the
+    /// function is monotone enough for its corners to bound it.
+    fn interval(self, (xl, xh): (i128, i128), (yl, yh): (i128, i128)) -> Option<(i128, i128)> {
+        match self {
+            Function::Times => {
+                let c = [xl * yl, xl * yh, xh * yl, xh * yh];
+                Some((c.iter().copied().min()?, c.iter().copied().max()?))
+            }
+            Function::Min => Some((xl.min(yl), xh.min(yh))),
+            Function::Max => Some((xl.max(yl), xh.max(yh))),
+            Function::Abs => Some(if xl >= 0 {
+                (xl, xh)
+            } else if xh <= 0 {
+                (-xh, -xl)
+            } else {
+                (0, xh.max(-xl))
+            }),
+            Function::Div | Function::Mod | Function::Pow => None,
+        }
+    }
+}
+
+fn pow(x: Value, y: Value) -> Option<Value> {
+    if y >= 0 {
+        let e = u32::try_from(y).ok();
+        return match (x, e) {
+            (0 | 1, _) => Some(if y == 0 { 1 } else { x }),
+            (-1, _) => Some(if y % 2 == 0 { 1 } else { -1 }),
+            (_, Some(e)) => x.checked_pow(e),
+            (_, None) => None,
+        };
+    }
+    match x {
+        0 => None,
+        1 => Some(1),
+        -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
+        _ => Some(0),
+    }
+}
+
+/// The most argument combinations [`Func`] enumerates to filter exactly; above it,
+/// it narrows the result's bounds only.
+pub const ENUMERATION_LIMIT: usize = 1 << 12;
+
+/// `z = f(x, y)` (or `z = f(x)` for [`Function::Abs`]).
+///
+/// Propagation enumerates the argument pairs left when there are at most
+/// [`ENUMERATION_LIMIT`] of them, keeping exactly the supported values of every
+/// variable (domain consistency). Beyond that it narrows `z` to the bounds the
+/// arguments' bounds allow (for times, min, max, abs) and fixes `z` once the
+/// arguments are fixed.
+///
+/// ```
+/// use csp_core::{Config, Model, Solver};
+/// use csp_flatzinc::constraints::{Func, Function};
+///
+/// let mut m = Model::new();
+/// let x = m.int_var(-3..=3)?;
+/// let y = m.int_var(-3..=3)?;
+/// let z = m.int_var(4..=9)?;
+/// m.post(Func::binary(Function::Times, x, y, z))?; // z = x * y
+/// // (±2)(±2), (±2)(±3) and (±3)(±2), (±3)(±3) with equal signs: 8 pairs.
+/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 8);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Func {
+    function: Function,
+    x: VarId,
+    y: Option<VarId>,
+    z: VarId,
+    /// `[x, y, z]`, or `[x, z]` for a unary function.
+    scope: Vec<VarId>,
+}
+
+impl Func {
+    /// `z = f(x, y)`.
+    pub fn binary(function: Function, x: VarId, y: VarId, z: VarId) -> Self {
+        Func {
+            function,
+            x,
+            y: Some(y),
+            z,
+            scope: vec![x, y, z],
+        }
+    }
+
+    /// `z = f(x)`.
+    pub fn unary(function: Function, x: VarId, z: VarId) -> Self {
+        Func {
+            function,
+            x,
+            y: None,
+            z,
+            scope: vec![x, z],
+        }
+    }
+
+    fn parts(&self) -> (VarId, Option<VarId>, VarId) {
+        (self.x, self.y, self.z)
+    }
+
+    fn eval(&self, x: Value, y: Value) -> Option<Value> {
+        self.function.apply(x, y)
+    }
+
+    /// Keeps exactly the supported values of `x`, `y` and `z`.
+    fn enumerate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let (x, y, z) = self.parts();
+        let xs: Vec<Value> = ctx.values(x).collect();
+        let ys: Vec<Value> = match y {
+            Some(y) => ctx.values(y).collect(),
+            None => vec![0],
+        };
+        let mut x_ok = vec![false; xs.len()];
+        let mut y_ok = vec![false; ys.len()];
+        let mut zs: Vec<Value> = Vec::new();
+        for (i, &a) in xs.iter().enumerate() {
+            for (j, &b) in ys.iter().enumerate() {
+                // With x and y the same variable only the diagonal is possible.
+                if y == Some(x) && a != b {
+                    continue;
+                }
+                if let Some(c) = self.eval(a, b)
+                    && ctx.contains(z, c)
+                    && (z != x || c == a)
+                    && (Some(z) != y || c == b)
+                {
+                    x_ok[i] = true;
+                    y_ok[j] = true;
+                    zs.push(c);
+                }
+            }
+        }
+        if zs.is_empty() {
+            return Err(Conflict::infeasible());
+        }
+        zs.sort_unstable();
+        zs.dedup();
+        ctx.note_revision();
+        let mut changed = false;
+        for (&a, ok) in xs.iter().zip(&x_ok) {
+            if !ok {
+                changed |= ctx.remove(x, a)?;
+            }
+        }
+        if let Some(y) = y {
+            for (&b, ok) in ys.iter().zip(&y_ok) {
+                if !ok {
+                    changed |= ctx.remove(y, b)?;
+                }
+            }
+        }
+        changed |= ctx.retain(z, |_, c| zs.binary_search(&c).is_ok())?;
+        let fixed = self.scope.iter().all(|&v| ctx.is_fixed(v));
+        Ok(if fixed {
+            PropStatus::Entailed
+        } else if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+
+    /// For large domains: bounds of `z` from those of the arguments.
+    fn narrow_bounds(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let (x, y, z) = self.parts();
+        let bounds = |v: VarId, d: &Domains| (i128::from(d.min(v)), i128::from(d.max(v)));
+        let xb = bounds(x, ctx.domains());
+        let yb = y.map_or((0, 0), |y| bounds(y, ctx.domains()));
+        let Some((lo, hi)) = self.function.interval(xb, yb) else {
+            return Ok(PropStatus::Unchanged);
+        };
+        ctx.note_revision();
+        let clamp = |v: i128| v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value;
+        let a = ctx.remove_below(z, clamp(lo))?;
+        let b = ctx.remove_above(z, clamp(hi))?;
+        Ok(if a || b {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+}
+
+impl Constraint for Func {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, values: &[Value]) -> bool {
+        match *values {
+            [x, y, z] => self.eval(x, y) == Some(z),
+            [x, z] => self.eval(x, 0) == Some(z),
+            _ => false,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.function.name()
+    }
+
+    fn promising(&self, d: &Domains) -> bool {
+        let (x, y, z) = self.parts();
+        match (d.value(x), y.map(|y| d.value(y)).unwrap_or(Some(0))) {
+            (Some(a), Some(b)) => self.eval(a, b).is_some_and(|c| d.contains(z, c)),
+            _ => true,
+        }
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let (x, y, _) = self.parts();
+        let pairs = ctx.len(x).saturating_mul(y.map_or(1, |y| ctx.len(y)));
+        if pairs <= ENUMERATION_LIMIT {
+            return self.enumerate(ctx);
+        }
+        self.narrow_bounds(ctx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::testing::agrees_with_brute_force;
+    use csp_core::Model;
+
+    #[test]
+    fn every_binary_function_agrees_with_brute_force() {
+        for f in [
+            Function::Times,
+            Function::Div,
+            Function::Mod,
+            Function::Pow,
+            Function::Min,
+            Function::Max,
+        ] {
+            let mut m = Model::new();
+            let x = m.int_var(-3..=3).unwrap();
+            let y = m.int_var(-2..=3).unwrap();
+            let z = m.int_var(-4..=9).unwrap();
+            m.post(Func::binary(f, x, y, z)).unwrap();
+            agrees_with_brute_force(&m);
+        }
+    }
+
+    #[test]
+    fn abs_agrees_with_brute_force() {
+        let mut m = Model::new();
+        let x = m.int_var(-3..=2).unwrap();
+        let z = m.int_var(-1..=2).unwrap();
+        m.post(Func::unary(Function::Abs, x, z)).unwrap();
+        agrees_with_brute_force(&m);
+    }
+
+    #[test]
+    fn shared_variables_are_handled() {
+        // z = x * x and x = x mod y.
+        let mut m = Model::new();
+        let x = m.int_var(-3..=3).unwrap();
+        let z = m.int_var(0..=9).unwrap();
+        m.post(Func::binary(Function::Times, x, x, z)).unwrap();
+        agrees_with_brute_force(&m);
+        let mut m = Model::new();
+        let x = m.int_var(-3..=3).unwrap();
+        let y = m.int_var(-3..=3).unwrap();
+        m.post(Func::binary(Function::Mod, x, y, x)).unwrap();
+        agrees_with_brute_force(&m);
+    }
+
+    #[test]
+    fn division_and_modulo_round_towards_zero() {
+        assert_eq!(Function::Div.apply(7, -2), Some(-3));
+        assert_eq!(Function::Mod.apply(7, -2), Some(1));
+        assert_eq!(Function::Mod.apply(-7, -2), Some(-1));
+        assert_eq!(Function::Mod.apply(1, 0), None);
+        assert_eq!(Function::Div.apply(Value::MIN, -1), None);
+    }
+
+    #[test]
+    fn pow_follows_minizinc_on_negative_and_large_exponents() {
+        assert_eq!(Function::Pow.apply(0, 0), Some(1));
+        assert_eq!(Function::Pow.apply(0, -1), None);
+        assert_eq!(Function::Pow.apply(-1, -3), Some(-1));
+        assert_eq!(Function::Pow.apply(3, -2), Some(0));
+        assert_eq!(Function::Pow.apply(2, 63), None);
+        assert_eq!(Function::Pow.apply(1, Value::MAX), Some(1));
+        assert_eq!(Function::Pow.apply(-1, Value::MAX), Some(-1));
+    }
+
+    #[test]
+    fn large_domains_narrow_the_result_by_bounds() {
+        let mut m = Model::new();
+        let x = m.int_var(0..=999).unwrap();
+        let y = m.int_var(-10..=10).unwrap();
+        let z = m.int_var(-100_000..=100_000).unwrap();
+        m.post(Func::binary(Function::Times, x, y, z)).unwrap();
+        let config = csp_core::Config::default().with_pruning(csp_core::Pruning::Propagators);
+        let solver = csp_core::Solver::new(&m, config).unwrap();
+        let d = solver.domains();
+        assert_eq!((d.min(z), d.max(z)), (-9990, 9990));
+    }
+}

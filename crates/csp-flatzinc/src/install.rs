@@ -1,0 +1,114 @@
+//! The MiniZinc solver configuration (`.msc`) and solver library (`mznlib`) that make `minizinc --solver csp` work.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The files of `mznlib/`, embedded so that the installed binary can write them.
+pub const MZNLIB: &[(&str, &str)] = &[
+    (
+        "fzn_all_different_int.mzn",
+        include_str!("../mznlib/fzn_all_different_int.mzn"),
+    ),
+    (
+        "fzn_table_int.mzn",
+        include_str!("../mznlib/fzn_table_int.mzn"),
+    ),
+];
+
+/// The solver configuration for `executable` and the library directory `mznlib`
+/// (each absolute, or relative to the directory of the `.msc` file).
+///
+/// ```
+/// let msc = csp_flatzinc::solver_config("/usr/bin/fzn-csp", "/usr/share/csp/mznlib");
+/// assert!(msc.contains("\"id\": \"org.csp.csp\""));
+/// assert!(msc.contains("\"executable\": \"/usr/bin/fzn-csp\""));
+/// ```
+pub fn solver_config(executable: &str, mznlib: &str) -> String {
+    format!(
+        r#"{{
+  "id": "org.csp.csp",
+  "name": "csp",
+  "description": "csp: a backtracking constraint solver in Rust (FlatZinc front end fzn-csp)",
+  "version": "{version}",
+  "mznlib": "{mznlib}",
+  "executable": "{executable}",
+  "tags": ["cp", "int"],
+  "stdFlags": ["-a", "-f", "-n", "-r", "-s", "-t"],
+  "extraFlags": [
+    ["--pruning", "Pruning after each decision", "opt:none:check:fc:mac:propagators", "propagators"],
+    ["--var", "Variable order where no search annotation applies", "opt:input:first-fail:mrv-degree:dom-wdeg:random", "first-fail"],
+    ["--val", "Value order where no search annotation applies", "opt:asc:desc:middle:lcv:random", "asc"]
+  ],
+  "supportsMzn": false,
+  "supportsFzn": true,
+  "needsSolns2Out": true,
+  "needsMznExecutable": false,
+  "needsStdlibDir": false,
+  "isGUIApplication": false
+}}
+"#,
+        version = env!("CARGO_PKG_VERSION"),
+        mznlib = json_escape(mznlib),
+        executable = json_escape(executable),
+    )
+}
+
+fn json_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Writes `csp.msc` and the library `csp-mznlib/` into `dir` (created if needed),
+/// with `executable` as the solver. Returns the path of the `.msc` file.
+///
+/// Put `dir` on MiniZinc's solver search path (`~/.minizinc/solvers` is on it, or
+/// set `MZN_SOLVER_PATH`), and `minizinc --solver csp` finds it.
+pub fn install_solver_config(dir: &Path, executable: &Path) -> io::Result<PathBuf> {
+    let lib = dir.join("csp-mznlib");
+    std::fs::create_dir_all(&lib)?;
+    for (name, text) in MZNLIB {
+        std::fs::write(lib.join(name), text)?;
+    }
+    let msc = dir.join("csp.msc");
+    let text = solver_config(&executable.to_string_lossy(), &lib.to_string_lossy());
+    std::fs::write(&msc, text)?;
+    Ok(msc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn committed_msc_matches_the_generated_one() {
+        let committed = include_str!("../share/csp.msc");
+        assert_eq!(committed, solver_config("fzn-csp", "../mznlib"));
+    }
+
+    #[test]
+    fn paths_are_escaped_for_json() {
+        let msc = solver_config("C:\\bin\\fzn \"csp\"", "lib");
+        assert!(msc.contains(r#""executable": "C:\\bin\\fzn \"csp\"""#));
+    }
+
+    #[test]
+    fn embedded_library_lists_every_file_of_mznlib() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("mznlib");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".mzn"))
+            .collect();
+        on_disk.sort();
+        let embedded: Vec<&str> = MZNLIB.iter().map(|(n, _)| *n).collect();
+        assert_eq!(on_disk, embedded);
+    }
+}

@@ -1,0 +1,85 @@
+//! FlatZinc front end for csp: read FlatZinc, translate it to a csp-core model, answer as MiniZinc expects.
+//!
+//! # Contents
+//! 1. [From MiniZinc to csp](#from-minizinc-to-csp)
+//! 2. [The pipeline](#the-pipeline)
+//! 3. [Builtins and annotations](#builtins-and-annotations)
+//! 4. [Errors](#errors)
+//!
+//! # From MiniZinc to csp
+//! MiniZinc compiles a model (`.mzn`) into *FlatZinc* (`.fzn`), a flat list of
+//! variable declarations and calls of a fixed set of builtin constraints, using a
+//! solver's *library* (`mznlib/`) to decide which global constraints stay native.
+//! The `fzn-csp` binary reads that file, solves it with csp-core, and prints the
+//! solutions in the format MiniZinc's `solns2out` reads. `docs/minizinc.md` tells
+//! how to install it so that `minizinc --solver csp model.mzn` works.
+//!
+//! # The pipeline
+//! ```
+//! use csp_flatzinc::{Options, parse, run, solve, translate};
+//!
+//! let src = "array [1..3] of var 1..3: q :: output_array([1..3]);\n\
+//!            constraint fzn_all_different_int(q);\n\
+//!            constraint int_lt(q[1], q[3]);\n\
+//!            solve satisfy;";
+//! // 1. Parse: text to syntax tree, errors with line and column.
+//! let ast = parse(src)?;
+//! // 2. Translate: syntax tree to a csp-core model plus outputs, objective, search phases.
+//! let t = translate(&ast, &Default::default())?;
+//! assert_eq!(t.model.num_vars(), 3);
+//! // 3. Solve: count the solutions through the library...
+//! let options = Options { all_solutions: true, ..Default::default() };
+//! let outcome = solve(&t, &options, &mut |_| {})?;
+//! assert_eq!(outcome.solutions, 3);
+//! // ...or print them as MiniZinc expects.
+//! let mut out = Vec::new();
+//! run(src, &Options::default(), &mut out)?;
+//! assert_eq!(String::from_utf8(out)?, "q = array1d(1..3, [1, 2, 3]);\n----------\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Builtins and annotations
+//! [`SUPPORTED`] lists the FlatZinc constraints the translation posts: the integer
+//! and Boolean builtins of MiniZinc's standard library, `set_in` over constant
+//! sets, and the natives our `mznlib` declares (`fzn_all_different_int`,
+//! `fzn_table_int`). Comparisons and linear constraints become csp-core's
+//! [`Linear`](csp_core::Linear), all-different, table and element its built-ins;
+//! the rest are the [`constraints`] of this crate. Search annotations become
+//! [`Phase`]s, followed by [`PhasedVariables`] and [`PhasedValues`].
+//!
+//! # Errors
+//! Nothing is ignored silently: a construct fzn-csp does not support is an
+//! [`Error`] naming it and its line, never a wrong answer. Annotations on
+//! declarations and constraints (`is_defined_var`, `defines_var`, `domain`, ...)
+//! only inform a solver, and are the one thing skipped.
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod ast;
+mod bounds;
+mod branching;
+mod builtins;
+pub mod constraints;
+mod error;
+mod install;
+mod lexer;
+mod output;
+mod parser;
+mod pos;
+mod solve;
+mod strategy;
+mod translate;
+
+pub use branching::{PhasedValues, PhasedVariables};
+pub use builtins::SUPPORTED;
+pub use error::{Error, ParseError, ParseErrorKind, TranslateError};
+pub use install::{MZNLIB, install_solver_config, solver_config};
+pub use output::{
+    Output, SEARCH_COMPLETE, SOLUTION_SEPARATOR, UNKNOWN, UNSATISFIABLE, final_line,
+    format_solution,
+};
+pub use parser::{MAX_DEPTH, parse};
+pub use pos::Pos;
+pub use solve::{Options, Outcome, run, solve};
+pub use strategy::{Phase, ValChoice, VarChoice};
+pub use translate::{Scalar, TranslateOptions, Translation, translate};

@@ -1,0 +1,249 @@
+//! Running a translated model: satisfaction or branch and bound, with the solver contract's limits, output and statistics.
+
+use std::io::Write;
+use std::time::Duration;
+
+use csp_core::{
+    Config, CspError, Limits, Node, Pruning, SearchObserver, SearchStats, SearchStatus, Solver,
+    ValOrder, Value, VarOrder,
+};
+
+use crate::branching::{PhasedValues, PhasedVariables};
+use crate::error::Error;
+use crate::output::{final_line, format_solution};
+use crate::translate::{TranslateOptions, Translation, translate};
+
+/// The options of MiniZinc's solver contract, and ours.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `-a`: every solution of a satisfaction problem; every improving solution of
+    /// an optimisation problem.
+    pub all_solutions: bool,
+    /// `-n K`: stop after `K` solutions.
+    pub num_solutions: Option<u64>,
+    /// `-t MS`: stop searching after this long.
+    pub time_limit: Option<Duration>,
+    /// `-r SEED`: seed for `indomain_random` and the random heuristics.
+    pub seed: u64,
+    /// `-f`: ignore the search annotations and use `var_order` and `val_order`.
+    pub free_search: bool,
+    /// `-s`: print statistics as `%%%mzn-stat:` lines.
+    pub statistics: bool,
+    /// `--pruning`: how much the search prunes after each decision.
+    pub pruning: Pruning,
+    /// `--var`: the variable order where no annotation applies.
+    pub var_order: VarOrder,
+    /// `--val`: the value order where no annotation applies.
+    pub val_order: ValOrder,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            all_solutions: false,
+            num_solutions: None,
+            time_limit: None,
+            seed: 0,
+            free_search: false,
+            statistics: false,
+            pruning: Pruning::Propagators,
+            var_order: VarOrder::FirstFail,
+            val_order: ValOrder::Ascending,
+        }
+    }
+}
+
+/// How a search ended.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Solutions reported (for optimisation: improving solutions found).
+    pub solutions: u64,
+    /// `Complete` when every solution was found, or the last one proved optimal.
+    pub status: SearchStatus,
+    /// The best objective value, for optimisation.
+    pub objective: Option<Value>,
+    /// What the search did.
+    pub stats: SearchStats,
+}
+
+/// Searches `t`, calling `on_solution` with the values of every solution to report
+/// (indexed by model variable): for satisfaction the first one, `-n K` of them or
+/// all of them; for optimisation the best one, or with `-a` every improving one.
+///
+/// ```
+/// let ast = csp_flatzinc::parse("var 1..5: x :: output_var;\nconstraint int_ne(x, 3);\nsolve maximize x;")?;
+/// let t = csp_flatzinc::translate(&ast, &Default::default())?;
+/// let mut best = Vec::new();
+/// let outcome = csp_flatzinc::solve(&t, &Default::default(), &mut |values| best = values.to_vec())?;
+/// assert_eq!(outcome.objective, Some(5));
+/// assert!(outcome.status.is_complete());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solve(
+    t: &Translation,
+    options: &Options,
+    on_solution: &mut dyn FnMut(&[Value]),
+) -> Result<Outcome, CspError> {
+    let seed_order = |o: VarOrder| match o {
+        VarOrder::Random(_) => VarOrder::Random(options.seed),
+        other => other,
+    };
+    let seed_val = |o: ValOrder| match o {
+        ValOrder::Random(_) => ValOrder::Random(options.seed),
+        other => other,
+    };
+    let phases = if options.free_search {
+        &[][..]
+    } else {
+        &t.phases[..]
+    };
+    let vars = PhasedVariables::new(phases, seed_order(options.var_order));
+    let vals = PhasedValues::new(
+        t.model.num_vars(),
+        phases,
+        seed_val(options.val_order),
+        options.seed,
+    );
+    let limits = Limits {
+        time: options.time_limit,
+        solutions: match (t.objective, options.all_solutions) {
+            (None, false) => Some(options.num_solutions.unwrap_or(1)),
+            _ => options.num_solutions,
+        },
+        ..Limits::default()
+    };
+    let config = Config::default()
+        .with_pruning(options.pruning)
+        .with_limits(limits);
+    let report_each = t.objective.is_none() || options.all_solutions;
+    let observer = Reporter {
+        on_solution,
+        report_each,
+        best: None,
+    };
+    let mut solver = Solver::with_selectors(&t.model, config, vars, vals, observer)?;
+    match t.objective {
+        None => {
+            while solver.next_solution().is_some() {}
+            let stats = *solver.stats();
+            Ok(Outcome {
+                solutions: stats.solutions,
+                status: solver.status(),
+                objective: None,
+                stats,
+            })
+        }
+        Some((var, goal)) => {
+            let optimum = solver.optimize(var, goal)?;
+            let reporter = solver.observer_mut();
+            if let Some(best) = reporter.best.take() {
+                (reporter.on_solution)(&best);
+            }
+            Ok(Outcome {
+                solutions: optimum.stats.solutions,
+                status: optimum.status,
+                objective: optimum.objective,
+                stats: optimum.stats,
+            })
+        }
+    }
+}
+
+/// Passes solutions on as the search finds them, or keeps the last for the end.
+struct Reporter<'f> {
+    on_solution: &'f mut dyn FnMut(&[Value]),
+    report_each: bool,
+    best: Option<Vec<Value>>,
+}
+
+impl SearchObserver for Reporter<'_> {
+    fn wants_details(&self) -> bool {
+        false
+    }
+
+    fn on_solution(&mut self, _node: Option<&Node>, values: &[Value]) {
+        if self.report_each {
+            (self.on_solution)(values);
+        } else {
+            self.best = Some(values.to_vec());
+        }
+    }
+}
+
+/// Parses, translates and solves FlatZinc `src`, writing MiniZinc's output to
+/// `out`: solutions with separators, the final status line and, with
+/// [`Options::statistics`], `%%%mzn-stat:` lines.
+///
+/// ```
+/// let src = "var 1..3: x :: output_var;\nconstraint int_ne(x, 2);\nsolve satisfy;";
+/// let options = csp_flatzinc::Options { all_solutions: true, ..Default::default() };
+/// let mut out = Vec::new();
+/// csp_flatzinc::run(src, &options, &mut out)?;
+/// assert_eq!(String::from_utf8(out)?, "x = 1;\n----------\nx = 3;\n----------\n==========\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome, Error> {
+    let ast = crate::parse(src)?;
+    let translate_options = TranslateOptions {
+        free_search: options.free_search,
+    };
+    let t = translate(&ast, &translate_options)?;
+    let mut failed: Option<std::io::Error> = None;
+    let mut print = |values: &[Value]| {
+        if failed.is_none() {
+            let text = format_solution(&t.outputs, values);
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                failed = Some(e);
+            }
+        }
+    };
+    let outcome = solve(&t, options, &mut print).map_err(|source| {
+        Error::Translate(crate::TranslateError::Core {
+            source,
+            line: ast.solve.pos.line,
+        })
+    })?;
+    if let Some(e) = failed {
+        return Err(Error::Io(e.to_string()));
+    }
+    let mut text = String::new();
+    if let Some(line) = final_line(outcome.solutions, outcome.status) {
+        text.push_str(line);
+        text.push('\n');
+    }
+    if options.statistics {
+        text.push_str(&statistics(&t, &outcome));
+    }
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::Io(e.to_string()))?;
+    Ok(outcome)
+}
+
+/// The statistics block: csp-core's counters under MiniZinc's names, the model's
+/// size, and the objective.
+fn statistics(t: &Translation, outcome: &Outcome) -> String {
+    let mut lines = vec![
+        ("variables".to_string(), t.model.num_vars().to_string()),
+        (
+            "propagators".to_string(),
+            t.model.num_constraints().to_string(),
+        ),
+    ];
+    lines.extend(
+        outcome
+            .stats
+            .mzn_stats()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v)),
+    );
+    if let Some(objective) = outcome.objective {
+        lines.push(("objective".to_string(), objective.to_string()));
+    }
+    let mut s = String::new();
+    for (k, v) in lines {
+        s.push_str(&format!("%%%mzn-stat: {k}={v}\n"));
+    }
+    s.push_str("%%%mzn-stat-end\n");
+    s
+}

@@ -1,0 +1,291 @@
+//! Search annotations (`int_search`, `bool_search`, `seq_search`) read into phases: variables with their heuristics.
+
+use csp_core::{ValOrder, VarId};
+
+use crate::ast::{Annotation, Expr};
+use crate::error::TranslateError;
+use crate::translate::{Context, Scalar};
+
+/// One `int_search` or `bool_search`: decide these variables first, in this way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phase {
+    /// The variables, in the annotation's order (constants dropped).
+    pub vars: Vec<VarId>,
+    /// Which of them to decide next.
+    pub var_choice: VarChoice,
+    /// In which order to try its values.
+    pub val_choice: ValChoice,
+}
+
+/// The variable choices of FlatZinc search annotations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarChoice {
+    /// `input_order`: the first one left.
+    InputOrder,
+    /// `first_fail`: the smallest domain.
+    FirstFail,
+    /// `anti_first_fail`: the largest domain.
+    AntiFirstFail,
+    /// `smallest`: the smallest value in its domain.
+    Smallest,
+    /// `largest`: the largest value in its domain.
+    Largest,
+    /// `occurrence`: the most constraints on other undecided variables.
+    Occurrence,
+    /// `most_constrained`: the smallest domain, ties to the most constraints.
+    MostConstrained,
+    /// `max_regret`: the largest gap between the two smallest values.
+    MaxRegret,
+    /// `dom_w_deg`: the smallest domain size over weighted degree.
+    DomWDeg,
+}
+
+impl VarChoice {
+    /// Every choice with its FlatZinc name.
+    pub const ALL: [(&'static str, VarChoice); 9] = [
+        ("input_order", VarChoice::InputOrder),
+        ("first_fail", VarChoice::FirstFail),
+        ("anti_first_fail", VarChoice::AntiFirstFail),
+        ("smallest", VarChoice::Smallest),
+        ("largest", VarChoice::Largest),
+        ("occurrence", VarChoice::Occurrence),
+        ("most_constrained", VarChoice::MostConstrained),
+        ("max_regret", VarChoice::MaxRegret),
+        ("dom_w_deg", VarChoice::DomWDeg),
+    ];
+
+    /// The choice named `name` in a search annotation.
+    ///
+    /// ```
+    /// use csp_flatzinc::VarChoice;
+    /// assert_eq!(VarChoice::from_name("dom_w_deg"), Some(VarChoice::DomWDeg));
+    /// assert_eq!(VarChoice::from_name("impact"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, c)| c)
+    }
+}
+
+/// The value choices of FlatZinc search annotations.
+///
+/// csp-core branches on one value per child (`x = v`), not by splitting domains in
+/// two, so `indomain_split` tries values in ascending order, as binary splitting
+/// reaches them, and `indomain_reverse_split` in descending order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValChoice {
+    /// `indomain_min` (and `indomain`): ascending.
+    Min,
+    /// `indomain_max`: descending.
+    Max,
+    /// `indomain_median` and `indomain_middle`: the median first, then outwards.
+    Median,
+    /// `indomain_split`: ascending, as lower halves first.
+    Split,
+    /// `indomain_reverse_split`: descending, as upper halves first.
+    ReverseSplit,
+    /// `indomain_random`: shuffled, from the `-r` seed.
+    Random,
+}
+
+impl ValChoice {
+    /// Every choice with its FlatZinc name.
+    pub const ALL: [(&'static str, ValChoice); 8] = [
+        ("indomain_min", ValChoice::Min),
+        ("indomain", ValChoice::Min),
+        ("indomain_max", ValChoice::Max),
+        ("indomain_median", ValChoice::Median),
+        ("indomain_middle", ValChoice::Median),
+        ("indomain_split", ValChoice::Split),
+        ("indomain_reverse_split", ValChoice::ReverseSplit),
+        ("indomain_random", ValChoice::Random),
+    ];
+
+    /// The choice named `name` in a search annotation.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, c)| c)
+    }
+
+    /// The csp-core value order that implements it.
+    ///
+    /// ```
+    /// use csp_core::ValOrder;
+    /// use csp_flatzinc::ValChoice;
+    /// assert_eq!(ValChoice::Median.order(0), ValOrder::MiddleOut);
+    /// assert_eq!(ValChoice::Random.order(7), ValOrder::Random(7));
+    /// ```
+    pub fn order(self, seed: u64) -> ValOrder {
+        match self {
+            ValChoice::Min | ValChoice::Split => ValOrder::Ascending,
+            ValChoice::Max | ValChoice::ReverseSplit => ValOrder::Descending,
+            ValChoice::Median => ValOrder::MiddleOut,
+            ValChoice::Random => ValOrder::Random(seed),
+        }
+    }
+}
+
+/// The phases of a solve item's annotations, in order (`seq_search` flattened).
+pub(crate) fn phases(
+    cx: &Context,
+    annotations: &[Annotation],
+) -> Result<Vec<Phase>, TranslateError> {
+    let mut out = Vec::new();
+    for ann in annotations {
+        collect(cx, ann, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn unsupported(name: &str, ann: &Annotation) -> TranslateError {
+    TranslateError::UnsupportedAnnotation {
+        name: name.to_string(),
+        line: ann.pos.line,
+    }
+}
+
+fn collect(cx: &Context, ann: &Annotation, out: &mut Vec<Phase>) -> Result<(), TranslateError> {
+    let bad = |expected: &str| TranslateError::BadArgument {
+        context: format!("annotation `{}`", ann.name),
+        expected: expected.to_string(),
+        line: ann.pos.line,
+    };
+    match ann.name.as_str() {
+        "seq_search" => match ann.args.as_slice() {
+            [Expr::Array(items)] => {
+                for item in items {
+                    match item {
+                        Expr::Annotation(inner) => collect(cx, inner, out)?,
+                        Expr::Ident(name) => {
+                            let atom = Annotation {
+                                name: name.clone(),
+                                args: Vec::new(),
+                                pos: ann.pos,
+                            };
+                            collect(cx, &atom, out)?;
+                        }
+                        _ => return Err(bad("an array of search annotations")),
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(bad("an array of search annotations")),
+        },
+        "int_search" | "bool_search" => {
+            let (vars, var_choice, val_choice, strategy) = match ann.args.as_slice() {
+                [v, a, b] => (v, a, b, None),
+                [v, a, b, s] => (v, a, b, Some(s)),
+                _ => return Err(bad("(variables, variable choice, value choice, complete)")),
+            };
+            fn atom(e: &Expr) -> Option<&str> {
+                match e {
+                    Expr::Ident(name) => Some(name.as_str()),
+                    _ => None,
+                }
+            }
+            let heuristic = || bad("a heuristic name");
+            let var_name = atom(var_choice).ok_or_else(heuristic)?;
+            let val_name = atom(val_choice).ok_or_else(heuristic)?;
+            let var_choice =
+                VarChoice::from_name(var_name).ok_or_else(|| unsupported(var_name, ann))?;
+            let val_choice =
+                ValChoice::from_name(val_name).ok_or_else(|| unsupported(val_name, ann))?;
+            if let Some(s) = strategy {
+                let s = atom(s).ok_or_else(heuristic)?;
+                if s != "complete" {
+                    return Err(unsupported(s, ann));
+                }
+            }
+            let what = format!("the variables of `{}`", ann.name);
+            let vars = cx
+                .scalars(vars, &what)
+                .map_err(|_| bad("an array of variables"))?
+                .into_iter()
+                .filter_map(|s| match s {
+                    Scalar::IntVar(v) | Scalar::BoolVar(v) => Some(v),
+                    Scalar::Int(_) | Scalar::Bool(_) => None,
+                })
+                .collect();
+            out.push(Phase {
+                vars,
+                var_choice,
+                val_choice,
+            });
+            Ok(())
+        }
+        other => Err(unsupported(other, ann)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{TranslateOptions, translate};
+
+    fn plan(solve: &str) -> Result<Vec<Phase>, TranslateError> {
+        let src = format!("array [1..2] of var 1..3: q;\nvar bool: b;\nvar 1..3: z;\n{solve}");
+        translate(&crate::parse(&src).unwrap(), &TranslateOptions::default()).map(|t| t.phases)
+    }
+
+    #[test]
+    fn seq_search_gives_phases_in_order() {
+        let phases = plan(
+            "solve :: seq_search([bool_search([b], input_order, indomain_max, complete),\n\
+             int_search(q, dom_w_deg, indomain_split, complete)]) satisfy;",
+        )
+        .unwrap();
+        assert_eq!(phases.len(), 2);
+        assert_eq!(
+            (
+                phases[0].var_choice,
+                phases[0].val_choice,
+                phases[0].vars.len()
+            ),
+            (VarChoice::InputOrder, ValChoice::Max, 1)
+        );
+        assert_eq!(
+            (
+                phases[1].var_choice,
+                phases[1].val_choice,
+                phases[1].vars.len()
+            ),
+            (VarChoice::DomWDeg, ValChoice::Split, 2)
+        );
+    }
+
+    #[test]
+    fn constants_in_a_search_are_skipped() {
+        let phases = plan("solve :: int_search([z, 3], smallest, indomain_min) satisfy;").unwrap();
+        assert_eq!(phases[0].vars.len(), 1);
+    }
+
+    #[test]
+    fn unknown_heuristics_and_annotations_are_errors_naming_them() {
+        let err = plan("solve :: int_search(q, impact, indomain_min, complete) satisfy;");
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "line 4: unsupported annotation `impact`"
+        );
+        let err = plan("solve :: int_search(q, first_fail, outdomain_min, complete) satisfy;");
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "line 4: unsupported annotation `outdomain_min`"
+        );
+        let err = plan("solve\n :: restart_luby(100) satisfy;");
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "line 5: unsupported annotation `restart_luby`"
+        );
+        let err = plan("solve :: int_search(q, first_fail, indomain_min, credit) satisfy;");
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "line 4: unsupported annotation `credit`"
+        );
+    }
+
+    #[test]
+    fn free_search_ignores_annotations() {
+        let src = "var 1..3: z;\nsolve :: restart_luby(100) satisfy;";
+        let options = TranslateOptions { free_search: true };
+        let t = translate(&crate::parse(src).unwrap(), &options).unwrap();
+        assert!(t.phases.is_empty());
+    }
+}

@@ -1,0 +1,540 @@
+//! Translation of a FlatZinc syntax tree into a csp-core model, with its outputs, objective and search plan.
+
+use std::collections::HashMap;
+
+use csp_core::{Constraint, CspError, Domain, Goal, Linear, Model, Relation, Value, VarId};
+
+use crate::ast::{self, BasicParType, Decl, Expr, ParType, SetLit, VarType};
+use crate::constraints::InSet;
+use crate::error::TranslateError;
+use crate::output::Output;
+use crate::strategy::{Phase, phases};
+
+/// A FlatZinc value: a constant or a variable, with its type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// An integer constant.
+    Int(Value),
+    /// A Boolean constant.
+    Bool(bool),
+    /// An integer variable.
+    IntVar(VarId),
+    /// A Boolean variable (domain `0..=1`, printed as `false`/`true`).
+    BoolVar(VarId),
+}
+
+/// What a FlatZinc name stands for.
+#[derive(Clone, Debug)]
+pub(crate) enum Symbol {
+    /// An int or bool parameter, or a variable.
+    Scalar(Scalar),
+    /// A set-of-int parameter.
+    Set(Domain),
+    /// An array of parameters or variables.
+    Array(Vec<Scalar>),
+    /// An array of set-of-int parameters.
+    SetArray(Vec<Domain>),
+    /// A float parameter or array, which may be declared but not used.
+    Float,
+}
+
+/// Choices that change the translation.
+#[derive(Clone, Debug, Default)]
+pub struct TranslateOptions {
+    /// Ignore the solve item's search annotations (MiniZinc's `-f`, free search).
+    pub free_search: bool,
+}
+
+/// A FlatZinc model as a csp-core model, plus what the solver front end needs.
+#[derive(Debug)]
+pub struct Translation {
+    /// The variables and constraints.
+    pub model: Model,
+    /// The `output_var` and `output_array` items, in declaration order.
+    pub outputs: Vec<Output>,
+    /// The variable to minimise or maximise, if the solve item optimises. A constant
+    /// objective is `None`: every solution is then optimal.
+    pub objective: Option<(VarId, Goal)>,
+    /// The search annotations as phases (empty without annotations or with free search).
+    pub phases: Vec<Phase>,
+}
+
+/// Translates a parsed FlatZinc model.
+///
+/// ```
+/// let ast = csp_flatzinc::parse(
+///     "var 1..3: x :: output_var;\nvar 1..3: y;\nconstraint int_lt(x, y);\nsolve maximize x;",
+/// )?;
+/// let t = csp_flatzinc::translate(&ast, &Default::default())?;
+/// assert_eq!(t.model.num_vars(), 2);
+/// assert_eq!(t.outputs[0].name, "x");
+/// assert!(t.objective.is_some());
+/// # Ok::<(), csp_flatzinc::Error>(())
+/// ```
+pub fn translate(
+    ast: &ast::Model,
+    options: &TranslateOptions,
+) -> Result<Translation, TranslateError> {
+    let inferred = crate::bounds::infer(ast);
+    let mut cx = Context::new();
+    for decl in &ast.decls {
+        cx.line = decl.pos().line;
+        cx.declare(decl, &inferred)?;
+    }
+    for item in &ast.constraints {
+        cx.line = item.pos.line;
+        crate::builtins::post(&mut cx, item)?;
+    }
+    cx.line = ast.solve.pos.line;
+    let objective = match &ast.solve.goal {
+        ast::Goal::Satisfy => None,
+        ast::Goal::Minimize(e) => cx.objective(e, Goal::Minimize)?,
+        ast::Goal::Maximize(e) => cx.objective(e, Goal::Maximize)?,
+    };
+    let phases = if options.free_search {
+        Vec::new()
+    } else {
+        phases(&cx, &ast.solve.annotations)?
+    };
+    let outputs = crate::output::outputs(&cx, &ast.decls)?;
+    Ok(Translation {
+        model: cx.model,
+        outputs,
+        objective,
+        phases,
+    })
+}
+
+/// The state of a translation: the model so far and the meaning of each name.
+pub(crate) struct Context {
+    pub(crate) model: Model,
+    symbols: HashMap<String, Symbol>,
+    consts: HashMap<Value, VarId>,
+    /// The line of the item being translated, for errors.
+    pub(crate) line: u32,
+}
+
+impl Context {
+    fn new() -> Self {
+        Context {
+            model: Model::new(),
+            symbols: HashMap::new(),
+            consts: HashMap::new(),
+            line: 0,
+        }
+    }
+
+    pub(crate) fn bad(&self, context: &str, expected: &str) -> TranslateError {
+        TranslateError::BadArgument {
+            context: context.to_string(),
+            expected: expected.to_string(),
+            line: self.line,
+        }
+    }
+
+    pub(crate) fn core(&self, source: CspError) -> TranslateError {
+        TranslateError::Core {
+            source,
+            line: self.line,
+        }
+    }
+
+    pub(crate) fn symbol(&self, name: &str) -> Result<&Symbol, TranslateError> {
+        self.symbols
+            .get(name)
+            .ok_or_else(|| TranslateError::UnknownIdentifier {
+                name: name.to_string(),
+                line: self.line,
+            })
+    }
+
+    // ---------------------------------------------------------------- values
+
+    /// A constant or variable.
+    pub(crate) fn scalar(&self, e: &Expr, what: &str) -> Result<Scalar, TranslateError> {
+        match e {
+            Expr::Int(v) => Ok(Scalar::Int(*v)),
+            Expr::Bool(b) => Ok(Scalar::Bool(*b)),
+            Expr::Ident(name) => match self.symbol(name)? {
+                Symbol::Scalar(s) => Ok(*s),
+                _ => Err(self.bad(what, "an integer or Boolean, constant or variable")),
+            },
+            Expr::ArrayAccess { name, index } => match self.symbol(name)? {
+                Symbol::Array(items) => usize::try_from(*index)
+                    .ok()
+                    .and_then(|i| items.get(i.checked_sub(1)?))
+                    .copied()
+                    .ok_or_else(|| {
+                        self.bad(what, &format!("an index of `{name}` in 1..{}", items.len()))
+                    }),
+                _ => Err(self.bad(what, &format!("`{name}` to be an array"))),
+            },
+            _ => Err(self.bad(what, "an integer or Boolean, constant or variable")),
+        }
+    }
+
+    /// An integer constant.
+    pub(crate) fn int(&self, e: &Expr, what: &str) -> Result<Value, TranslateError> {
+        match self.scalar(e, what)? {
+            Scalar::Int(v) => Ok(v),
+            _ => Err(self.bad(what, "an integer constant")),
+        }
+    }
+
+    /// The variable for a scalar; a constant gets a variable with one value.
+    pub(crate) fn var_of(&mut self, s: Scalar) -> Result<VarId, TranslateError> {
+        match s {
+            Scalar::IntVar(v) | Scalar::BoolVar(v) => Ok(v),
+            Scalar::Int(c) => self.const_var(c),
+            Scalar::Bool(b) => self.const_var(Value::from(b)),
+        }
+    }
+
+    /// A variable, or a constant as a fixed variable.
+    pub(crate) fn var(&mut self, e: &Expr, what: &str) -> Result<VarId, TranslateError> {
+        let s = self.scalar(e, what)?;
+        self.var_of(s)
+    }
+
+    fn const_var(&mut self, c: Value) -> Result<VarId, TranslateError> {
+        if let Some(&v) = self.consts.get(&c) {
+            return Ok(v);
+        }
+        let v = self
+            .model
+            .named_int_var(c.to_string(), c..=c)
+            .map_err(|e| self.core(e))?;
+        self.consts.insert(c, v);
+        Ok(v)
+    }
+
+    /// An array of constants and variables: a literal or an array's name.
+    pub(crate) fn scalars(&self, e: &Expr, what: &str) -> Result<Vec<Scalar>, TranslateError> {
+        match e {
+            Expr::Array(items) => items.iter().map(|item| self.scalar(item, what)).collect(),
+            Expr::Ident(name) => match self.symbol(name)? {
+                Symbol::Array(items) => Ok(items.clone()),
+                _ => Err(self.bad(what, "an array")),
+            },
+            _ => Err(self.bad(what, "an array")),
+        }
+    }
+
+    /// An array of variables (constants become fixed variables).
+    pub(crate) fn vars(&mut self, e: &Expr, what: &str) -> Result<Vec<VarId>, TranslateError> {
+        let items = self.scalars(e, what)?;
+        items.into_iter().map(|s| self.var_of(s)).collect()
+    }
+
+    /// An array of integer constants.
+    pub(crate) fn ints(&self, e: &Expr, what: &str) -> Result<Vec<Value>, TranslateError> {
+        self.scalars(e, what)?
+            .into_iter()
+            .map(|s| match s {
+                Scalar::Int(v) => Ok(v),
+                _ => Err(self.bad(what, "an array of integer constants")),
+            })
+            .collect()
+    }
+
+    /// A constant set of integers: a literal or a parameter's name.
+    pub(crate) fn set(&self, e: &Expr, what: &str) -> Result<Domain, TranslateError> {
+        match e {
+            Expr::Set(set) => self.set_literal(set, what),
+            Expr::Ident(name) => match self.symbol(name)? {
+                Symbol::Set(d) => Ok(d.clone()),
+                _ => Err(self.bad(what, "a set of integers")),
+            },
+            Expr::ArrayAccess { name, index } => match self.symbol(name)? {
+                Symbol::SetArray(sets) => usize::try_from(*index)
+                    .ok()
+                    .and_then(|i| sets.get(i.checked_sub(1)?))
+                    .cloned()
+                    .ok_or_else(|| self.bad(what, &format!("an index of `{name}`"))),
+                _ => Err(self.bad(what, "a set of integers")),
+            },
+            _ => Err(self.bad(what, "a set of integers")),
+        }
+    }
+
+    fn set_literal(&self, set: &SetLit, what: &str) -> Result<Domain, TranslateError> {
+        match set {
+            SetLit::IntRange(lo, hi) => Ok(Domain::Range(*lo, *hi)),
+            SetLit::Ints(values) => Ok(Domain::Set(values.clone())),
+            SetLit::FloatRange(..) | SetLit::Floats(_) => Err(self.bad(what, "a set of integers")),
+        }
+    }
+
+    // ---------------------------------------------------------------- posting
+
+    /// Posts a constraint, mapping csp-core's refusal to an error on this line.
+    pub(crate) fn post(&mut self, c: impl Constraint + 'static) -> Result<(), TranslateError> {
+        self.model.post(c).map(|_| ()).map_err(|e| self.core(e))
+    }
+
+    /// Posts `sum coeffs[i] * vars[i]  relation  rhs`.
+    pub(crate) fn linear(
+        &mut self,
+        coeffs: &[Value],
+        vars: &[VarId],
+        relation: Relation,
+        rhs: Value,
+    ) -> Result<(), TranslateError> {
+        if vars.is_empty() {
+            // An empty sum is 0.
+            let holds = Linear::new(&[], &[], relation, rhs)
+                .map_err(|e| self.core(e))?
+                .check(&[]);
+            return if holds { Ok(()) } else { self.post_false() };
+        }
+        self.model
+            .linear(coeffs, vars, relation, rhs)
+            .map(|_| ())
+            .map_err(|e| self.core(e))
+    }
+
+    /// Fails unless the sums of a linear expression over the declared domains fit
+    /// comfortably in 128 bits (as `Model::linear` requires of its own constraints).
+    pub(crate) fn check_linear_range(
+        &self,
+        coeffs: &[Value],
+        vars: &[VarId],
+        rhs: Value,
+    ) -> Result<(), TranslateError> {
+        let overflow = || {
+            self.core(CspError::Overflow {
+                context: "linear".into(),
+                detail: "the sum's extreme values do not fit in 128 bits".into(),
+            })
+        };
+        let mut total = i128::from(rhs).abs();
+        for (&a, &x) in coeffs.iter().zip(vars) {
+            let (lo, hi) = self
+                .model
+                .domain(x)
+                .map_err(|e| self.core(e))?
+                .bounds()
+                .unwrap_or((0, 0));
+            let m = i128::from(lo).abs().max(i128::from(hi).abs());
+            let term = i128::from(a).abs().checked_mul(m).ok_or_else(overflow)?;
+            total = total.checked_add(term).ok_or_else(overflow)?;
+        }
+        total.checked_mul(4).map(|_| ()).ok_or_else(overflow)
+    }
+
+    /// Makes the model unsatisfiable: `0 * x = 1`.
+    pub(crate) fn post_false(&mut self) -> Result<(), TranslateError> {
+        let x = self.const_var(0)?;
+        self.linear(&[0], &[x], Relation::Eq, 1)
+    }
+
+    /// Restricts `var` to `domain` unless its declared domain already lies inside.
+    fn restrict(&mut self, var: VarId, domain: &Domain) -> Result<(), TranslateError> {
+        let declared = self.model.domain(var).map_err(|e| self.core(e))?;
+        let inside = match (declared.bounds(), domain) {
+            (None, _) => true,
+            (Some((lo, hi)), Domain::Range(a, b)) => *a <= lo && hi <= *b,
+            (Some(_), Domain::Set(_)) if declared.len() <= 4096 => {
+                declared.values().iter().all(|&v| domain.contains(v))
+            }
+            _ => false,
+        };
+        if inside {
+            Ok(())
+        } else {
+            self.post(InSet::new(var, domain.clone()))
+        }
+    }
+
+    // ---------------------------------------------------------------- declarations
+
+    fn declare(
+        &mut self,
+        decl: &Decl,
+        inferred: &HashMap<String, (Value, Value)>,
+    ) -> Result<(), TranslateError> {
+        let name = decl.name();
+        if self.symbols.contains_key(name) {
+            return Err(TranslateError::Duplicate {
+                name: name.to_string(),
+                line: self.line,
+            });
+        }
+        let symbol = match decl {
+            Decl::Par(p) => self.parameter(p)?,
+            Decl::Var(v) => {
+                let domain = self.domain(&v.name, &v.ty, inferred)?;
+                let is_bool = v.ty == VarType::Bool;
+                let s = match &v.value {
+                    Some(e) => {
+                        let s = self.scalar(e, &format!("the value of `{}`", v.name))?;
+                        self.constrain(s, domain.as_ref())?
+                    }
+                    None => self.fresh(&v.name, domain, is_bool)?,
+                };
+                Symbol::Scalar(retype(s, is_bool))
+            }
+            Decl::VarArray(a) => {
+                let domain = self.domain(&a.name, &a.element, &HashMap::new());
+                let is_bool = a.element == VarType::Bool;
+                let items = match &a.value {
+                    Some(items) => {
+                        let domain = match domain {
+                            Ok(d) => d,
+                            Err(TranslateError::Unbounded { .. }) => None,
+                            Err(e) => return Err(e),
+                        };
+                        let what = format!("an element of `{}`", a.name);
+                        let mut out = Vec::with_capacity(items.len());
+                        for item in items {
+                            let s = self.scalar(item, &what)?;
+                            out.push(retype(self.constrain(s, domain.as_ref())?, is_bool));
+                        }
+                        out
+                    }
+                    None => {
+                        let domain = domain?;
+                        (0..a.len)
+                            .map(|i| {
+                                let name = format!("{}[{}]", a.name, i + 1);
+                                self.fresh(&name, domain.clone(), is_bool)
+                            })
+                            .collect::<Result<_, _>>()?
+                    }
+                };
+                Symbol::Array(items)
+            }
+        };
+        self.symbols.insert(name.to_string(), symbol);
+        Ok(())
+    }
+
+    fn parameter(&self, p: &ast::ParDecl) -> Result<Symbol, TranslateError> {
+        let what = format!("the value of `{}`", p.name);
+        let scalar = |s: Scalar, want_bool: bool| match (s, want_bool) {
+            (Scalar::Int(_), false) | (Scalar::Bool(_), true) => Ok(s),
+            (_, false) => Err(self.bad(&what, "an integer constant")),
+            (_, true) => Err(self.bad(&what, "a Boolean constant")),
+        };
+        Ok(match (&p.ty, &p.value) {
+            (ParType::Basic(BasicParType::Int), v) => {
+                Symbol::Scalar(scalar(self.scalar(v, &what)?, false)?)
+            }
+            (ParType::Basic(BasicParType::Bool), v) => {
+                Symbol::Scalar(scalar(self.scalar(v, &what)?, true)?)
+            }
+            (ParType::Basic(BasicParType::SetOfInt), v) => Symbol::Set(self.set(v, &what)?),
+            (ParType::Basic(BasicParType::Float), _) => Symbol::Float,
+            (ParType::Array { element, .. }, v) => match element {
+                BasicParType::Int | BasicParType::Bool => {
+                    let want_bool = *element == BasicParType::Bool;
+                    let items = self.scalars(v, &what)?;
+                    Symbol::Array(
+                        items
+                            .into_iter()
+                            .map(|s| scalar(s, want_bool))
+                            .collect::<Result<_, _>>()?,
+                    )
+                }
+                BasicParType::SetOfInt => match v {
+                    Expr::Array(items) => Symbol::SetArray(
+                        items
+                            .iter()
+                            .map(|e| self.set(e, &what))
+                            .collect::<Result<_, _>>()?,
+                    ),
+                    _ => return Err(self.bad(&what, "an array of sets")),
+                },
+                BasicParType::Float => Symbol::Float,
+            },
+        })
+    }
+
+    /// The declared domain of a variable type; `None` for an unconstrained `var int`
+    /// bound by its value.
+    fn domain(
+        &self,
+        name: &str,
+        ty: &VarType,
+        inferred: &HashMap<String, (Value, Value)>,
+    ) -> Result<Option<Domain>, TranslateError> {
+        let unsupported = |what: &str| TranslateError::UnsupportedType {
+            name: name.to_string(),
+            what: what.to_string(),
+            line: self.line,
+        };
+        match ty {
+            VarType::Bool => Ok(Some(Domain::Range(0, 1))),
+            VarType::IntRange(lo, hi) => Ok(Some(Domain::Range(*lo, *hi))),
+            VarType::IntSet(values) => Ok(Some(Domain::Set(values.clone()))),
+            VarType::Int => match inferred.get(name) {
+                Some(&(lo, hi)) => Ok(Some(Domain::Range(lo, hi))),
+                None => Err(TranslateError::Unbounded {
+                    name: name.to_string(),
+                    line: self.line,
+                }),
+            },
+            VarType::Float | VarType::FloatRange(..) => Err(unsupported("float variable")),
+            VarType::SetOfInt(_) => Err(unsupported("set variable")),
+        }
+    }
+
+    /// A new variable with `domain`; an empty domain makes the model unsatisfiable.
+    fn fresh(
+        &mut self,
+        name: &str,
+        domain: Option<Domain>,
+        is_bool: bool,
+    ) -> Result<Scalar, TranslateError> {
+        let Some(domain) = domain else {
+            return Err(TranslateError::Unbounded {
+                name: name.to_string(),
+                line: self.line,
+            });
+        };
+        let var = if domain.is_empty() {
+            self.post_false()?;
+            self.model.named_int_var(name, 0..=0)
+        } else {
+            self.model.named_int_var(name, domain)
+        }
+        .map_err(|e| self.core(e))?;
+        Ok(if is_bool {
+            Scalar::BoolVar(var)
+        } else {
+            Scalar::IntVar(var)
+        })
+    }
+
+    /// A declared value (alias or constant) restricted to the declared domain.
+    fn constrain(&mut self, s: Scalar, domain: Option<&Domain>) -> Result<Scalar, TranslateError> {
+        let Some(domain) = domain else {
+            return Ok(s);
+        };
+        match s {
+            Scalar::Int(c) if !domain.contains(c) => self.post_false()?,
+            Scalar::Bool(b) if !domain.contains(Value::from(b)) => self.post_false()?,
+            Scalar::IntVar(v) | Scalar::BoolVar(v) => self.restrict(v, domain)?,
+            _ => {}
+        }
+        Ok(s)
+    }
+
+    fn objective(&mut self, e: &Expr, goal: Goal) -> Result<Option<(VarId, Goal)>, TranslateError> {
+        match self.scalar(e, "the objective")? {
+            Scalar::IntVar(v) | Scalar::BoolVar(v) => Ok(Some((v, goal))),
+            Scalar::Int(_) | Scalar::Bool(_) => Ok(None),
+        }
+    }
+}
+
+/// A scalar with the Boolean-ness of its declaration (`var bool: b = x` makes `x`
+/// print as a Boolean through `b`).
+fn retype(s: Scalar, is_bool: bool) -> Scalar {
+    match (s, is_bool) {
+        (Scalar::IntVar(v), true) => Scalar::BoolVar(v),
+        (Scalar::BoolVar(v), false) => Scalar::IntVar(v),
+        (Scalar::Int(c), true) if c == 0 || c == 1 => Scalar::Bool(c == 1),
+        _ => s,
+    }
+}

@@ -1,0 +1,58 @@
+//! Snapshots of what `fzn-csp` prints, as MiniZinc's solns2out reads it.
+
+use std::path::Path;
+use std::process::Command;
+
+fn fzn_csp(args: &[&str], model: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/models")
+        .join(format!("{model}.fzn"));
+    let out = Command::new(env!("CARGO_BIN_EXE_fzn-csp"))
+        .args(args)
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn first_solution_of_a_satisfaction_problem() {
+    insta::assert_snapshot!(fzn_csp(&[], "send_more_money"));
+}
+
+#[test]
+fn all_solutions_end_with_the_complete_marker() {
+    insta::assert_snapshot!(fzn_csp(&["-a"], "car_config"));
+}
+
+#[test]
+fn a_limited_number_of_solutions_has_no_complete_marker() {
+    insta::assert_snapshot!(fzn_csp(&["-n", "2"], "nqueens"));
+}
+
+#[test]
+fn optimisation_prints_the_optimum_or_every_improvement() {
+    insta::assert_snapshot!("knapsack_best", fzn_csp(&[], "knapsack01"));
+    insta::assert_snapshot!("knapsack_improving", fzn_csp(&["-a"], "knapsack01"));
+}
+
+#[test]
+fn booleans_and_two_dimensional_arrays() {
+    insta::assert_snapshot!(fzn_csp(&[], "sudoku"));
+    insta::assert_snapshot!(fzn_csp(&[], "knights_knaves"));
+}
+
+#[test]
+fn unsatisfiable_and_unknown() {
+    insta::assert_snapshot!("unsat", fzn_csp(&[], "pigeonhole"));
+    // Generate and test cannot finish a Sudoku in a millisecond.
+    insta::assert_snapshot!(
+        "unknown",
+        fzn_csp(&["--pruning", "none", "-t", "1"], "sudoku")
+    );
+}
