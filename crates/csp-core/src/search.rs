@@ -506,6 +506,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// Branch and bound: finds a solution with the smallest (or largest) value of
     /// `objective`, each new solution being required to improve on the last.
     pub fn optimize(&mut self, objective: VarId, goal: Goal) -> Result<Optimum, CspError> {
+        self.optimize_with(objective, goal, |_| {})
+    }
+
+    /// [`optimize`](Solver::optimize), calling `on_improvement` with each improving
+    /// solution as it is found (a MiniZinc front end prints them as they come).
+    pub fn optimize_with(
+        &mut self,
+        objective: VarId,
+        goal: Goal,
+        mut on_improvement: impl FnMut(&Solution),
+    ) -> Result<Optimum, CspError> {
         self.model.check_vars("optimize", &[objective])?;
         self.objective = Some(Objective {
             var: objective,
@@ -517,6 +528,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         while let Some(sol) = self.next_solution() {
             let v = sol.value(objective);
             improvements.push(v);
+            on_improvement(&sol);
             best = Some(sol);
             let next = match goal {
                 Goal::Minimize => v.checked_sub(1),
