@@ -42,7 +42,8 @@ impl CancelFlag {
 pub struct Limits {
     /// At most this many nodes (values tried).
     pub nodes: Option<u64>,
-    /// At most this many failures (values rejected).
+    /// At most this many failures (values rejected): the search stops when it
+    /// has this many, before trying another value.
     pub failures: Option<u64>,
     /// Stop after this many solutions.
     pub solutions: Option<u64>,

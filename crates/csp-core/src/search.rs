@@ -650,6 +650,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if self.limits.nodes.is_some_and(|n| self.stats.tried >= n) {
                 return self.stop(StopReason::NodeLimit);
             }
+            // Checked before trying a value, so that at most `failures` happen.
+            if self.limits.failures.is_some_and(|f| self.stats.rejected >= f) {
+                return self.stop(StopReason::FailureLimit);
+            }
             if self.stats.tried % CLOCK_INTERVAL == 0
                 && let Some(reason) = self.out_of_time(started)
             {

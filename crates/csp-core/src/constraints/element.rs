@@ -62,6 +62,13 @@ impl Constraint for Element {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let [index, result] = self.scope;
+        if index == result {
+            // `x = array[x]`: the two-sided filtering below would pair different
+            // values of the one variable.
+            ctx.note_revision();
+            ctx.retain(index, |_, i| self.entry(i) == Some(i))?;
+            return Ok(PropStatus::Entailed);
+        }
         ctx.note_revision();
         let a = ctx.retain(index, |d, i| {
             self.entry(i).is_some_and(|r| d.contains(result, r))
@@ -160,5 +167,27 @@ impl Constraint for VarElement {
         } else {
             PropStatus::Unchanged
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Config, Model, Pruning, Solver};
+
+    #[test]
+    fn index_that_is_also_the_result_keeps_only_fixed_points() {
+        // x = [1, 2, 2, 0][x] holds only for x = 2.
+        let mut m = Model::new();
+        let x = m.int_var([0, 1, 3]).unwrap();
+        m.element(x, &[1, 2, 2, 0], x).unwrap();
+        for pruning in Pruning::ALL {
+            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            assert_eq!(s.count().solutions, 0, "{pruning}");
+        }
+        let mut m = Model::new();
+        let x = m.int_var(0..=3).unwrap();
+        m.element(x, &[1, 2, 2, 0], x).unwrap();
+        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ArcConsistency)).unwrap();
+        assert_eq!(s.domains().value(x), Some(2));
     }
 }

@@ -268,6 +268,8 @@ impl Constraint for Linear {
                 let mut sum = 0i128;
                 for (&a, &x) in self.norm.iter().zip(&self.vars) {
                     match ctx.value(x) {
+                        // A zero term never changes the sum, fixed or not.
+                        _ if a == 0 => {}
                         Some(v) => sum += a * i128::from(v),
                         None if open.is_none() => open = Some((a, x)),
                         None => return Ok(PropStatus::Unchanged),
@@ -278,7 +280,7 @@ impl Constraint for Linear {
                     None => return Ok(PropStatus::Entailed),
                     Some((a, x)) => {
                         let rest = self.bound - sum;
-                        if a != 0 && rest % a == 0 {
+                        if rest % a == 0 {
                             ctx.note_revision();
                             if let Ok(w) = Value::try_from(rest / a) {
                                 ctx.remove(x, w)?;
@@ -330,6 +332,20 @@ mod tests {
         assert_eq!((floor_div(-7, 2), ceil_div(-7, 2)), (-4, -3));
         assert_eq!((floor_div(7, -2), ceil_div(7, -2)), (-4, -3));
         assert_eq!((floor_div(-8, -2), ceil_div(-8, -2)), (4, 4));
+    }
+
+    #[test]
+    fn not_equal_sum_ignores_an_open_variable_with_zero_coefficient() {
+        // x + 0*y != 0 with x = 0 has no solution, whatever y is.
+        use crate::{Config, Model, Pruning, Solver};
+        let mut m = Model::new();
+        let x = m.int_var([0]).unwrap();
+        let y = m.int_var([-1, 1]).unwrap();
+        m.linear(&[1, 0], &[x, y], Relation::Ne, 0).unwrap();
+        for pruning in Pruning::ALL {
+            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            assert_eq!(s.count().solutions, 0, "{pruning}");
+        }
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! [`TraceEvent::Truncated`] marker and nothing more, so a large search cannot eat
 //! the memory (the search itself runs to its end, unchanged). The finished
 //! [`Trace`] renders as JSON Lines ([`Trace::to_json_lines`]), Graphviz DOT
-//! ([`Trace::to_dot`]) or an indented text tree ([`Trace::to_text`]), and two
-//! traces can be compared ([`diff`]).
+//! ([`Trace::to_dot`]), an indented text tree ([`Trace::to_text`]) or a
+//! self-contained SVG picture laid out here, with no Graphviz needed
+//! ([`Trace::to_svg`], [`SvgOptions`]), and two traces can be compared ([`diff`]).
 //!
 //! ```
 //! use csp_core::{Config, Model, Pruning, Solver};
@@ -28,6 +29,7 @@
 mod diff;
 mod dot;
 mod json;
+mod svg;
 mod text;
 
 use serde::{Deserialize, Serialize};
@@ -36,6 +38,7 @@ use crate::observer::{Candidate, Failure, FailureKind, Node, PruneCause, SearchO
 use crate::{Value, VarId};
 
 pub use diff::{Divergence, diff};
+pub use svg::{NodeBox, NodePainter, SvgOptions};
 
 /// One event of a search, as stored in a trace and written to JSON Lines.
 ///
