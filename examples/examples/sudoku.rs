@@ -1,0 +1,81 @@
+//! Sudoku: solves puzzles given as 81 characters (`.` or `0` for blanks) in an
+//! argument, a file or standard input, and says whether each solution is unique.
+//!
+//! ```text
+//! cargo run --release --example sudoku -- 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..
+//! cargo run --release --example sudoku -- --file examples/data/sudoku.txt --stats
+//! ```
+
+use clap::Parser;
+use csp_core::{Config, Pruning, VarOrder};
+use csp_examples::cli;
+use csp_examples::sudoku::{self, PuzzleEntry, Sudoku};
+
+/// Solve Sudoku puzzles and check that each has a unique solution.
+#[derive(Parser)]
+#[command(name = "sudoku")]
+struct Cli {
+    /// The puzzle: 81 characters, 1-9 for a given, `.` or `0` for a blank. Without it,
+    /// puzzles are read from --file or standard input.
+    puzzle: Option<String>,
+    /// Read puzzles from this file (`-` for standard input): 81 cells each, `#` comments.
+    #[arg(long, short)]
+    file: Option<String>,
+    #[command(flatten)]
+    strategy: csp_cli::StrategyArgs,
+}
+
+fn main() {
+    let args: Cli = cli::parse_args();
+    let entries: Vec<PuzzleEntry> = match (&args.puzzle, &args.file) {
+        (Some(_), Some(_)) => csp_cli::exit_usage("give a puzzle or --file, not both"),
+        (Some(text), None) => match text.parse::<Sudoku>() {
+            Ok(puzzle) => vec![PuzzleEntry {
+                line: 1,
+                label: None,
+                puzzle,
+            }],
+            Err(e) => csp_cli::exit_usage(format!("puzzle: {e}")),
+        },
+        (None, path) => {
+            let (text, source) =
+                cli::read_input(path.as_deref()).unwrap_or_else(|e| csp_cli::exit_usage(e));
+            sudoku::parse_puzzles(&text)
+                .unwrap_or_else(|e| csp_cli::exit_usage(e.in_source(&source)))
+        }
+    };
+    let defaults = Config::default()
+        .with_pruning(Pruning::Propagators)
+        .with_var_order(VarOrder::FirstFail);
+    let config = cli::config_from(&args.strategy, defaults);
+    println!("strategy: {}", cli::strategy_name(&config));
+    for (i, entry) in entries.iter().enumerate() {
+        let label = entry
+            .label
+            .as_deref()
+            .map(|l| format!(": {l}"))
+            .unwrap_or_default();
+        println!(
+            "\npuzzle {} ({} givens){label}",
+            i + 1,
+            entry.puzzle.givens()
+        );
+        print!("{}", entry.puzzle);
+        let report = match sudoku::solve(&entry.puzzle, config.clone()) {
+            Ok(r) => r,
+            Err(e) => csp_cli::exit_usage(e),
+        };
+        if let Some(solution) = &report.solution {
+            println!("solution:");
+            print!("{solution}");
+        }
+        println!("{}", report.uniqueness);
+        cli::report_stats(
+            &args.strategy,
+            &config,
+            &report.stats,
+            report.status,
+            &[("puzzle", (i + 1).to_string())],
+        );
+    }
+}

@@ -1,0 +1,165 @@
+//! What the example programs share: one-line argument errors, input files, strategy names.
+
+use std::io::Read;
+
+use clap::Parser;
+use csp_core::{CancelFlag, Config, Strategy};
+
+/// The one-line message for a command-line error, or `None` when clap only wants
+/// to print help or the version (not an error).
+///
+/// clap's own report spans several lines (the error, a usage line, a hint); the
+/// examples promise one line, so this keeps the first and drops clap's `error: `
+/// prefix (the caller adds its own).
+///
+/// ```
+/// use clap::Parser;
+/// #[derive(Parser, Debug)]
+/// struct Cli {
+///     #[arg(long)]
+///     order: u32,
+/// }
+/// let err = Cli::try_parse_from(["prog", "--order", "x"]).unwrap_err();
+/// let line = csp_examples::cli::usage_error_line(&err).unwrap();
+/// assert!(line.starts_with("invalid value 'x' for '--order <ORDER>'"), "{line}");
+/// let help = Cli::try_parse_from(["prog", "--help"]).unwrap_err();
+/// assert_eq!(csp_examples::cli::usage_error_line(&help), None);
+/// ```
+pub fn usage_error_line(err: &clap::Error) -> Option<String> {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return None;
+    }
+    let text = err.to_string();
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first = first.strip_prefix("error: ").unwrap_or(first).trim();
+    Some(if first.is_empty() {
+        "invalid arguments".to_string()
+    } else {
+        first.to_string()
+    })
+}
+
+/// Parses the command line into `T`; on a bad argument prints one line on standard
+/// error and exits with status 2 (help and version print as usual and exit 0).
+pub fn parse_args<T: Parser>() -> T {
+    match T::try_parse() {
+        Ok(args) => args,
+        Err(err) => match usage_error_line(&err) {
+            Some(line) => csp_cli::exit_usage(line),
+            None => err.exit(),
+        },
+    }
+}
+
+/// Reads the named file, or standard input for `None` or `-`; returns the text and
+/// a name for messages (`<stdin>` or the path). The error is one line.
+pub fn read_input(path: Option<&str>) -> Result<(String, String), String> {
+    match path {
+        None | Some("-") => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            Ok((text, "<stdin>".to_string()))
+        }
+        Some(p) => std::fs::read_to_string(p)
+            .map(|t| (t, p.to_string()))
+            .map_err(|e| format!("cannot read {p}: {e}")),
+    }
+}
+
+/// The strategy of a configuration written the way the command line takes it,
+/// for example `fc+first-fail`.
+///
+/// ```
+/// use csp_core::{Config, Pruning, VarOrder};
+/// let c = Config::default().with_pruning(Pruning::ForwardChecking).with_var_order(VarOrder::FirstFail);
+/// assert_eq!(csp_examples::cli::strategy_name(&c), "fc+first-fail");
+/// ```
+pub fn strategy_name(config: &Config) -> String {
+    Strategy::new(config.pruning, config.var_order, config.val_order).to_string()
+}
+
+/// The configuration an example searches with: the user's options over the
+/// example's `defaults`, stopped by Ctrl-C. Call it once per program.
+pub fn config_from(args: &csp_cli::StrategyArgs, defaults: Config) -> Config {
+    let cancel: CancelFlag = csp_cli::cancel_on_ctrl_c();
+    args.config_with(defaults).with_cancel_flag(cancel)
+}
+
+/// Prints the statistics block on standard error if `--stats` was given, with
+/// the strategy and any `extra` statistics.
+pub fn report_stats(
+    args: &csp_cli::StrategyArgs,
+    config: &Config,
+    stats: &csp_core::SearchStats,
+    status: csp_core::SearchStatus,
+    extra: &[(&str, String)],
+) {
+    if args.stats {
+        let mut all = vec![("strategy", format!("\"{}\"", strategy_name(config)))];
+        all.extend(extra.iter().cloned());
+        csp_cli::print_stats(stats, status, &all);
+    }
+}
+
+/// "18 solutions", or "at least 18 solutions (stopped: node limit)" when a limit
+/// cut the count short.
+///
+/// ```
+/// use csp_core::{SearchStatus, StopReason};
+/// use csp_examples::cli::count_phrase;
+/// assert_eq!(count_phrase(1, SearchStatus::Complete, "solution"), "1 solution");
+/// assert_eq!(
+///     count_phrase(7, SearchStatus::Stopped(StopReason::TimeLimit), "square"),
+///     "at least 7 squares (stopped: time limit)"
+/// );
+/// ```
+pub fn count_phrase(count: u64, status: csp_core::SearchStatus, noun: &str) -> String {
+    let plural = if count == 1 { "" } else { "s" };
+    match status {
+        csp_core::SearchStatus::Stopped(reason) => {
+            format!("at least {count} {noun}{plural} (stopped: {reason})")
+        }
+        _ => format!("{count} {noun}{plural}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(flatten)]
+        strategy: csp_cli::StrategyArgs,
+    }
+
+    #[test]
+    fn unknown_pruning_level_is_reported_in_one_line() {
+        let err = Cli::try_parse_from(["prog", "--pruning", "fast"]).unwrap_err();
+        let line = usage_error_line(&err).unwrap();
+        assert!(line.contains("'fast'"), "{line}");
+        assert!(line.contains("none, check, fc, mac, propagators"), "{line}");
+        assert!(!line.contains('\n'));
+    }
+
+    #[test]
+    fn unknown_option_is_reported_in_one_line() {
+        let err = Cli::try_parse_from(["prog", "--colour"]).unwrap_err();
+        let line = usage_error_line(&err).unwrap();
+        assert!(line.contains("--colour"), "{line}");
+    }
+
+    #[test]
+    fn missing_file_is_an_error_naming_it() {
+        let e = read_input(Some("/nonexistent/puzzle.txt")).unwrap_err();
+        assert!(e.starts_with("cannot read /nonexistent/puzzle.txt:"), "{e}");
+    }
+}

@@ -1,0 +1,224 @@
+//! The example programs as a user runs them: answers on quick instances, and
+//! one-line errors with exit status 2 on bad input.
+//!
+//! `cargo test` builds the examples before running integration tests, into
+//! `target/<profile>/examples/`, next to this test's own `deps/` directory.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const EXAMPLES: [&str; 9] = [
+    "sudoku",
+    "map_coloring",
+    "graph_coloring",
+    "send_more_money",
+    "latin_square",
+    "magic_square",
+    "langford",
+    "zebra",
+    "custom_constraint",
+];
+
+fn binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
+    let path = profile_dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: `cargo test -p csp-examples` builds the examples, `--test cli` alone does not \
+         (run `cargo build -p csp-examples --examples` first)",
+        path.display()
+    );
+    path
+}
+
+fn run(name: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(binary(name))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout_of(name: &str, args: &[&str]) -> String {
+    let out = run(name, args, None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{name} {args:?} failed: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a bad invocation and returns its one-line error.
+fn usage_error(name: &str, args: &[&str], stdin: Option<&str>) -> String {
+    let out = run(name, args, stdin);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{name} {args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{name} {args:?}: {stderr}");
+    let line = stderr.trim_end().to_string();
+    assert!(line.starts_with("error: "), "{line}");
+    line
+}
+
+#[test]
+fn every_example_rejects_an_unknown_pruning_level_in_one_line() {
+    for name in EXAMPLES {
+        let mut args = vec!["--pruning", "fast"];
+        if name == "graph_coloring" {
+            args.push("data/myciel3.col");
+        }
+        let line = usage_error(name, &args, None);
+        assert!(
+            line.contains("'fast'") && line.contains("none, check, fc, mac, propagators"),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn every_example_accepts_the_strategy_options_and_prints_statistics() {
+    for name in EXAMPLES {
+        let mut args = vec![
+            "--pruning",
+            "fc",
+            "--var",
+            "first-fail",
+            "--val",
+            "asc",
+            "--stats",
+        ];
+        match name {
+            "graph_coloring" => args.push("data/myciel3.col"),
+            "sudoku" => args.extend(["--file", "data/sudoku.txt"]),
+            "langford" => args.push("4"),
+            "custom_constraint" => args.extend(["--marks", "4"]),
+            "map_coloring" => args.push("--count"),
+            _ => {}
+        }
+        let out = run(name, &args, None);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success(), "{name}: {stderr}");
+        assert!(stderr.contains("%%%mzn-stat: nodes="), "{name}: {stderr}");
+        assert!(
+            stderr.contains("%%%mzn-stat: strategy=\"fc+first-fail\""),
+            "{name}: {stderr}"
+        );
+        assert!(
+            stderr.trim_end().ends_with("%%%mzn-stat-end"),
+            "{name}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn sudoku_solves_the_shipped_puzzles_uniquely() {
+    let out = stdout_of("sudoku", &["--file", "data/sudoku.txt"]);
+    assert_eq!(out.matches("\nunique solution").count(), 7, "{out}");
+}
+
+#[test]
+fn sudoku_reads_standard_input() {
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+    let out = run("sudoku", &[], Some(puzzle));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("5 3 4 | 6 7 8 | 9 1 2"), "{text}");
+    assert!(text.contains("unique solution"));
+}
+
+#[test]
+fn sudoku_names_the_bad_cell() {
+    let line = usage_error("sudoku", &["53..7....6..19x"], None);
+    assert_eq!(
+        line,
+        "error: puzzle: column 15: unexpected character 'x' (a cell is 1-9, or '.' or '0' for a blank)"
+    );
+    let line = usage_error("sudoku", &[], Some("# one short puzzle\n123\n"));
+    assert_eq!(
+        line,
+        "error: <stdin>: line 2: the puzzle starting on line 2 has 3 cells, expected 81"
+    );
+}
+
+#[test]
+fn graph_coloring_finds_the_chromatic_number_of_a_shipped_graph() {
+    for method in ["bnb", "decreasing"] {
+        let out = stdout_of("graph_coloring", &["data/myciel4.col", "--method", method]);
+        assert!(out.contains("\nchromatic number 5\n"), "{out}");
+    }
+}
+
+#[test]
+fn graph_coloring_names_the_line_and_column_of_a_bad_file() {
+    let line = usage_error("graph_coloring", &["-"], Some("c bad\np edge 3 1\ne 1 4\n"));
+    assert_eq!(
+        line,
+        "error: <stdin>: line 3, column 5: vertex 4 is out of range 1..=3"
+    );
+    let line = usage_error("graph_coloring", &["no/such/file.col"], None);
+    assert!(
+        line.starts_with("error: cannot read no/such/file.col: "),
+        "{line}"
+    );
+    let line = usage_error(
+        "graph_coloring",
+        &["data/myciel3.col", "--method", "guess"],
+        None,
+    );
+    assert!(line.contains("'guess'"), "{line}");
+}
+
+#[test]
+fn map_coloring_counts_australia() {
+    let out = stdout_of("map_coloring", &["--count"]);
+    assert!(out.contains("\n18 colourings\n"), "{out}");
+    let out = stdout_of("map_coloring", &["--map", "usa", "--colors", "4"]);
+    assert!(out.contains("  NV   "), "{out}");
+    let line = usage_error("map_coloring", &["--map", "mars"], None);
+    assert_eq!(
+        line,
+        "error: unknown map 'mars' (expected australia or usa)"
+    );
+}
+
+#[test]
+fn puzzles_print_their_known_answers() {
+    let cases: [(&str, &[&str], &str); 7] = [
+        ("send_more_money", &[], "9567 + 1085 = 10652"),
+        ("send_more_money", &[], "\n1 solution\n"),
+        ("latin_square", &["4"], "\n576 Latin squares\n"),
+        ("magic_square", &["3", "--count"], "\n8 magic squares\n"),
+        ("langford", &["7"], "\n52 sequences\n"),
+        (
+            "zebra",
+            &[],
+            "The Japanese owns the zebra; the Norwegian drinks water.",
+        ),
+        ("custom_constraint", &["--marks", "5"], "optimal length 11"),
+    ];
+    for (name, args, expected) in cases {
+        let out = stdout_of(name, args);
+        assert!(out.contains(expected), "{name} {args:?}: {out}");
+    }
+}
+
+#[test]
+fn puzzles_reject_bad_arguments_in_one_line() {
+    let line = usage_error("send_more_money", &["SEND + MORE = MON3Y"], None);
+    assert_eq!(
+        line,
+        "error: puzzle: column 18: unexpected '3' (expected letters, '+' or '=')"
+    );
+    assert!(usage_error("latin_square", &["0"], None).contains("'0'"));
+    assert!(usage_error("langford", &["many"], None).contains("'many'"));
+    assert!(usage_error("custom_constraint", &["--marks", "40"], None).contains("40"));
+    assert!(usage_error("zebra", &["--next-to", "nearby"], None).contains("'nearby'"));
+}
