@@ -156,6 +156,7 @@ mod domains;
 mod error;
 pub mod generic;
 mod limits;
+pub mod local_search;
 mod model;
 mod observer;
 pub mod parallel;

@@ -651,7 +651,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 return self.stop(StopReason::NodeLimit);
             }
             // Checked before trying a value, so that at most `failures` happen.
-            if self.limits.failures.is_some_and(|f| self.stats.rejected >= f) {
+            if self
+                .limits
+                .failures
+                .is_some_and(|f| self.stats.rejected >= f)
+            {
                 return self.stop(StopReason::FailureLimit);
             }
             if self.stats.tried % CLOCK_INTERVAL == 0

@@ -34,6 +34,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod chart;
+
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 
@@ -42,6 +44,8 @@ use serde::Serialize;
 use crate::{
     Config, CspError, Limits, Model, SearchStats, SearchStatus, Solver, StopReason, Strategy,
 };
+
+pub use chart::ChartLabels;
 
 /// What each run does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

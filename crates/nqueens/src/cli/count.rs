@@ -1,0 +1,217 @@
+//! `nqueens count N`: the number of solutions, by the bitboard counter, the symmetry counter or the engine.
+
+use std::time::Instant;
+
+use clap::ValueEnum;
+use csp_cli::cancel_on_ctrl_c;
+use csp_core::parallel::{self, ParallelOptions};
+use nqueens::bitboard::{self, CounterError};
+use nqueens::{Queens, split, symmetry};
+
+use super::args::{self, EngineArgs};
+use super::progress::{self, EngineProgress};
+use super::{Done, Failure, Outcome};
+
+/// How to count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Method {
+    /// The csp-core engine with the chosen model and strategy.
+    Engine,
+    /// Bitmask backtracking with mirror halving (n <= 32).
+    Bitboard,
+    /// One board per symmetry class; also prints the number of unique solutions (n <= 32).
+    Symmetry,
+}
+
+impl Method {
+    fn as_str(self) -> &'static str {
+        match self {
+            Method::Engine => "engine",
+            Method::Bitboard => "bitboard",
+            Method::Symmetry => "symmetry",
+        }
+    }
+}
+
+/// Print the number of solutions.
+///
+/// The output is the bare number (`nqueens count 8` prints `92`); with
+/// `--method symmetry` it is `92 solutions, 12 unique up to rotation and
+/// reflection`; with `--part I/K` it is one partial-count line for `merge`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = args::ENGINE_DEFAULTS)]
+pub struct Args {
+    /// Board size N (0 is the empty board, with one solution).
+    #[arg(value_parser = args::parse_n, allow_negative_numbers = true)]
+    n: usize,
+    /// Counter: bitboard (the default when no engine option is given), symmetry,
+    /// or engine (the default when --model, --pruning, --var, --val, --node-limit
+    /// or --time-limit is given).
+    #[arg(long, value_enum)]
+    method: Option<Method>,
+    /// Threads: the bitboard and symmetry counters use all cores by default; the
+    /// engine counts on one thread unless --threads is given.
+    #[arg(long, value_name = "T", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    threads: Option<usize>,
+    /// Count only share I of K (bitboard) and print a partial-count line; `nqueens
+    /// merge` sums the K lines.
+    #[arg(long, value_name = "I/K", value_parser = args::parse_part)]
+    part: Option<(usize, usize)>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `nqueens count`.
+pub fn run(a: Args) -> Outcome {
+    let method = match a.method {
+        Some(m) => m,
+        None if a.engine.given().is_empty() => Method::Bitboard,
+        None => Method::Engine,
+    };
+    if method != Method::Engine {
+        a.engine.refuse_for(method.as_str())?;
+    }
+    if let Some((part, parts)) = a.part {
+        if method != Method::Bitboard {
+            return Err(Failure::Usage(format!(
+                "--part cannot be used with --method {} (shares are counted by the bitboard counter)",
+                method.as_str()
+            )));
+        }
+        if a.threads.is_some() {
+            return Err(Failure::Usage(
+                "--threads cannot be used with --part (a share is counted on one thread; run \
+                 the shares side by side instead)"
+                    .into(),
+            ));
+        }
+        return count_part(a.n, part, parts, a.engine.strategy.stats);
+    }
+    let started = Instant::now();
+    match method {
+        Method::Bitboard => {
+            let total = bitboard(a.n, a.threads)?;
+            println!("{total}");
+            if a.engine.strategy.stats {
+                counter_stats(total, started, "bitboard");
+            }
+            Ok(Done::Complete)
+        }
+        Method::Symmetry => {
+            let n = counter_size(a.n)?;
+            let bar = progress::spinner(format!("counting {n}-queens by symmetry classes"));
+            let result = symmetry::count_parallel(n, a.threads);
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            let counted = result.map_err(counter_error)?;
+            println!(
+                "{} solutions, {} unique up to rotation and reflection",
+                counted.total, counted.unique
+            );
+            if a.engine.strategy.stats {
+                counter_stats(counted.total, started, "symmetry");
+            }
+            Ok(Done::Complete)
+        }
+        Method::Engine => count_engine(a.n, a.threads, &a.engine),
+    }
+}
+
+/// Counts with the parallel bitboard counter (`threads = None`: all cores),
+/// with a spinner on a terminal.
+pub fn bitboard(n: usize, threads: Option<usize>) -> Result<u64, Failure> {
+    let n = counter_size(n)?;
+    let bar = progress::spinner(format!("counting {n}-queens"));
+    let result = bitboard::count_parallel(n, threads);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    result.map_err(counter_error)
+}
+
+/// Checks `n` against the counters' mask width.
+fn counter_size(n: usize) -> Result<u32, Failure> {
+    u32::try_from(n)
+        .ok()
+        .filter(|&n| n <= bitboard::MAX_N)
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "n = {n} is too large for the bitboard counters (at most {})",
+                bitboard::MAX_N
+            ))
+        })
+}
+
+fn counter_error(e: CounterError) -> Failure {
+    match e {
+        CounterError::ThreadPool(_) => Failure::Other(e.to_string()),
+        e => Failure::Usage(e.to_string()),
+    }
+}
+
+fn count_part(n: usize, part: usize, parts: usize, stats: bool) -> Outcome {
+    let started = Instant::now();
+    let n = counter_size(n)?;
+    let bar = progress::spinner(format!("counting share {part}/{parts} of {n}-queens"));
+    let result = split::count_share(n, part, parts);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let share = result.map_err(counter_error)?;
+    println!("{share}");
+    if stats {
+        counter_stats(share.count, started, "bitboard");
+    }
+    Ok(Done::Complete)
+}
+
+/// The statistics a dedicated counter has: solutions and time.
+fn counter_stats(solutions: u64, started: Instant, method: &str) {
+    eprintln!("%%%mzn-stat: solutions={solutions}");
+    eprintln!(
+        "%%%mzn-stat: solveTime={:.6}",
+        started.elapsed().as_secs_f64()
+    );
+    eprintln!("%%%mzn-stat: method=\"{method}\"");
+    eprintln!("%%%mzn-stat-end");
+}
+
+/// Counts with the engine: one thread with a progress display by default,
+/// csp-core's parallel count (subtrees on a rayon pool) with `--threads`.
+fn count_engine(n: usize, threads: Option<usize>, engine: &EngineArgs) -> Outcome {
+    let queens = Queens::new(n, engine.variant()).map_err(args::engine_error)?;
+    let config = engine.config(Some(cancel_on_ctrl_c()));
+    let result = if let Some(t) = threads {
+        let options = ParallelOptions {
+            depth: None,
+            threads: Some(t),
+        };
+        parallel::count_parallel(queens.model(), &config, &options)
+            .map_err(|e| Failure::Other(e.to_string()))?
+    } else if let Some(mut p) = EngineProgress::new(n) {
+        let r = queens.count_observed(config, &mut p);
+        p.finish();
+        r.map_err(args::engine_error)?
+    } else {
+        queens.count(config).map_err(args::engine_error)?
+    };
+    let done = if result.is_complete() {
+        println!("{}", result.solutions);
+        Done::Complete
+    } else {
+        let why = match result.status {
+            csp_core::SearchStatus::Stopped(r) => args::stopped_by(r),
+            s => s.to_string(),
+        };
+        println!(
+            "at least {} (incomplete: {why} after {} nodes)",
+            result.solutions, result.stats.tried
+        );
+        Done::Incomplete
+    };
+    if engine.strategy.stats {
+        csp_cli::print_stats(&result.stats, result.status, &engine.stat_extras());
+    }
+    Ok(done)
+}

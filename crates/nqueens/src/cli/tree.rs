@@ -1,0 +1,111 @@
+//! `nqueens tree N`: the state-space tree as an SVG picture (miniature boards), DOT or JSON Lines.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use nqueens::Queens;
+use nqueens::tree::{self, TreeFormat, TreeOptions};
+
+use super::args::{self, EngineArgs};
+use super::trace::{DEFAULT_MAX_EVENTS, DEFAULT_NODE_LIMIT};
+use super::{Done, Failure, Outcome};
+
+/// Draw the state-space tree of the search: a node per value tried, dead ends
+/// crossed out with the constraint that failed, solutions starred, pruned
+/// squares crossed on each miniature board; hover a node for why.
+#[derive(clap::Args, Debug)]
+#[command(after_help = format!(
+    "{}\n\nExamples:\n  nqueens tree 4 -o queens4-check.svg\n  \
+nqueens tree 4 --pruning fc --all -o fc-all.svg\n  nqueens tree 5 --pruning mac --var first-fail \
+--format dot | dot -Tpng > tree.png\n  nqueens tree 6 --format json > trace.jsonl",
+    args::ENGINE_DEFAULTS
+))]
+pub struct Args {
+    /// Board size N.
+    #[arg(value_parser = args::parse_n, allow_negative_numbers = true)]
+    n: usize,
+    /// Draw the search for every solution (default: up to the first one).
+    #[arg(long)]
+    all: bool,
+    /// Output: svg (a picture, laid out here), dot (Graphviz) or json (JSON Lines).
+    #[arg(long, value_name = "FORMAT", default_value = "svg")]
+    format: TreeFormat,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Keep at most this many events (the search still runs to its end).
+    #[arg(long, value_name = "E", default_value_t = DEFAULT_MAX_EVENTS)]
+    max_events: usize,
+    /// SVG: draw at most this many nodes, in visit order.
+    #[arg(long, value_name = "K", default_value_t = 2_000)]
+    max_nodes: usize,
+    /// SVG: plain numbered boxes instead of miniature boards.
+    #[arg(long)]
+    plain: bool,
+    /// SVG: also list the pruned values in words under each node.
+    #[arg(long)]
+    pruned_text: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs `nqueens tree`.
+pub fn run(a: Args) -> Outcome {
+    let queens = Queens::new(a.n, a.engine.variant()).map_err(args::engine_error)?;
+    let mut config = a.engine.config(Some(csp_cli::cancel_on_ctrl_c()));
+    config.limits.nodes = Some(a.engine.strategy.node_limit.unwrap_or(DEFAULT_NODE_LIMIT));
+    let (trace, outcome) =
+        tree::record(&queens, config, a.all, a.max_events).map_err(args::engine_error)?;
+    let title = format!(
+        "{}-queens, {} ({} model), {}",
+        a.n,
+        a.engine.strategy_name(),
+        a.engine.variant(),
+        if a.all {
+            "all solutions"
+        } else {
+            "up to the first solution"
+        }
+    );
+    let options = TreeOptions {
+        format: a.format,
+        boards: !a.plain,
+        pruned_text: a.pruned_text,
+        max_nodes: a.max_nodes,
+    };
+    let text = tree::render(&queens, &trace, &title, &options);
+    match &a.output {
+        Some(path) => std::fs::write(path, text.as_bytes())
+            .map_err(|e| Failure::Other(format!("cannot write {}: {e}", path.display())))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                    return Ok(Done::Complete);
+                }
+                Err(e) => return Err(e.into()),
+                Ok(()) => {}
+            }
+        }
+    }
+    if trace.is_truncated() {
+        eprintln!(
+            "note: the trace stopped at {} events (the search went on: {} nodes); raise --max-events to see more",
+            a.max_events, outcome.stats.tried
+        );
+    }
+    if a.engine.strategy.stats {
+        csp_cli::print_stats(&outcome.stats, outcome.status, &a.engine.stat_extras());
+    }
+    Ok(match outcome.stop_reason() {
+        Some(reason) => {
+            eprintln!(
+                "incomplete: {} after {} nodes",
+                args::stopped_by(reason),
+                outcome.stats.tried
+            );
+            Done::Incomplete
+        }
+        None => Done::Complete,
+    })
+}

@@ -1,0 +1,557 @@
+//! Strategy comparisons on N-Queens: the model variants, the default ladder of strategies, and the dedicated counter as one more entry.
+//!
+//! This is the N-Queens side of [`csp_core::compare`]: [`build`] makes the
+//! model for a size and a [`ModelVariant`], [`parse_entries`] reads a list of
+//! strategies such as `check,fc,mac+dom-wdeg,propagators@global,dedicated`,
+//! [`default_ladder`] is the list `nqueens compare` runs by default, and
+//! [`compare()`] runs and verifies them all.
+//!
+//! # Writing a list of strategies
+//! Entries are separated by commas. Each is `[NAME=]STRATEGY[@VARIANT]`:
+//! - `STRATEGY` is a [`Strategy`] spelling: a pruning level (`none`, `check`,
+//!   `fc`, `mac`, `propagators`) optionally followed by `+variable order`
+//!   (`first-fail`, `mrv-degree`, `dom-wdeg`, ...) and `+value order` (`lcv`,
+//!   `middle`, ...);
+//! - `VARIANT` is the model ([`ModelVariant`]): `pairwise` (the default),
+//!   `global` or `columns`;
+//! - `NAME` is what the tables show (by default the entry as written);
+//! - the word `dedicated` is the dedicated method instead of the engine: the
+//!   bitboard counter ([`bitboard::count`]) in count
+//!   mode, the closed-form placement ([`construct`](crate::construct::construct))
+//!   in first-solution mode. `bitboard` and `construct` name them in their own
+//!   mode.
+//!
+//! ```
+//! use csp_core::compare::{CompareOptions, Mode};
+//! use nqueens::compare::{compare, parse_entries};
+//!
+//! let entries = parse_entries("check, fc+first-fail, leaves=check@columns, dedicated")?;
+//! let table = compare(&entries, &[6, 8], &CompareOptions::default())?;
+//! let nodes = |name: &str, n: usize| {
+//!     table.rows.iter().find(|r| r.strategy == name && r.size == n).and_then(|r| r.nodes)
+//! };
+//! assert_eq!(nodes("check", 8), Some(15_720)); // the textbook figure
+//! assert!(nodes("fc+first-fail", 8) < nodes("check", 8));
+//! assert!(nodes("leaves", 8) > nodes("check", 8));
+//! assert_eq!(nodes("bitboard", 8), None); // it does not count nodes
+//! assert!(table.rows.iter().all(|r| r.solutions == if r.size == 6 { 4 } else { 92 }));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use csp_core::compare::{
+    self, CompareError, CompareOptions, CustomOutcome, Entry, Mode, Row, Table,
+};
+use csp_core::{
+    Conflict, Constraint, CspError, Domains, Model, PropStatus, Propagation, PropagationContext,
+    Strategy, UnknownName, Value, VarId,
+};
+
+use crate::{Error, Variant, bitboard, construct};
+
+/// The node limit `nqueens compare` gives every run unless told otherwise:
+/// large enough for every default strategy except generate-and-test and the
+/// columns-only model to count n = 12, small enough that those two stop
+/// within seconds (their rows say `limit`).
+pub const DEFAULT_NODE_LIMIT: u64 = 100_000_000;
+
+/// The model variants a comparison can use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ModelVariant {
+    /// Three binary disequalities per pair of rows ([`Variant::Pairwise`]):
+    /// the classic `promising` test. The default, because heuristics such as
+    /// dom/wdeg learn from many small constraints.
+    #[default]
+    Pairwise,
+    /// Three all-different constraints ([`Variant::Global`]).
+    Global,
+    /// Only the columns are checked during the search (all-different), and
+    /// the diagonals once every row has a queen ([`DiagonalsAtLeaves`]): the
+    /// classic "column flags, then check the full board" program.
+    Columns,
+}
+
+impl ModelVariant {
+    /// Every variant.
+    pub const ALL: [ModelVariant; 3] = [
+        ModelVariant::Pairwise,
+        ModelVariant::Global,
+        ModelVariant::Columns,
+    ];
+
+    /// The name used in lists of strategies: `pairwise`, `global`, `columns`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelVariant::Pairwise => "pairwise",
+            ModelVariant::Global => "global",
+            ModelVariant::Columns => "columns",
+        }
+    }
+}
+
+impl fmt::Display for ModelVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ModelVariant {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "" | "pairwise" => Ok(ModelVariant::Pairwise),
+            "global" => Ok(ModelVariant::Global),
+            "columns" => Ok(ModelVariant::Columns),
+            _ => Err(SpecError::UnknownVariant(s.to_string())),
+        }
+    }
+}
+
+/// The diagonal rule checked only on complete boards: no two queens share a
+/// diagonal (`|q_i - q_j| != j - i`).
+///
+/// Its [`promising`](Constraint::promising) test says "yes" until every row
+/// has a queen, and its [`propagate`](Constraint::propagate) does nothing
+/// until then, so under every pruning level (even `mac`) it acts only at the
+/// leaves of the search tree.
+#[derive(Clone, Debug)]
+pub struct DiagonalsAtLeaves {
+    rows: Vec<VarId>,
+}
+
+impl DiagonalsAtLeaves {
+    /// The rule over `rows` (the queen of row `i` is `rows[i]`).
+    pub fn new(rows: &[VarId]) -> Self {
+        DiagonalsAtLeaves {
+            rows: rows.to_vec(),
+        }
+    }
+
+    /// Whether the queens `value(0), value(1), ...` share no diagonal.
+    fn no_shared_diagonal(n: usize, value: impl Fn(usize) -> Value) -> bool {
+        (0..n).all(|i| (i + 1..n).all(|j| (value(i) - value(j)).abs() != (j - i) as Value))
+    }
+}
+
+impl Constraint for DiagonalsAtLeaves {
+    fn scope(&self) -> &[VarId] {
+        &self.rows
+    }
+
+    fn check(&self, values: &[Value]) -> bool {
+        Self::no_shared_diagonal(values.len(), |i| values[i])
+    }
+
+    fn name(&self) -> &str {
+        "diagonals at the leaves"
+    }
+
+    // The default semantics (yes until complete, then `check`), without
+    // collecting the values into a vector at every node.
+    fn promising(&self, domains: &Domains) -> bool {
+        let mut values = self.rows.iter().map(|&v| domains.value(v));
+        if values.any(|v| v.is_none()) {
+            return true;
+        }
+        Self::no_shared_diagonal(self.rows.len(), |i| {
+            domains.value(self.rows[i]).unwrap_or_default()
+        })
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        if self.rows.iter().any(|&v| !ctx.is_fixed(v)) {
+            Ok(PropStatus::Unchanged)
+        } else if self.promising(ctx.domains()) {
+            Ok(PropStatus::Entailed)
+        } else {
+            Err(Conflict::infeasible())
+        }
+    }
+}
+
+/// The columns-only model: one all-different over the rows' columns, and the
+/// diagonals as one [`DiagonalsAtLeaves`] constraint.
+///
+/// ```
+/// use csp_core::{Config, Pruning, Solver};
+/// use nqueens::compare::columns_then_leaves;
+///
+/// let (m, _) = columns_then_leaves(6)?;
+/// let mut solver = Solver::new(&m, Config::default().with_pruning(Pruning::Check))?;
+/// let count = solver.count();
+/// assert_eq!(count.solutions, 4);
+/// // All 6 columns are tried below every permutation of 0 to 5 rows:
+/// // 6 * (1 + 6 + 6*5 + ... + 6!) = 7422 nodes (pairwise check: 894).
+/// assert_eq!(count.stats.tried, 7422);
+/// # Ok::<(), nqueens::Error>(())
+/// ```
+pub fn columns_then_leaves(n: usize) -> Result<(Model, Vec<VarId>), Error> {
+    // The global model's bounds apply (n^2 bits of domains).
+    if n > Variant::Global.max_n() {
+        return crate::model(n, Variant::Global);
+    }
+    let mut m = Model::new();
+    let q = m.int_var_array("q", n, 0..=(n as Value - 1))?;
+    if n > 0 {
+        m.all_different(&q)?;
+        m.post(DiagonalsAtLeaves::new(&q))?;
+    }
+    Ok((m, q))
+}
+
+/// Builds the model of `variant` (a [`ModelVariant`] name, `""` for the
+/// default) for `n` queens: the builder [`csp_core::compare::compare`] takes.
+///
+/// ```
+/// use csp_core::{Config, Solver};
+/// let m = nqueens::compare::build(8, "columns")?;
+/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 92);
+/// assert!(nqueens::compare::build(8, "diagonal-free").is_err());
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+pub fn build(n: usize, variant: &str) -> Result<Model, CspError> {
+    let variant: ModelVariant = variant
+        .parse()
+        .map_err(|e: SpecError| invalid(e.to_string()))?;
+    let built = match variant {
+        ModelVariant::Pairwise => crate::model(n, Variant::Pairwise),
+        ModelVariant::Global => crate::model(n, Variant::Global),
+        ModelVariant::Columns => columns_then_leaves(n),
+    };
+    match built {
+        Ok((m, _)) => Ok(m),
+        Err(Error::Csp(e)) => Err(e),
+        Err(e) => Err(invalid(e.to_string())),
+    }
+}
+
+fn invalid(message: String) -> CspError {
+    CspError::InvalidArgument {
+        context: "n-queens model".to_string(),
+        message,
+    }
+}
+
+/// A list of strategies that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The list has no entry.
+    #[error("the list of strategies is empty")]
+    Empty,
+    /// A strategy spelling was not understood.
+    #[error("'{entry}': {source}")]
+    Strategy {
+        /// The entry as written.
+        entry: String,
+        /// What the strategy parser said.
+        source: UnknownName,
+    },
+    /// An unknown model variant after `@`.
+    #[error("unknown model variant '{0}' (expected pairwise, global or columns)")]
+    UnknownVariant(String),
+    /// Two entries have the same name.
+    #[error("two entries are named '{0}'; name them apart with NAME=STRATEGY")]
+    Duplicate(String),
+}
+
+/// How one entry of a comparison solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The engine with a strategy on a model variant.
+    Engine(Strategy, ModelVariant),
+    /// The bitboard counter (count mode) or the closed-form placement (first mode).
+    Dedicated,
+}
+
+/// One entry of a list of strategies: its name and its method.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntrySpec {
+    /// The name shown in tables.
+    pub name: String,
+    /// How it solves.
+    pub method: Method,
+}
+
+impl EntrySpec {
+    /// The comparison entry for `mode`. The dedicated method is named
+    /// `bitboard` in count mode and `construct` in first mode unless the list
+    /// named it.
+    pub fn entry(&self, mode: Mode) -> Entry {
+        match self.method {
+            Method::Engine(strategy, variant) => {
+                Entry::engine(self.name.clone(), strategy, variant.as_str())
+            }
+            Method::Dedicated => {
+                let name = match (self.name.as_str(), mode) {
+                    ("dedicated" | "bitboard" | "construct", Mode::Count) => "bitboard",
+                    ("dedicated" | "bitboard" | "construct", Mode::First) => "construct",
+                    (name, _) => name,
+                };
+                Entry::custom(name, dedicated)
+            }
+        }
+    }
+}
+
+/// The dedicated method: count with the bitboard counter, or place by the
+/// closed form (whose board the comparison checks against the model).
+fn dedicated(n: usize, mode: Mode) -> Result<CustomOutcome, String> {
+    match mode {
+        Mode::Count => {
+            let n = u32::try_from(n).map_err(|_| format!("n = {n} is too large"))?;
+            let solutions = bitboard::count(n).map_err(|e| e.to_string())?;
+            Ok(CustomOutcome {
+                solutions,
+                solution: None,
+                nodes: None,
+            })
+        }
+        Mode::First => match construct::construct(n) {
+            Ok(columns) => Ok(CustomOutcome {
+                solutions: 1,
+                solution: Some(columns.into_iter().map(|c| c as Value).collect()),
+                nodes: None,
+            }),
+            Err(construct::ConstructError::NoSolution { .. }) => Ok(CustomOutcome {
+                solutions: 0,
+                solution: None,
+                nodes: None,
+            }),
+        },
+    }
+}
+
+/// Reads a comma-separated list of `[NAME=]STRATEGY[@VARIANT]` entries (see
+/// the [module documentation](self)).
+///
+/// ```
+/// use nqueens::compare::{parse_entries, Method, ModelVariant};
+/// let e = parse_entries("fc, régin=propagators+first-fail@global")?;
+/// assert_eq!(e[0].name, "fc");
+/// assert_eq!(e[1].name, "régin");
+/// assert_eq!(e[1].method, Method::Engine("propagators+first-fail".parse()?, ModelVariant::Global));
+/// assert!(parse_entries("fc+sideways").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_entries(list: &str) -> Result<Vec<EntrySpec>, SpecError> {
+    let mut entries: Vec<EntrySpec> = Vec::new();
+    for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (name, body) = match item.split_once('=') {
+            Some((name, body)) => (name.trim().to_string(), body.trim()),
+            None => (item.to_string(), item),
+        };
+        let method = match body {
+            "dedicated" | "bitboard" | "construct" => Method::Dedicated,
+            _ => {
+                let (strategy, variant) = body.split_once('@').unwrap_or((body, ""));
+                let strategy = strategy
+                    .trim()
+                    .parse()
+                    .map_err(|source| SpecError::Strategy {
+                        entry: item.to_string(),
+                        source,
+                    })?;
+                Method::Engine(strategy, variant.trim().parse()?)
+            }
+        };
+        if entries.iter().any(|e| e.name == name) {
+            return Err(SpecError::Duplicate(name));
+        }
+        entries.push(EntrySpec { name, method });
+    }
+    if entries.is_empty() {
+        return Err(SpecError::Empty);
+    }
+    Ok(entries)
+}
+
+/// The default list: the classic programs' ladder and beyond.
+pub const DEFAULT_LADDER: &str = "none, check@columns, check, fc, mac, fc+first-fail, \
+mac+dom-wdeg, propagators@global, dedicated";
+
+/// The default entries ([`DEFAULT_LADDER`]): generate-and-test (`none`);
+/// column-only checks with the diagonals at the leaves (`check@columns`); the
+/// pairwise promising check (`check`); forward checking (`fc`); arc
+/// consistency (`mac`); forward checking with first-fail; MAC with dom/wdeg;
+/// the global all-different model with its propagators (Régin's matching);
+/// and the dedicated method (bitboard counter or closed-form placement).
+pub fn default_ladder() -> Vec<EntrySpec> {
+    parse_entries(DEFAULT_LADDER).unwrap_or_default()
+}
+
+/// Runs `entries` on every size in `sizes` with `options` and verifies that
+/// they agree (see [`csp_core::compare::compare`]).
+pub fn compare(
+    entries: &[EntrySpec],
+    sizes: &[usize],
+    options: &CompareOptions,
+) -> Result<Table, CompareError> {
+    compare_with_progress(entries, sizes, options, |_, _| {})
+}
+
+/// [`compare()`], one size at a time, calling `progress(size, rows)` with each
+/// size's verified rows as soon as they are measured (long comparisons can
+/// report as they go). The agreement check is per size, so the result is the
+/// same table.
+pub fn compare_with_progress(
+    entries: &[EntrySpec],
+    sizes: &[usize],
+    options: &CompareOptions,
+    mut progress: impl FnMut(usize, &[Row]),
+) -> Result<Table, CompareError> {
+    let entries: Vec<Entry> = entries.iter().map(|e| e.entry(options.mode)).collect();
+    let mut table = Table {
+        mode: options.mode,
+        rows: Vec::new(),
+    };
+    for &size in sizes {
+        let part = compare::compare(&build, &entries, &[size], options)?;
+        progress(size, &part.rows);
+        table.rows.extend(part.rows);
+    }
+    Ok(table)
+}
+
+/// Reads board sizes: `8`, `4..=12`, `4..12` (12 excluded), `4,6,8`, or a mix
+/// (`4..=8,10,12`). Sizes stay in the order given; repeats are refused.
+///
+/// ```
+/// use nqueens::compare::parse_sizes;
+/// assert_eq!(parse_sizes("4..=6"), Ok(vec![4, 5, 6]));
+/// assert_eq!(parse_sizes("4..7"), Ok(vec![4, 5, 6]));
+/// assert_eq!(parse_sizes("8, 16,200"), Ok(vec![8, 16, 200]));
+/// assert!(parse_sizes("6..4").is_err());
+/// ```
+pub fn parse_sizes(s: &str) -> Result<Vec<usize>, String> {
+    let number = |t: &str| -> Result<usize, String> {
+        let t = t.trim();
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "'{t}' is not a board size (a whole number, 0 or more)"
+            ));
+        }
+        t.parse().map_err(|_| format!("'{t}' is too large"))
+    };
+    let mut sizes = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        let range = if let Some((a, b)) = part.split_once("..=") {
+            number(a)?..number(b)?.saturating_add(1)
+        } else if let Some((a, b)) = part.split_once("..") {
+            number(a)?..number(b)?
+        } else {
+            let n = number(part)?;
+            n..n + 1
+        };
+        if range.is_empty() {
+            return Err(format!("'{part}' is an empty range"));
+        }
+        for n in range {
+            if sizes.contains(&n) {
+                return Err(format!("size {n} is given twice"));
+            }
+            sizes.push(n);
+        }
+    }
+    Ok(sizes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use csp_core::{Config, Pruning, Solver};
+
+    #[test]
+    fn the_columns_model_counts_like_the_pairwise_one_under_every_pruning_level() {
+        for n in 0..=7 {
+            let pairwise = build(n, "pairwise").unwrap();
+            let expected = Solver::new(&pairwise, Config::default())
+                .unwrap()
+                .count()
+                .solutions;
+            let columns = build(n, "columns").unwrap();
+            for pruning in Pruning::ALL {
+                let mut s = Solver::new(&columns, Config::default().with_pruning(pruning)).unwrap();
+                assert_eq!(s.count().solutions, expected, "n = {n}, {pruning:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn diagonals_act_only_at_the_leaves_even_under_mac() {
+        // Check tries all 5 columns below every permutation prefix:
+        // 5 * (1 + 5 + 20 + 60 + 120) = 1030 nodes. With the columns filtered,
+        // FC and MAC try every permutation prefix of 1 to 4 rows (5 + 20 + 60
+        // + 120 = 205 nodes): after 4 rows the last queen's column is forced,
+        // the board is complete, and the diagonals are checked; only the 10
+        // solutions get their fifth value tried. 205 + 10 = 215: nothing is
+        // learnt from the diagonals before the board is full.
+        for (pruning, nodes) in [("check", 1030), ("fc", 215), ("mac", 215)] {
+            let m = build(5, "columns").unwrap();
+            let strategy: Strategy = pruning.parse().unwrap();
+            let count = Solver::new(&m, strategy.config()).unwrap().count();
+            assert_eq!(count.solutions, 10);
+            assert_eq!(count.stats.tried, nodes, "{pruning}");
+        }
+    }
+
+    #[test]
+    fn the_default_ladder_agrees_on_small_boards_in_both_modes() {
+        let ladder = default_ladder();
+        assert_eq!(ladder.len(), 9);
+        for mode in [Mode::Count, Mode::First] {
+            let options = CompareOptions {
+                mode,
+                max_repeats: 1,
+                ..CompareOptions::default()
+            };
+            let t = compare(&ladder, &[1, 2, 3, 4, 5, 6], &options).unwrap();
+            assert_eq!(t.rows.len(), 6 * 9);
+        }
+    }
+
+    #[test]
+    fn entries_are_named_as_written_or_by_their_name() {
+        let e = parse_entries("mac+dom-wdeg, leaves = check @ columns, dedicated").unwrap();
+        assert_eq!(e[0].name, "mac+dom-wdeg");
+        assert_eq!(e[1].name, "leaves");
+        assert_eq!(
+            e[1].method,
+            Method::Engine("check".parse().unwrap(), ModelVariant::Columns)
+        );
+        assert_eq!(e[2].entry(Mode::Count).name, "bitboard");
+        assert_eq!(e[2].entry(Mode::First).name, "construct");
+    }
+
+    #[test]
+    fn bad_lists_are_refused_with_a_reason() {
+        assert_eq!(parse_entries(" , "), Err(SpecError::Empty));
+        assert_eq!(
+            parse_entries("fc@diagonal").unwrap_err().to_string(),
+            "unknown model variant 'diagonal' (expected pairwise, global or columns)"
+        );
+        assert!(
+            parse_entries("fc,fc")
+                .unwrap_err()
+                .to_string()
+                .contains("named 'fc'")
+        );
+        assert!(
+            parse_entries("fc+sideways")
+                .unwrap_err()
+                .to_string()
+                .starts_with("'fc+sideways': ")
+        );
+    }
+
+    #[test]
+    fn sizes_are_numbers_ranges_and_lists() {
+        assert_eq!(parse_sizes("8"), Ok(vec![8]));
+        assert_eq!(parse_sizes("4..=8,10"), Ok(vec![4, 5, 6, 7, 8, 10]));
+        for bad in ["", "4..", "a", "4,4", "-3", "5..5"] {
+            assert!(parse_sizes(bad).is_err(), "{bad}");
+        }
+    }
+}

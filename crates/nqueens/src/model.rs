@@ -1,0 +1,280 @@
+//! The declarative N-Queens model: one variable per row, whose value is the queen's column.
+//!
+//! Rows differ by construction (one variable each), so the constraints only say
+//! that columns and diagonals differ. Two formulations are offered, to compare:
+//!
+//! - [`Variant::Pairwise`]: for every pair of rows `i < j`, three binary
+//!   disequalities `q_i != q_j`, `q_i != q_j + (j - i)`, `q_i != q_j - (j - i)`,
+//!   i.e. `q_i != q_j` and `|q_i - q_j| != |i - j|`: the `promising` test of the
+//!   classic programs, `3 n (n - 1) / 2` constraints;
+//! - [`Variant::Global`]: three all-different constraints over `q_i`, `q_i + i`
+//!   and `q_i - i`, as MiniZinc and Gecode write it: 3 constraints whatever `n`.
+//!
+//! Both have the same solutions, and under the `check` pruning level they visit
+//! the same state-space tree (the same values tried, accepted and rejected).
+//! Stronger pruning differs: arc consistency on the pairwise model equals value
+//! elimination on the global one, and only the global model can use Régin's
+//! matching filter (`propagators`).
+//!
+//! ```
+//! use csp_core::{Config, Solver};
+//! use nqueens::{model, Variant};
+//!
+//! for variant in Variant::ALL {
+//!     let (m, rows) = model(8, variant)?;
+//!     assert_eq!(rows.len(), 8);
+//!     assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 92);
+//! }
+//! # Ok::<(), nqueens::Error>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use csp_core::{Model, Value, VarId};
+
+use crate::Error;
+use crate::construct::Line;
+
+/// The largest board the pairwise model accepts: it posts `3 n (n - 1) / 2`
+/// constraints, 374,250 at `n = 500` (some 60 MB while searching; at
+/// `n = 1000` a search grew past 1.8 GB). The global model goes further.
+pub const MAX_PAIRWISE_N: usize = 500;
+
+/// The largest board the global model accepts. The engine stores every domain
+/// as a bitset with an undo stamp per word, `n^2 / 4` bytes in all (25 MB at
+/// `n = 10_000`); csp-core's own bound, a domain 2^24 values wide, would need
+/// terabytes long before it is reached. Larger boards: use the constructive
+/// placement ([`construct`](crate::construct::construct)).
+pub const MAX_GLOBAL_N: usize = 10_000;
+
+/// How the column and diagonal constraints are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Three binary disequalities per pair of rows, like the classic `promising`.
+    Pairwise,
+    /// Three all-different constraints over `q_i`, `q_i + i`, `q_i - i` (the default).
+    #[default]
+    Global,
+}
+
+impl Variant {
+    /// Both variants, pairwise first.
+    pub const ALL: [Variant; 2] = [Variant::Pairwise, Variant::Global];
+
+    /// The name used on command lines: `pairwise` or `global`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Variant::Pairwise => "pairwise",
+            Variant::Global => "global",
+        }
+    }
+
+    /// The largest `n` this variant builds ([`MAX_PAIRWISE_N`], [`MAX_GLOBAL_N`]).
+    pub fn max_n(self) -> usize {
+        match self {
+            Variant::Pairwise => MAX_PAIRWISE_N,
+            Variant::Global => MAX_GLOBAL_N,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A model variant name that is neither `pairwise` nor `global`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown model '{0}' (expected pairwise or global)")]
+pub struct UnknownVariant(pub String);
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    /// ```
+    /// use nqueens::Variant;
+    /// assert_eq!("pairwise".parse(), Ok(Variant::Pairwise));
+    /// assert!("clever".parse::<Variant>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "pairwise" => Ok(Variant::Pairwise),
+            "global" => Ok(Variant::Global),
+            _ => Err(UnknownVariant(s.to_string())),
+        }
+    }
+}
+
+/// Builds the `n`-queens model: variables `q[0]..q[n-1]` (returned in row
+/// order), each with the columns `0..n` as its domain, and the constraints of
+/// `variant`. Uses only csp-core's public API.
+///
+/// `n = 0` gives a model with no variable, whose one solution is the empty
+/// board (OEIS A000170 counts it: `a(0) = 1`).
+///
+/// Fails with [`Error::TooLarge`] above [`Variant::max_n`].
+///
+/// ```
+/// use csp_core::{Config, Pruning, Solver};
+/// use nqueens::{model, Variant};
+///
+/// let (m, q) = model(4, Variant::Pairwise)?;
+/// assert_eq!(m.num_constraints(), 3 * 6);
+/// let mut solver = Solver::new(&m, Config::default().with_pruning(Pruning::Check))?;
+/// assert_eq!(solver.first().solution.map(|s| s.values_of(&q)), Some(vec![1, 3, 0, 2]));
+/// # Ok::<(), nqueens::Error>(())
+/// ```
+pub fn model(n: usize, variant: Variant) -> Result<(Model, Vec<VarId>), Error> {
+    if n > variant.max_n() {
+        return Err(Error::TooLarge {
+            n,
+            max: variant.max_n(),
+            variant: variant.as_str(),
+            why: match variant {
+                Variant::Pairwise => {
+                    "it posts 3n(n-1)/2 constraints; use the global model or --method construct"
+                }
+                Variant::Global => "the domains take n^2 bits; use --method construct",
+            },
+        });
+    }
+    let mut m = Model::new();
+    // n <= MAX_GLOBAL_N, so the columns fit a Value.
+    let last = n as Value - 1;
+    let q = m.int_var_array("q", n, 0..=last)?;
+    if n == 0 {
+        return Ok((m, q));
+    }
+    match variant {
+        Variant::Pairwise => {
+            for i in 0..n {
+                for j in i + 1..n {
+                    let d = (j - i) as Value;
+                    m.not_equal(q[i], q[j])?;
+                    m.not_equal_offset(q[i], q[j], d)?;
+                    m.not_equal_offset(q[i], q[j], -d)?;
+                }
+            }
+        }
+        Variant::Global => {
+            let rows: Vec<Value> = (0..n as Value).collect();
+            let minus_rows: Vec<Value> = rows.iter().map(|r| -r).collect();
+            m.all_different(&q)?;
+            m.all_different_offsets(&q, &rows)?;
+            m.all_different_offsets(&q, &minus_rows)?;
+        }
+    }
+    Ok((m, q))
+}
+
+/// The line a constraint of [`model(n, variant)`](model()) keeps free of a second
+/// queen, by the constraint's index: `Column`, `Diagonal` (`q_i - i`, row − column
+/// constant) or `AntiDiagonal` (`q_i + i`). `None` for an index the model does
+/// not have.
+///
+/// ```
+/// use nqueens::construct::Line;
+/// use nqueens::model::constraint_line;
+/// use nqueens::Variant;
+///
+/// assert_eq!(constraint_line(Variant::Global, 8, 2), Some(Line::Diagonal));
+/// // Pairwise: rows 0 and 1 get `q0 != q1`, `q0 != q1 + 1`, `q0 != q1 - 1`.
+/// assert_eq!(constraint_line(Variant::Pairwise, 8, 1), Some(Line::AntiDiagonal));
+/// assert_eq!(constraint_line(Variant::Pairwise, 8, 84), None);
+/// ```
+pub fn constraint_line(variant: Variant, n: usize, constraint: usize) -> Option<Line> {
+    let count = match variant {
+        Variant::Pairwise => 3 * n * n.saturating_sub(1) / 2,
+        Variant::Global if n > 0 => 3,
+        Variant::Global => 0,
+    };
+    if constraint >= count {
+        return None;
+    }
+    // Both variants post column, then q_i != q_j + (j - i) / all-different of
+    // q_i + i (row + column constant), then the other diagonal.
+    Some(match constraint % 3 {
+        0 => Line::Column,
+        1 => Line::AntiDiagonal,
+        _ => Line::Diagonal,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairwise_posts_three_constraints_per_pair_and_global_three_in_all() {
+        let (p, _) = model(6, Variant::Pairwise).unwrap();
+        let (g, _) = model(6, Variant::Global).unwrap();
+        assert_eq!(p.num_constraints(), 45);
+        assert_eq!(g.num_constraints(), 3);
+    }
+
+    #[test]
+    fn empty_board_has_no_variable_and_no_constraint() {
+        for variant in Variant::ALL {
+            let (m, q) = model(0, variant).unwrap();
+            assert!(q.is_empty());
+            assert_eq!(m.num_constraints(), 0);
+            assert!(m.is_solution(&[]));
+        }
+    }
+
+    #[test]
+    fn refuses_boards_above_the_variant_limit() {
+        let e = model(MAX_PAIRWISE_N + 1, Variant::Pairwise).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("n = 501 is too large for the pairwise model (at most 500)"),
+            "{e}"
+        );
+        assert!(matches!(
+            model(MAX_GLOBAL_N + 1, Variant::Global),
+            Err(Error::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn constraint_lines_match_what_the_constraints_forbid() {
+        // Rows 0 and 2 with queens one diagonal step apart per row.
+        for variant in Variant::ALL {
+            let (m, _) = model(3, variant).unwrap();
+            let cases = [
+                ([0, 1, 2], Line::Diagonal),
+                ([2, 1, 0], Line::AntiDiagonal),
+                ([0, 2, 0], Line::Column),
+            ];
+            for (values, line) in cases {
+                let failing: Vec<Line> = m
+                    .constraints()
+                    .filter(|(_, c)| {
+                        let vals: Vec<Value> =
+                            c.scope().iter().map(|v| values[v.index()]).collect();
+                        !c.check(&vals)
+                    })
+                    .filter_map(|(id, _)| constraint_line(variant, 3, id.index()))
+                    .collect();
+                assert!(
+                    !failing.is_empty() && failing.iter().all(|&l| l == line),
+                    "{variant} {values:?} {failing:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn both_variants_accept_the_same_placements() {
+        let (p, _) = model(5, Variant::Pairwise).unwrap();
+        let (g, _) = model(5, Variant::Global).unwrap();
+        for code in 0..5u32.pow(5) {
+            let values: Vec<Value> = (0..5)
+                .map(|i| ((code / 5u32.pow(i)) % 5) as Value)
+                .collect();
+            assert_eq!(p.is_solution(&values), g.is_solution(&values), "{values:?}");
+        }
+    }
+}

@@ -1,0 +1,489 @@
+//! Splitting a count into replayable subproblems and deterministic shares that merge back.
+//!
+//! A [`Subproblem`] is plain data: the columns of the first rows and the
+//! mirror weight of that prefix. The list from [`subproblems`] is ordered and
+//! depends only on `n` and the depth, so share `I` of `K` ([`count_share`]:
+//! every `K`-th subproblem starting at the `I`-th) means the same work on
+//! every machine. Each share is reported as a one-line [`PartialCount`]
+//! (`nqueens-partial n=16 part=3/8 count=123456`) and [`merge`] sums the
+//! lines after checking that all `K` shares of one `n` are there exactly once.
+//!
+//! ```
+//! use nqueens::split::{count_share, merge, PartialCount};
+//!
+//! let lines: Vec<String> = (1..=3)
+//!     .map(|part| count_share(10, part, 3).map(|p| p.to_string()))
+//!     .collect::<Result<_, _>>()?;
+//! assert_eq!(lines[0].split(' ').take(3).collect::<Vec<_>>(), ["nqueens-partial", "n=10", "part=1/3"]);
+//!
+//! let shares: Vec<PartialCount> = lines.iter().map(|l| l.parse()).collect::<Result<_, _>>()?;
+//! assert_eq!(merge(&shares)?, 724);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::bitboard::{CounterError, Masks, check_size};
+
+/// Rows fixed in the subproblems that make up the shares of [`count_share`].
+///
+/// Part of the share format: changing it changes which work a share number
+/// means, so shares computed by different versions would not merge.
+pub const SHARE_DEPTH: usize = 3;
+
+/// The solutions that start with given columns in the first rows, counted
+/// `weight` times (2 for a first-row queen in the left half, whose mirror
+/// image is not enumerated; 1 otherwise).
+///
+/// ```
+/// use nqueens::split::Subproblem;
+///
+/// let prefix = Subproblem { n: 6, columns: vec![1, 3], weight: 2 };
+/// assert_eq!(prefix.count()?, 2); // 1,3,5,0,2,4 and its mirror image
+/// # Ok::<(), nqueens::bitboard::CounterError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Subproblem {
+    /// The board size.
+    pub n: u32,
+    /// The column of the queen in each of the first rows.
+    pub columns: Vec<u32>,
+    /// How many times each completion counts.
+    pub weight: u64,
+}
+
+impl Subproblem {
+    /// Counts the completions of the prefix times the weight. A prefix that is
+    /// not a partial solution (attacking queens, a column `>= n`) has none.
+    /// Errors when `n` exceeds [`MAX_N`](crate::bitboard::MAX_N).
+    pub fn count(&self) -> Result<u64, CounterError> {
+        check_size(self.n)?;
+        let mut masks = Masks::empty(self.n);
+        for &column in &self.columns {
+            if column >= self.n {
+                return Ok(0);
+            }
+            let bit = 1 << column;
+            if masks.free() & bit == 0 {
+                return Ok(0);
+            }
+            masks = masks.place(bit);
+        }
+        Ok(self.weight * masks.completions())
+    }
+}
+
+/// Lists every partial solution of the first `depth` rows (at most `n`), with
+/// the first-row queen restricted to the left half and the middle column, in
+/// lexicographic order of the columns. Their weighted counts sum to the number
+/// of solutions; `depth = 0` gives the whole problem with weight 1.
+///
+/// ```
+/// use nqueens::split::subproblems;
+///
+/// let prefixes = subproblems(4, 1)?;
+/// let firsts: Vec<_> = prefixes.iter().map(|s| (s.columns.clone(), s.weight)).collect();
+/// assert_eq!(firsts, [(vec![0], 2), (vec![1], 2)]);
+/// # Ok::<(), nqueens::bitboard::CounterError>(())
+/// ```
+pub fn subproblems(n: u32, depth: usize) -> Result<Vec<Subproblem>, CounterError> {
+    check_size(n)?;
+    let depth = depth.min(n as usize);
+    let mut out = Vec::new();
+    let mut columns = Vec::with_capacity(depth);
+    if depth == 0 {
+        out.push(Subproblem {
+            n,
+            columns,
+            weight: 1,
+        });
+        return Ok(out);
+    }
+    let empty = Masks::empty(n);
+    for first in 0..n.div_ceil(2) {
+        let weight = if 2 * first + 1 == n { 1 } else { 2 };
+        columns.push(first);
+        enumerate(
+            n,
+            depth,
+            weight,
+            empty.place(1 << first),
+            &mut columns,
+            &mut out,
+        );
+        columns.pop();
+    }
+    Ok(out)
+}
+
+/// Extends `columns` in every consistent way up to `depth` rows.
+fn enumerate(
+    n: u32,
+    depth: usize,
+    weight: u64,
+    masks: Masks,
+    columns: &mut Vec<u32>,
+    out: &mut Vec<Subproblem>,
+) {
+    if columns.len() == depth {
+        out.push(Subproblem {
+            n,
+            columns: columns.clone(),
+            weight,
+        });
+        return;
+    }
+    let mut free = masks.free();
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        columns.push(bit.trailing_zeros());
+        enumerate(n, depth, weight, masks.place(bit), columns, out);
+        columns.pop();
+    }
+}
+
+/// The count of one share of a split count, as written by [`count_share`]
+/// and read back by [`merge`]. Its [`Display`](fmt::Display) and
+/// [`FromStr`] forms are one line: `nqueens-partial n=16 part=3/8 count=123456`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PartialCount {
+    /// The board size.
+    pub n: u32,
+    /// Which share, numbered from 1.
+    pub part: usize,
+    /// How many shares the count was split into.
+    pub parts: usize,
+    /// The solutions counted in this share.
+    pub count: u64,
+}
+
+/// The first word of a [`PartialCount`] line.
+const TAG: &str = "nqueens-partial";
+
+impl fmt::Display for PartialCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{TAG} n={} part={}/{} count={}",
+            self.n, self.part, self.parts, self.count
+        )
+    }
+}
+
+/// A line that is not a well-formed [`PartialCount`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "not a partial count line (expected `{TAG} n=N part=I/K count=C` with 1 <= I <= K): {line:?}"
+)]
+pub struct ParsePartialError {
+    /// The offending line.
+    pub line: String,
+}
+
+impl FromStr for PartialCount {
+    type Err = ParsePartialError;
+
+    fn from_str(line: &str) -> Result<Self, Self::Err> {
+        let parse = || -> Option<PartialCount> {
+            let mut words = line.split_whitespace();
+            if words.next()? != TAG {
+                return None;
+            }
+            let n = words.next()?.strip_prefix("n=")?.parse().ok()?;
+            let (part, parts) = words.next()?.strip_prefix("part=")?.split_once('/')?;
+            let (part, parts) = (part.parse().ok()?, parts.parse().ok()?);
+            let count = words.next()?.strip_prefix("count=")?.parse().ok()?;
+            let valid = words.next().is_none() && (1..=parts).contains(&part);
+            valid.then_some(PartialCount {
+                n,
+                part,
+                parts,
+                count,
+            })
+        };
+        parse().ok_or_else(|| ParsePartialError {
+            line: line.to_owned(),
+        })
+    }
+}
+
+/// Counts share `part` (numbered `1..=parts`) of the solutions of `n` queens:
+/// the subproblems of depth [`SHARE_DEPTH`] whose index `i` (from 0) has
+/// `i % parts == part - 1`. The shares of one `n` sum to the total for every
+/// `parts`; shares beyond the number of subproblems count 0.
+///
+/// ```
+/// use nqueens::split::count_share;
+///
+/// let share = count_share(8, 2, 4)?;
+/// assert_eq!((share.n, share.part, share.parts), (8, 2, 4));
+/// let total: u64 = (1..=4).map(|i| count_share(8, i, 4).map(|s| s.count)).sum::<Result<_, _>>()?;
+/// assert_eq!(total, 92);
+/// # Ok::<(), nqueens::bitboard::CounterError>(())
+/// ```
+pub fn count_share(n: u32, part: usize, parts: usize) -> Result<PartialCount, CounterError> {
+    if !(1..=parts).contains(&part) {
+        return Err(CounterError::InvalidShare { part, parts });
+    }
+    let count = subproblems(n, SHARE_DEPTH)?
+        .iter()
+        .skip(part - 1)
+        .step_by(parts)
+        .map(Subproblem::count)
+        .sum::<Result<u64, _>>()?;
+    Ok(PartialCount {
+        n,
+        part,
+        parts,
+        count,
+    })
+}
+
+/// Why a set of [`PartialCount`]s does not make up one whole count.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// Nothing to merge.
+    #[error("no partial counts to merge")]
+    Empty,
+    /// Shares of different board sizes.
+    #[error("partial counts for different board sizes: n={first} and n={other}")]
+    MixedSizes {
+        /// The size of the first share.
+        first: u32,
+        /// A different size found later.
+        other: u32,
+    },
+    /// Shares of different splits.
+    #[error("partial counts from different splits: {first} parts and {other} parts")]
+    MixedParts {
+        /// The number of parts of the first share.
+        first: usize,
+        /// A different number of parts found later.
+        other: usize,
+    },
+    /// A share numbered outside `1..=parts`.
+    #[error("share {part}/{parts} does not exist")]
+    InvalidPart {
+        /// The share number.
+        part: usize,
+        /// The number of shares.
+        parts: usize,
+    },
+    /// A share given twice.
+    #[error("share {part}/{parts} appears more than once")]
+    Duplicate {
+        /// The repeated share.
+        part: usize,
+        /// The number of shares.
+        parts: usize,
+    },
+    /// A share missing.
+    #[error("share {part}/{parts} is missing")]
+    Missing {
+        /// The first missing share.
+        part: usize,
+        /// The number of shares.
+        parts: usize,
+    },
+    /// The sum does not fit in a `u64`.
+    #[error("the merged count overflows u64")]
+    Overflow,
+}
+
+/// Sums the shares of one split count, checking that they all have the same
+/// `n` and `parts` and that every share `1..=parts` is there exactly once.
+///
+/// ```
+/// use nqueens::split::{merge, MergeError, PartialCount};
+///
+/// let one = PartialCount { n: 6, part: 1, parts: 2, count: 3 };
+/// let two = PartialCount { n: 6, part: 2, parts: 2, count: 1 };
+/// assert_eq!(merge(&[two, one]), Ok(4));
+/// assert_eq!(merge(&[one]), Err(MergeError::Missing { part: 2, parts: 2 }));
+/// assert_eq!(merge(&[one, one, two]), Err(MergeError::Duplicate { part: 1, parts: 2 }));
+/// ```
+pub fn merge(shares: &[PartialCount]) -> Result<u64, MergeError> {
+    let first = shares.first().ok_or(MergeError::Empty)?;
+    let parts = first.parts;
+    let mut seen = vec![false; parts.min(shares.len())];
+    let mut total: u64 = 0;
+    for share in shares {
+        if share.n != first.n {
+            return Err(MergeError::MixedSizes {
+                first: first.n,
+                other: share.n,
+            });
+        }
+        if share.parts != parts {
+            return Err(MergeError::MixedParts {
+                first: parts,
+                other: share.parts,
+            });
+        }
+        let part = share.part;
+        if !(1..=parts).contains(&part) {
+            return Err(MergeError::InvalidPart { part, parts });
+        }
+        // More parts than shares: some part is missing, report the first.
+        let Some(slot) = seen.get_mut(part - 1) else {
+            continue;
+        };
+        if std::mem::replace(slot, true) {
+            return Err(MergeError::Duplicate { part, parts });
+        }
+        total = total.checked_add(share.count).ok_or(MergeError::Overflow)?;
+    }
+    match seen.iter().position(|&s| !s) {
+        Some(missing) => Err(MergeError::Missing {
+            part: missing + 1,
+            parts,
+        }),
+        None if seen.len() < parts => Err(MergeError::Missing {
+            part: seen.len() + 1,
+            parts,
+        }),
+        None => Ok(total),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::{count, tests::A000170};
+
+    #[test]
+    fn shares_sum_to_the_whole_count() {
+        for n in [0, 1, 4, 5, 8, 10, 11, 12] {
+            for parts in [1, 2, 3, 7, 64] {
+                let shares: Vec<_> = (1..=parts)
+                    .map(|part| count_share(n, part, parts).unwrap())
+                    .collect();
+                assert_eq!(merge(&shares), Ok(A000170[n as usize]), "n={n} K={parts}");
+            }
+        }
+    }
+
+    #[test]
+    fn subproblems_of_every_depth_sum_to_the_whole_count() {
+        for n in 0..=10 {
+            for depth in 0..=5 {
+                let total: u64 = subproblems(n, depth)
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.count().unwrap())
+                    .sum();
+                assert_eq!(total, count(n).unwrap(), "n={n} depth={depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn subproblems_are_ordered_partial_solutions() {
+        let list = subproblems(9, 3).unwrap();
+        assert!(list.windows(2).all(|w| w[0].columns < w[1].columns));
+        assert!(
+            list.iter()
+                .all(|s| s.columns.len() == 3 && s.columns[0] <= 4)
+        );
+        assert!(
+            list.iter()
+                .all(|s| s.weight == if s.columns[0] == 4 { 1 } else { 2 })
+        );
+    }
+
+    #[test]
+    fn attacking_or_off_board_prefix_has_no_completion() {
+        let attacking = Subproblem {
+            n: 8,
+            columns: vec![0, 1],
+            weight: 2,
+        };
+        let off_board = Subproblem {
+            n: 8,
+            columns: vec![8],
+            weight: 1,
+        };
+        assert_eq!(attacking.count().unwrap(), 0);
+        assert_eq!(off_board.count().unwrap(), 0);
+    }
+
+    #[test]
+    fn rejects_shares_outside_the_split() {
+        for (part, parts) in [(0, 3), (4, 3), (1, 0)] {
+            assert!(matches!(
+                count_share(8, part, parts),
+                Err(CounterError::InvalidShare { .. })
+            ));
+        }
+        assert!(matches!(
+            count_share(33, 1, 1),
+            Err(CounterError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn partial_count_line_round_trips() {
+        let share = PartialCount {
+            n: 16,
+            part: 3,
+            parts: 8,
+            count: 123_456,
+        };
+        let line = share.to_string();
+        assert_eq!(line, "nqueens-partial n=16 part=3/8 count=123456");
+        assert_eq!(line.parse(), Ok(share));
+        assert_eq!(format!("  {line}\n").parse(), Ok(share));
+    }
+
+    #[test]
+    fn rejects_malformed_partial_count_lines() {
+        for line in [
+            "",
+            "nqueens-partial n=16 part=3/8",
+            "nqueens-partial n=16 part=0/8 count=1",
+            "nqueens-partial n=16 part=9/8 count=1",
+            "nqueens-partial n=16 part=3-8 count=1",
+            "nqueens-partial n=16 part=3/8 count=-1",
+            "nqueens-partial n=16 part=3/8 count=1 extra",
+            "queens-partial n=16 part=3/8 count=1",
+        ] {
+            assert!(line.parse::<PartialCount>().is_err(), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn merge_rejects_mixed_or_incomplete_shares() {
+        let share = |n, part, parts| PartialCount {
+            n,
+            part,
+            parts,
+            count: 1,
+        };
+        assert_eq!(merge(&[]), Err(MergeError::Empty));
+        assert_eq!(
+            merge(&[share(8, 1, 2), share(9, 2, 2)]),
+            Err(MergeError::MixedSizes { first: 8, other: 9 })
+        );
+        assert_eq!(
+            merge(&[share(8, 1, 2), share(8, 2, 3)]),
+            Err(MergeError::MixedParts { first: 2, other: 3 })
+        );
+        assert_eq!(
+            merge(&[share(8, 3, 2)]),
+            Err(MergeError::InvalidPart { part: 3, parts: 2 })
+        );
+        assert_eq!(
+            merge(&[share(8, 1, 1_000_000)]),
+            Err(MergeError::Missing {
+                part: 2,
+                parts: 1_000_000
+            })
+        );
+        assert_eq!(
+            merge(&[share(8, 2, 3), share(8, 3, 3)]),
+            Err(MergeError::Missing { part: 1, parts: 3 })
+        );
+    }
+}

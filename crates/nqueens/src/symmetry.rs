@@ -1,0 +1,582 @@
+//! Counting N-Queens solutions one per symmetry class, weighted by the class size.
+//!
+//! The 8 symmetries of the square (4 rotations, 4 reflections) split the
+//! solutions into classes of 8, 4 or 2 boards: a solution is never its own
+//! mirror image (two queens would share a line), so its symmetry group is
+//! trivial (8 images), the half turn (4 images) or all rotations (2 images).
+//! This counter visits one representative per class, following the classic
+//! bitboard scheme of Takaken ("N-Queens with symmetry"):
+//!
+//! * **Corner classes**, those with a queen in a corner: rotate it to the top
+//!   left. The transpose keeps that queen in place, so of the two boards we
+//!   keep the one whose column-1 queen lies below the column of the row-1
+//!   queen (enforced by forbidding column 1 in the rows above). Such a class
+//!   always has 8 boards: a turned copy would need a queen in the opposite
+//!   corner too, on the same diagonal.
+//! * **Edge classes**, all others: let `b` be the smallest distance of a
+//!   queen on an edge (first/last row or column) to its nearest corner. The
+//!   candidates are the boards with the first-row queen in column `b` and
+//!   every edge queen at distance `>= b` (pruned while the rows are filled).
+//!   A reflection never ties on the first row, so comparing the candidate
+//!   with its three rotations decides whether it is the smallest board of its
+//!   class and whether it equals its quarter or half turn.
+//!
+//! `total` is OEIS A000170 and `unique` OEIS A002562. `n = 0` counts the
+//! empty board once (`total = unique = 1`). Boards of up to
+//! [`MAX_N`] columns are supported.
+//!
+//! ```
+//! use nqueens::symmetry::{count, count_parallel};
+//!
+//! let eight = count(8)?;
+//! assert_eq!((eight.total, eight.unique), (92, 12));
+//! assert_eq!(count_parallel(10, Some(2))?, count(10)?);
+//! # Ok::<(), nqueens::bitboard::CounterError>(())
+//! ```
+
+use rayon::prelude::*;
+
+use crate::bitboard::{CounterError, MAX_N, Masks, check_size, full_mask, in_pool};
+
+/// Solutions counted by symmetry class.
+///
+/// For `n <= 1` the only board is a class of 1 on its own: it is counted in
+/// `total` and `unique` but in none of the `classes_of_*` fields.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct SymmetryCount {
+    /// All solutions (OEIS A000170).
+    pub total: u64,
+    /// Classes of solutions under the 8 symmetries of the board (OEIS A002562).
+    pub unique: u64,
+    /// Classes of 2 solutions: invariant under the quarter turn.
+    pub classes_of_2: u64,
+    /// Classes of 4 solutions: invariant under the half turn only.
+    pub classes_of_4: u64,
+    /// Classes of 8 solutions: no symmetry.
+    pub classes_of_8: u64,
+}
+
+impl SymmetryCount {
+    /// Builds the count from the number of classes of each size.
+    ///
+    /// ```
+    /// use nqueens::symmetry::SymmetryCount;
+    ///
+    /// let c = SymmetryCount::from_classes(1, 0, 11);
+    /// assert_eq!((c.total, c.unique), (90, 12));
+    /// ```
+    pub fn from_classes(classes_of_2: u64, classes_of_4: u64, classes_of_8: u64) -> Self {
+        SymmetryCount {
+            total: 2 * classes_of_2 + 4 * classes_of_4 + 8 * classes_of_8,
+            unique: classes_of_2 + classes_of_4 + classes_of_8,
+            classes_of_2,
+            classes_of_4,
+            classes_of_8,
+        }
+    }
+}
+
+/// Classes found so far, by size.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    of_2: u64,
+    of_4: u64,
+    of_8: u64,
+}
+
+impl Tally {
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            of_2: self.of_2 + other.of_2,
+            of_4: self.of_4 + other.of_4,
+            of_8: self.of_8 + other.of_8,
+        }
+    }
+
+    fn finish(self) -> SymmetryCount {
+        SymmetryCount::from_classes(self.of_2, self.of_4, self.of_8)
+    }
+}
+
+/// Which family of representatives a search enumerates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// Queen in the top-left corner; `bound` is the column of the row-1 queen.
+    Corner,
+    /// No corner queen; `bound` is the column of the first-row queen.
+    Edge,
+}
+
+/// The row at which the parallel counter hands subtrees to worker threads.
+const SPLIT_ROW: usize = 3;
+
+/// The widest board, as an array length.
+const ROWS: usize = MAX_N as usize;
+
+/// A subtree of the search, shipped to a worker by the parallel counter.
+#[derive(Debug, Clone, Copy)]
+struct Task {
+    family: Family,
+    bound: u32,
+    row: usize,
+    masks: Masks,
+    rows: [u32; ROWS],
+}
+
+/// One depth-first search for the representatives of one family and bound.
+struct Search {
+    n: usize,
+    family: Family,
+    /// Corner: column of the row-1 queen; edge: column of the first-row queen.
+    bound: u32,
+    /// Edge: the row `n - 1 - bound`, by which both side columns must be used.
+    bound2: usize,
+    /// The first and last columns.
+    sides: u32,
+    /// The squares of each row the family allows: no column 1 above row
+    /// `bound` (corner); no side column above row `bound` and no last-row
+    /// queen nearer than `bound` to a corner (edge).
+    allowed: [u32; ROWS],
+    /// The queen of each filled row, as a one-bit mask (edge family only).
+    rows: [u32; ROWS],
+    tally: Tally,
+    tasks: Vec<Task>,
+}
+
+impl Search {
+    fn new(n: u32, family: Family, bound: u32) -> Self {
+        let all = full_mask(n);
+        let sides = 1 | 1 << (n - 1);
+        let (n, b) = (n as usize, bound as usize);
+        let mut allowed = [all; ROWS];
+        let bound2 = match family {
+            Family::Corner => {
+                allowed[2..b].iter_mut().for_each(|row| *row &= !2);
+                usize::MAX
+            }
+            Family::Edge => {
+                allowed[1..b].iter_mut().for_each(|row| *row &= !sides);
+                let near = full_mask(bound);
+                allowed[n - 1] &= !(near | near.reverse_bits() >> (ROWS - n));
+                n - 1 - b
+            }
+        };
+        Search {
+            n,
+            family,
+            bound,
+            bound2,
+            sides,
+            allowed,
+            rows: [0; ROWS],
+            tally: Tally::default(),
+            tasks: Vec::new(),
+        }
+    }
+
+    /// Places the given queens in the first rows and searches below them;
+    /// with `SPLIT` the subtrees at [`SPLIT_ROW`] are collected as tasks.
+    fn run<const SPLIT: bool>(&mut self, prefix: &[u32]) {
+        let mut masks = Masks::empty(self.n as u32);
+        for (row, &bit) in self.rows.iter_mut().zip(prefix) {
+            *row = bit;
+            masks = masks.place(bit);
+        }
+        self.resume::<SPLIT>(prefix.len(), masks);
+    }
+
+    fn resume<const SPLIT: bool>(&mut self, row: usize, masks: Masks) {
+        match self.family {
+            Family::Corner => self.search::<false, SPLIT>(row, masks),
+            Family::Edge => self.search::<true, SPLIT>(row, masks),
+        }
+    }
+
+    /// The squares of `row` that are neither attacked nor forbidden.
+    #[inline(always)]
+    fn free<const EDGE: bool>(&self, row: usize, cols: u32, ld: u32, rd: u32) -> u32 {
+        let free = self.allowed[row] & !(cols | ld | rd);
+        if EDGE && row == self.bound2 {
+            // A side column still empty here would get its queen too close
+            // to a bottom corner, unless it takes this very row.
+            match cols & self.sides {
+                0 => return 0,
+                used if used != self.sides => return free & self.sides,
+                _ => {}
+            }
+        }
+        free
+    }
+
+    /// A complete board: every corner candidate is a representative, an
+    /// edge candidate must be compared with its rotations.
+    #[inline(always)]
+    fn complete<const EDGE: bool>(&mut self) {
+        if EDGE {
+            self.classify();
+        } else {
+            self.tally.of_8 += 1;
+        }
+    }
+
+    /// Depth-first search from `row`, iterative like
+    /// [`Masks::completions`]: a frame is pushed only for a row with untried
+    /// candidates and a child with no free square is never entered.
+    fn search<const EDGE: bool, const SPLIT: bool>(&mut self, row: usize, masks: Masks) {
+        let last = self.n - 1;
+        let Masks {
+            mut cols,
+            mut ld,
+            mut rd,
+            all,
+        } = masks;
+        let mut free = self.free::<EDGE>(row, cols, ld, rd);
+        if row == last {
+            if free != 0 {
+                self.rows[row] = free;
+                self.complete::<EDGE>();
+            }
+            return;
+        }
+        // Frames are pushed for distinct rows below `last`: at most 31.
+        let mut stack = [[0u32; 5]; ROWS];
+        let mut depth = 0;
+        let mut row = row;
+        loop {
+            while free != 0 {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                let next = row + 1;
+                let (next_cols, next_ld, next_rd) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+                let next_free = self.free::<EDGE>(next, next_cols, next_ld, next_rd);
+                if next_free == 0 {
+                    continue;
+                }
+                if EDGE {
+                    self.rows[row] = bit;
+                }
+                if next == last {
+                    self.rows[last] = next_free;
+                    self.complete::<EDGE>();
+                    continue;
+                }
+                if SPLIT && next == SPLIT_ROW {
+                    let masks = Masks {
+                        all,
+                        cols: next_cols,
+                        ld: next_ld,
+                        rd: next_rd,
+                    };
+                    self.tasks.push(Task {
+                        family: self.family,
+                        bound: self.bound,
+                        row: next,
+                        masks,
+                        rows: self.rows,
+                    });
+                    continue;
+                }
+                if free != 0 {
+                    stack[depth] = [free, cols, ld, rd, row as u32];
+                    depth += 1;
+                }
+                (free, cols, ld, rd, row) = (next_free, next_cols, next_ld, next_rd, next);
+            }
+            if depth == 0 {
+                return;
+            }
+            depth -= 1;
+            let [f, c, l, r, w] = stack[depth];
+            (free, cols, ld, rd, row) = (f, c, l, r, w as usize);
+        }
+    }
+
+    /// Tallies a complete edge candidate if it is the smallest board of its
+    /// class (rows compared as column numbers, top row first).
+    fn classify(&mut self) {
+        let (n, b) = (self.n as u32, self.bound);
+        let top = n - 1;
+        // The rotations whose first row ties with ours (queen in column b).
+        let quarter_ties = self.rows[self.bound2] == 1;
+        let half_ties = self.rows[top as usize] == 1 << (top - b);
+        let three_quarter_ties = self.rows[b as usize] == 1 << top;
+        if !(quarter_ties || half_ties || three_quarter_ties) {
+            self.tally.of_8 += 1;
+            return;
+        }
+        let mut col = [0u32; MAX_N as usize];
+        let mut inv = [0u32; MAX_N as usize];
+        for (r, (&bit, c)) in (0..n).zip(self.rows.iter().zip(col.iter_mut())) {
+            *c = bit.trailing_zeros();
+            inv[*c as usize] = r;
+        }
+        let col = &col[..n as usize];
+        let inv = &inv[..n as usize];
+        // Quarter turn (r, c) -> (c, n-1-r): row i holds column n-1-inv[i].
+        if quarter_ties {
+            match compare(col, |i| top - inv[i]) {
+                std::cmp::Ordering::Greater => return,
+                std::cmp::Ordering::Equal => {
+                    self.tally.of_2 += 1;
+                    return;
+                }
+                std::cmp::Ordering::Less => {}
+            }
+        }
+        // Half turn (r, c) -> (n-1-r, n-1-c).
+        if half_ties {
+            match compare(col, |i| top - col[n as usize - 1 - i]) {
+                std::cmp::Ordering::Greater => return,
+                std::cmp::Ordering::Equal => {
+                    self.tally.of_4 += 1;
+                    return;
+                }
+                std::cmp::Ordering::Less => {}
+            }
+        }
+        // Three-quarter turn (r, c) -> (n-1-c, r): row i holds column inv[n-1-i].
+        if three_quarter_ties && compare(col, |i| inv[n as usize - 1 - i]).is_gt() {
+            return;
+        }
+        self.tally.of_8 += 1;
+    }
+}
+
+/// Compares a board with a transformed board given row by row.
+fn compare(col: &[u32], other: impl Fn(usize) -> u32) -> std::cmp::Ordering {
+    col.iter()
+        .enumerate()
+        .map(|(i, c)| c.cmp(&other(i)))
+        .find(|o| o.is_ne())
+        .unwrap_or(std::cmp::Ordering::Equal)
+}
+
+/// The searches that together visit every class once: the corner family for
+/// each column of the row-1 queen, the edge family for each first-row column
+/// nearer to the left side than to the right one.
+fn searches(n: u32) -> impl Iterator<Item = (Family, u32, Vec<u32>)> {
+    let corners = (2..n).map(|b| (Family::Corner, b, vec![1, 1 << b]));
+    let edges = (1..).take_while(move |&b| b < n - 1 - b);
+    corners.chain(edges.map(|b| (Family::Edge, b, vec![1 << b])))
+}
+
+/// Counts solutions and classes of solutions of the `n`-queens problem.
+///
+/// Errors when `n > MAX_N`.
+///
+/// ```
+/// use nqueens::symmetry::count;
+///
+/// let ten = count(10)?;
+/// assert_eq!((ten.total, ten.unique), (724, 92));
+/// assert_eq!(ten.classes_of_2 + ten.classes_of_4 + ten.classes_of_8, ten.unique);
+/// # Ok::<(), nqueens::bitboard::CounterError>(())
+/// ```
+pub fn count(n: u32) -> Result<SymmetryCount, CounterError> {
+    check_size(n)?;
+    if n < 4 {
+        return Ok(count_small(n));
+    }
+    let mut tally = Tally::default();
+    for (family, bound, prefix) in searches(n) {
+        let mut search = Search::new(n, family, bound);
+        search.run::<false>(&prefix);
+        tally = tally.add(search.tally);
+    }
+    Ok(tally.finish())
+}
+
+/// Like [`count`], with the subtrees below the first three rows counted in
+/// parallel by rayon (`threads` as in
+/// [`bitboard::count_parallel`](crate::bitboard::count_parallel)).
+///
+/// ```
+/// use nqueens::symmetry::{count, count_parallel};
+///
+/// assert_eq!(count_parallel(9, Some(2))?.unique, 46);
+/// # Ok::<(), nqueens::bitboard::CounterError>(())
+/// ```
+pub fn count_parallel(n: u32, threads: Option<usize>) -> Result<SymmetryCount, CounterError> {
+    check_size(n)?;
+    if n < 4 {
+        return in_pool(threads, || count_small(n));
+    }
+    let mut tally = Tally::default();
+    let mut tasks = Vec::new();
+    for (family, bound, prefix) in searches(n) {
+        let mut search = Search::new(n, family, bound);
+        search.run::<true>(&prefix);
+        tally = tally.add(search.tally);
+        tasks.append(&mut search.tasks);
+    }
+    let below = in_pool(threads, || {
+        tasks
+            .par_iter()
+            .map(|task| {
+                let mut search = Search::new(n, task.family, task.bound);
+                search.rows = task.rows;
+                search.resume::<false>(task.row, task.masks);
+                search.tally
+            })
+            .reduce(Tally::default, Tally::add)
+    })?;
+    Ok(tally.add(below).finish())
+}
+
+/// Small boards, where the families above degenerate: every solution is
+/// compared with its 8 images, and kept if it is the smallest.
+fn count_small(n: u32) -> SymmetryCount {
+    let mut count = SymmetryCount::default();
+    for board in solutions(n as usize) {
+        let mut images = images(&board);
+        images.sort_unstable();
+        if images[0] != board {
+            continue;
+        }
+        let mut distinct = images.to_vec();
+        distinct.dedup();
+        count.unique += 1;
+        count.total += distinct.len() as u64;
+        match distinct.len() {
+            2 => count.classes_of_2 += 1,
+            4 => count.classes_of_4 += 1,
+            8 => count.classes_of_8 += 1,
+            _ => {} // the empty board and the single queen: a class of 1
+        }
+    }
+    count
+}
+
+/// All solutions as column lists, by plain backtracking.
+fn solutions(n: usize) -> Vec<Vec<usize>> {
+    fn extend(n: usize, board: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if board.len() == n {
+            out.push(board.clone());
+            return;
+        }
+        let row = board.len();
+        for column in 0..n {
+            if board
+                .iter()
+                .enumerate()
+                .all(|(r, &c)| c != column && row - r != c.abs_diff(column))
+            {
+                board.push(column);
+                extend(n, board, out);
+                board.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(n, &mut Vec::with_capacity(n), &mut out);
+    out
+}
+
+/// The 8 images of a board under the symmetries of the square.
+fn images(board: &[usize]) -> [Vec<usize>; 8] {
+    let n = board.len();
+    let rotate = |b: &[usize]| {
+        let mut out = vec![0; n];
+        for (r, &c) in b.iter().enumerate() {
+            out[c] = n - 1 - r;
+        }
+        out
+    };
+    let mirror = |b: &[usize]| b.iter().map(|&c| n - 1 - c).collect::<Vec<_>>();
+    let r0 = board.to_vec();
+    let r1 = rotate(&r0);
+    let r2 = rotate(&r1);
+    let r3 = rotate(&r2);
+    let (m0, m1, m2, m3) = (mirror(&r0), mirror(&r1), mirror(&r2), mirror(&r3));
+    [r0, r1, r2, r3, m0, m1, m2, m3]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::tests::A000170;
+
+    /// OEIS A002562 for n = 0..=17 (a(0) = 1: the empty board).
+    const A002562: [u64; 18] = [
+        1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955, 11977939,
+    ];
+
+    #[test]
+    fn counts_match_oeis_up_to_13() {
+        for n in 0..=13 {
+            let c = count(n).unwrap();
+            assert_eq!(c.total, A000170[n as usize], "total, n = {n}");
+            assert_eq!(c.unique, A002562[n as usize], "unique, n = {n}");
+        }
+    }
+
+    #[test]
+    #[ignore = "slow: about half a minute in release; run with --ignored"]
+    fn counts_match_oeis_from_14_to_17() {
+        for n in 14..=17 {
+            let c = count_parallel(n, None).unwrap();
+            assert_eq!(c.total, A000170[n as usize], "total, n = {n}");
+            assert_eq!(c.unique, A002562[n as usize], "unique, n = {n}");
+        }
+    }
+
+    #[test]
+    fn families_agree_with_comparing_all_eight_images() {
+        for n in 4..=10 {
+            assert_eq!(count(n).unwrap(), count_small(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn class_sizes_add_up_to_the_total() {
+        for n in 2..=12 {
+            let c = count(n).unwrap();
+            assert_eq!(
+                c,
+                SymmetryCount::from_classes(c.classes_of_2, c.classes_of_4, c.classes_of_8)
+            );
+        }
+    }
+
+    #[test]
+    fn quarter_turn_symmetric_classes_need_n_mod_4_in_0_1() {
+        for n in 4..=12 {
+            let c = count(n).unwrap();
+            if n % 4 > 1 {
+                assert_eq!(c.classes_of_2, 0, "n = {n}");
+            }
+        }
+        // ... and do occur, e.g. the single 4-queens class.
+        assert_eq!(count(4).unwrap().classes_of_2, 1);
+    }
+
+    #[test]
+    fn parallel_count_equals_sequential() {
+        for n in 0..=12 {
+            let sequential = count(n).unwrap();
+            assert_eq!(count_parallel(n, None).unwrap(), sequential, "n = {n}");
+            assert_eq!(count_parallel(n, Some(2)).unwrap(), sequential, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn rejects_boards_wider_than_the_mask() {
+        assert!(matches!(count(33), Err(CounterError::TooLarge { .. })));
+        assert!(matches!(
+            count_parallel(33, Some(1)),
+            Err(CounterError::TooLarge { .. })
+        ));
+        assert!(matches!(
+            count_parallel(8, Some(0)),
+            Err(CounterError::ZeroThreads)
+        ));
+    }
+
+    #[test]
+    fn images_of_a_board_are_its_rotations_and_reflections() {
+        let board = vec![1, 3, 0, 2];
+        let images = images(&board);
+        assert_eq!(images[1], board); // the quarter turn maps it to itself
+        assert_eq!(images[4], vec![2, 0, 3, 1]);
+    }
+}

@@ -1,0 +1,518 @@
+//! The built `nqueens` binary: every command, and every bad input (one line on standard error, status 2).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs the binary with `args` and `stdin`; returns (status, stdout, stderr).
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (status, stdout, stderr) = run(args, "");
+    assert_eq!(status, 0, "{args:?}: {stderr}");
+    stdout
+}
+
+/// Bad input: nothing on standard output, exactly `message` on standard
+/// error, status 2.
+fn refused(args: &[&str], stdin: &str, message: &str) {
+    let (status, stdout, stderr) = run(args, stdin);
+    assert_eq!(stderr, format!("error: {message}\n"), "{args:?}");
+    assert_eq!((status, stdout.as_str()), (2, ""), "{args:?}");
+}
+
+// ----------------------------------------------------------------- commands
+
+#[test]
+fn no_command_reads_n_from_standard_input_like_boj_9663() {
+    assert_eq!(run(&[], "8\n"), (0, "92\n".into(), String::new()));
+    assert_eq!(run(&[], "  12 ").1, "14200\n");
+    assert_eq!(run(&[], "0").1, "1\n");
+}
+
+#[test]
+fn count_prints_the_bare_number() {
+    assert_eq!(ok(&["count", "8"]), "92\n");
+    assert_eq!(ok(&["count", "0"]), "1\n");
+    assert_eq!(ok(&["count", "3"]), "0\n");
+    assert_eq!(ok(&["count", "10", "--threads", "1"]), "724\n");
+    assert_eq!(ok(&["count", "8", "--method", "engine"]), "92\n");
+    assert_eq!(
+        ok(&[
+            "count",
+            "8",
+            "--pruning",
+            "mac",
+            "--var",
+            "first-fail",
+            "--val",
+            "lcv"
+        ]),
+        "92\n"
+    );
+    assert_eq!(
+        ok(&["count", "9", "--model", "pairwise", "--threads", "2"]),
+        "352\n"
+    );
+}
+
+#[test]
+fn count_by_symmetry_prints_total_and_unique() {
+    assert_eq!(
+        ok(&["count", "8", "--method", "symmetry"]),
+        "92 solutions, 12 unique up to rotation and reflection\n"
+    );
+}
+
+#[test]
+fn stats_follow_minizinc_conventions_on_standard_error() {
+    let (status, stdout, stderr) = run(&["count", "4", "--pruning", "check", "--stats"], "");
+    assert_eq!((status, stdout.as_str()), (0, "2\n"));
+    let lines: Vec<&str> = stderr.lines().collect();
+    for name in [
+        "nodes",
+        "failures",
+        "solutions",
+        "solveTime",
+        "peakDepth",
+        "propagations",
+        "checks",
+        "pruned",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("%%%mzn-stat: {name}="))),
+            "{name} missing from {stderr}"
+        );
+    }
+    assert!(lines.contains(&"%%%mzn-stat: solutions=2"));
+    assert!(lines.contains(&"%%%mzn-stat: method=\"engine\""));
+    assert_eq!(lines.last(), Some(&"%%%mzn-stat-end"));
+    let (_, _, stderr) = run(&["count", "8", "--stats"], "");
+    assert!(
+        stderr.contains("%%%mzn-stat: method=\"bitboard\"\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn count_stopped_by_a_limit_is_marked_incomplete() {
+    let (status, stdout, _) = run(&["count", "12", "--node-limit", "1000"], "");
+    assert_eq!(status, 1);
+    assert!(stdout.starts_with("at least "), "{stdout}");
+    assert!(
+        stdout.ends_with("(incomplete: stopped by node limit after 1000 nodes)\n"),
+        "{stdout}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_an_engine_count_and_reports_a_lower_bound() {
+    let child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["count", "18", "--method", "engine"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("at least "), "{stdout}");
+    assert!(
+        stdout.contains("(incomplete: cancelled by Ctrl-C after "),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn shares_merge_back_to_the_total() {
+    let dir = std::env::temp_dir().join(format!("nqueens-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for part in 1..=3 {
+        let line = ok(&["count", "10", "--part", &format!("{part}/3")]);
+        assert!(
+            line.starts_with(&format!("nqueens-partial n=10 part={part}/3 count=")),
+            "{line}"
+        );
+        let path = dir.join(format!("part{part}.txt"));
+        std::fs::write(&path, line).unwrap();
+        files.push(path.to_string_lossy().into_owned());
+    }
+    let args: Vec<&str> = ["merge"]
+        .into_iter()
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    assert_eq!(ok(&args), "724\n");
+    // Standard input works too, mixed with files.
+    let third = std::fs::read_to_string(&files[2]).unwrap();
+    assert_eq!(
+        run(&["merge", &files[0], &files[1], "-"], &third).1,
+        "724\n"
+    );
+    refused(&["merge", &files[0], &files[1]], "", "share 3/3 is missing");
+    refused(
+        &["merge", &files[0], &files[0], &files[1], &files[2]],
+        "",
+        "share 1/3 appears more than once",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn solve_prints_the_first_solution_as_a_list() {
+    assert_eq!(ok(&["solve", "8"]), "[0, 4, 7, 5, 2, 6, 1, 3]\n");
+    assert_eq!(ok(&["solve", "4", "--all"]), "[1, 3, 0, 2]\n[2, 0, 3, 1]\n");
+    assert_eq!(ok(&["solve", "8", "--limit", "2"]).lines().count(), 2);
+    assert_eq!(ok(&["solve", "0"]), "[]\n");
+}
+
+#[test]
+fn solve_positions_prints_the_c_programs_lines() {
+    let out = ok(&["solve", "8", "--all", "--format", "positions"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 92);
+    assert_eq!(lines[0], " 0 4 7 5 2 6 1 3");
+    assert_eq!(lines[91], " 7 3 0 2 5 1 6 4");
+}
+
+#[test]
+fn solve_without_solution_says_so_and_succeeds() {
+    assert_eq!(
+        run(&["solve", "3"], ""),
+        (
+            0,
+            String::new(),
+            "no solution: the 3-queens problem has none\n".into()
+        )
+    );
+    assert_eq!(
+        run(&["solve", "2", "--method", "construct"], ""),
+        (
+            0,
+            String::new(),
+            "no solution: the 2-queens problem has none\n".into()
+        )
+    );
+}
+
+#[test]
+fn solve_stopped_by_a_limit_is_marked_incomplete() {
+    let (status, stdout, stderr) = run(&["solve", "10", "--all", "--node-limit", "500"], "");
+    assert_eq!(status, 1);
+    let found = stdout.lines().count();
+    assert_eq!(
+        stderr,
+        format!(
+            "incomplete: stopped by node limit after {found} solutions (500 nodes); more may exist\n"
+        )
+    );
+}
+
+#[test]
+fn solve_construct_places_huge_boards() {
+    let out = ok(&["solve", "100000", "--method", "construct"]);
+    let columns: Vec<usize> = out
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split(", ")
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert_eq!(columns.len(), 100_000);
+    assert_eq!(nqueens::construct::validate(&columns), Ok(()));
+    assert_eq!(
+        ok(&[
+            "solve",
+            "8",
+            "--method",
+            "construct",
+            "--format",
+            "positions"
+        ]),
+        " 1 3 5 7 2 0 6 4\n"
+    );
+}
+
+#[test]
+fn trace_prints_the_tree_and_json_lines() {
+    let text = ok(&["trace", "4"]);
+    assert!(text.starts_with("4-queens, first solution, model global, strategy check\n#1 under root: row 0 = col 0, accepted\n"));
+    assert!(text.ends_with("26 values tried: 8 accepted, 18 rejected; 0 pruned, 4 backtracks, 1 solution; stopped at the first solution\n"));
+    let json = ok(&["trace", "4", "--format", "json", "--pruning", "fc"]);
+    assert!(json.starts_with("{\"event\":\"model\""), "{json}");
+    assert!(
+        json.contains(
+            "{\"event\":\"try\",\"id\":1,\"parent\":0,\"depth\":1,\"var\":0,\"value\":0}"
+        )
+    );
+    assert!(json.lines().any(|l| l.starts_with("{\"event\":\"prune\"")));
+}
+
+#[test]
+fn trace_stopped_by_a_limit_is_marked_incomplete() {
+    let (status, stdout, _) = run(&["trace", "8", "--all", "--node-limit", "30"], "");
+    assert_eq!(status, 1);
+    assert!(
+        stdout.ends_with("incomplete: stopped by node limit\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn help_documents_defaults_and_n_zero() {
+    let help = ok(&["--help"]);
+    assert!(help.contains("N = 0 is the empty board"), "{help}");
+    let help = ok(&["count", "--help"]);
+    assert!(
+        help.contains("Engine defaults: --model global --pruning check"),
+        "{help}"
+    );
+    assert!(ok(&["--version"]).starts_with("nqueens "));
+}
+
+// ---------------------------------------------------------------- bad input
+
+#[test]
+fn a_negative_or_non_numeric_n_is_refused() {
+    let why = "N must be a whole number, 0 or more (see --help)";
+    refused(
+        &["count", "-3"],
+        "",
+        &format!("invalid value '-3' for '<N>': {why}"),
+    );
+    refused(
+        &["count", "abc"],
+        "",
+        &format!("invalid value 'abc' for '<N>': {why}"),
+    );
+    refused(
+        &["solve", "8.5"],
+        "",
+        &format!("invalid value '8.5' for '<N>': {why}"),
+    );
+    refused(
+        &["trace", "-1"],
+        "",
+        &format!("invalid value '-1' for '<N>': {why}"),
+    );
+}
+
+#[test]
+fn a_missing_n_is_refused() {
+    let m = "the following required arguments were not provided: <N> (see --help)";
+    for cmd in ["count", "solve", "trace"] {
+        refused(&[cmd], "", m);
+    }
+}
+
+#[test]
+fn bad_standard_input_is_refused() {
+    refused(
+        &[],
+        "abc\n",
+        "invalid N 'abc' on standard input: N must be a whole number, 0 or more",
+    );
+    refused(
+        &[],
+        "-3",
+        "invalid N '-3' on standard input: N must be a whole number, 0 or more",
+    );
+    refused(
+        &[],
+        "",
+        "expected N on standard input (a whole number such as 8), got nothing",
+    );
+}
+
+#[test]
+fn unknown_strategy_names_are_refused() {
+    refused(
+        &["count", "8", "--pruning", "fast"],
+        "",
+        "invalid value 'fast' for '--pruning <LEVEL>': unknown pruning level 'fast' (expected one of: none, check, fc, mac, propagators) (see --help)",
+    );
+    for (flag, value) in [
+        ("--var", "sideways"),
+        ("--val", "random:x"),
+        ("--model", "clever"),
+        ("--format", "grid"),
+    ] {
+        let (status, stdout, stderr) = run(&["solve", "8", flag, value], "");
+        assert_eq!((status, stdout.as_str()), (2, ""), "{flag}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("error: invalid value '{value}' for '{flag} ")),
+            "{stderr}"
+        );
+    }
+    refused(
+        &["count", "8", "--method", "magic"],
+        "",
+        "invalid value 'magic' for '--method <METHOD>' [possible values: engine, bitboard, symmetry] (see --help)",
+    );
+}
+
+#[test]
+fn conflicting_flags_are_refused() {
+    refused(
+        &["count", "8", "--method", "bitboard", "--pruning", "fc"],
+        "",
+        "--pruning cannot be used with --method bitboard (strategy, model and limit options choose how the engine searches; use --method engine)",
+    );
+    refused(
+        &["count", "8", "--method", "symmetry", "--model", "pairwise"],
+        "",
+        "--model cannot be used with --method symmetry (strategy, model and limit options choose how the engine searches; use --method engine)",
+    );
+    refused(
+        &["solve", "4", "--all", "--limit", "2"],
+        "",
+        "the argument '--all' cannot be used with '--limit <K>' (see --help)",
+    );
+    refused(
+        &["solve", "100", "--method", "construct", "--all"],
+        "",
+        "--all cannot be used with --method construct (it builds one solution)",
+    );
+    refused(
+        &[
+            "solve",
+            "100",
+            "--method",
+            "construct",
+            "--var",
+            "first-fail",
+        ],
+        "",
+        "--var cannot be used with --method construct (strategy, model and limit options choose how the engine searches; use --method engine)",
+    );
+    refused(
+        &["count", "8", "--part", "1/2", "--method", "symmetry"],
+        "",
+        "--part cannot be used with --method symmetry (shares are counted by the bitboard counter)",
+    );
+    refused(
+        &["count", "8", "--part", "1/2", "--threads", "2"],
+        "",
+        "--threads cannot be used with --part (a share is counted on one thread; run the shares side by side instead)",
+    );
+}
+
+#[test]
+fn n_too_large_for_the_method_is_refused() {
+    refused(
+        &["count", "33"],
+        "",
+        "n = 33 is too large for the bitboard counters (at most 32)",
+    );
+    refused(
+        &["count", "40", "--method", "symmetry"],
+        "",
+        "n = 40 is too large for the bitboard counters (at most 32)",
+    );
+    refused(
+        &["count", "33", "--part", "1/2"],
+        "",
+        "n = 33 is too large for the bitboard counters (at most 32)",
+    );
+    refused(
+        &[],
+        "33",
+        "n = 33 is too large for the bitboard counters (at most 32)",
+    );
+    refused(
+        &["solve", "501", "--model", "pairwise"],
+        "",
+        "n = 501 is too large for the pairwise model (at most 500): it posts 3n(n-1)/2 constraints; use the global model or --method construct",
+    );
+    refused(
+        &["count", "10001", "--method", "engine"],
+        "",
+        "n = 10001 is too large for the global model (at most 10000): the domains take n^2 bits; use --method construct",
+    );
+    refused(
+        &["solve", "10000001", "--method", "construct"],
+        "",
+        "n = 10000001 is too large for --method construct (at most 10000000)",
+    );
+    refused(
+        &["solve", "1001", "--format", "board"],
+        "",
+        "n = 1001 is too large for --format board (at most 1000); use --format list or positions",
+    );
+    refused(
+        &["count", "99999999999999999999999"],
+        "",
+        "invalid value '99999999999999999999999' for '<N>': N = 99999999999999999999999 is too large (see --help)",
+    );
+}
+
+#[test]
+fn bad_counts_of_things_are_refused() {
+    let (status, _, stderr) = run(&["count", "8", "--threads", "0"], "");
+    assert_eq!((status, stderr.lines().count()), (2, 1), "{stderr}");
+    let (status, _, stderr) = run(&["solve", "8", "--limit", "0"], "");
+    assert_eq!((status, stderr.lines().count()), (2, 1), "{stderr}");
+    refused(
+        &["count", "8", "--part", "0/4"],
+        "",
+        "invalid value '0/4' for '--part <I/K>': '0/4' is not a share: expected I/K with 1 <= I <= K, such as 3/8 (see --help)",
+    );
+    refused(
+        &["frobnicate"],
+        "",
+        "unrecognized subcommand 'frobnicate' (see --help)",
+    );
+}
+
+#[test]
+fn bad_merge_input_is_refused() {
+    refused(
+        &["merge"],
+        "",
+        "the following required arguments were not provided: <FILE>... (see --help)",
+    );
+    refused(
+        &["merge", "-"],
+        "hello\n",
+        "standard input line 1: not a partial count line (expected `nqueens-partial n=N part=I/K count=C` with 1 <= I <= K): \"hello\"",
+    );
+    refused(&["merge", "-"], "", "no partial counts to merge");
+    let (status, stdout, stderr) = run(&["merge", "/nonexistent/part1"], "");
+    assert_eq!((status, stdout.as_str()), (2, ""));
+    assert!(
+        stderr.starts_with("error: cannot read '/nonexistent/part1': "),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1);
+    refused(
+        &["merge", "-"],
+        "nqueens-partial n=8 part=1/2 count=40\nnqueens-partial n=9 part=2/2 count=52\n",
+        "partial counts for different board sizes: n=8 and n=9",
+    );
+}
