@@ -62,6 +62,25 @@ fn counts_match_a000170_for_every_pruning_level_and_both_orders() {
 }
 
 #[test]
+fn counts_for_11_and_12_match_a000170_on_the_global_model() {
+    for n in [11, 12] {
+        let (m, _) = global(n);
+        for pruning in [
+            Pruning::Check,
+            Pruning::ForwardChecking,
+            Pruning::ArcConsistency,
+            Pruning::Propagators,
+        ] {
+            for var in [VarOrder::Input, VarOrder::FirstFail] {
+                let r = count(&m, pruning, var);
+                assert!(r.is_complete());
+                assert_eq!(r.solutions, A000170[n], "n={n} {pruning} {var}");
+            }
+        }
+    }
+}
+
+#[test]
 fn generate_and_test_counts_small_boards() {
     for (n, &known) in A000170.iter().enumerate().take(7).skip(1) {
         let (m, _) = global(n);
