@@ -165,6 +165,8 @@ mod rng;
 mod search;
 mod stats;
 mod strategy;
+#[cfg(test)]
+mod test_models;
 pub mod trace;
 mod var;
 

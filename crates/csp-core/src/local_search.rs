@@ -1153,16 +1153,7 @@ mod tests {
     use super::*;
     use crate::{Config, Solver, VarId};
 
-    fn queens(n: usize) -> Model {
-        let mut m = Model::new();
-        let q = m.int_var_array("q", n, 0..=(n as Value - 1)).unwrap();
-        let up: Vec<Value> = (0..n as Value).collect();
-        let down: Vec<Value> = up.iter().map(|i| -i).collect();
-        m.all_different(&q).unwrap();
-        m.all_different_offsets(&q, &up).unwrap();
-        m.all_different_offsets(&q, &down).unwrap();
-        m
-    }
+    use crate::test_models::queens;
 
     fn pairwise_queens(n: usize) -> Model {
         let mut m = Model::new();
