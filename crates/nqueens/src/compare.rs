@@ -44,12 +44,15 @@ use std::str::FromStr;
 use csp_core::compare::{
     self, CompareError, CompareOptions, CustomOutcome, Entry, Mode, Row, Table,
 };
-use csp_core::{
-    Conflict, Constraint, CspError, Domains, Model, PropStatus, Propagation, PropagationContext,
-    Strategy, UnknownName, Value, VarId,
-};
+use csp_core::{CspError, Model, Strategy, UnknownName, Value};
 
 use crate::{Error, Variant, bitboard, construct};
+
+mod leaves;
+#[cfg(test)]
+mod tests;
+
+pub use leaves::{DiagonalsAtLeaves, columns_then_leaves};
 
 /// The node limit `nqueens compare` gives every run unless told otherwise:
 /// large enough for every default strategy except generate-and-test and the
@@ -108,98 +111,6 @@ impl FromStr for ModelVariant {
             _ => Err(SpecError::UnknownVariant(s.to_string())),
         }
     }
-}
-
-/// The diagonal rule checked only on complete boards: no two queens share a
-/// diagonal (`|q_i - q_j| != j - i`).
-///
-/// Its [`promising`](Constraint::promising) test says "yes" until every row
-/// has a queen, and its [`propagate`](Constraint::propagate) does nothing
-/// until then, so under every pruning level (even `mac`) it acts only at the
-/// leaves of the search tree.
-#[derive(Clone, Debug)]
-pub struct DiagonalsAtLeaves {
-    rows: Vec<VarId>,
-}
-
-impl DiagonalsAtLeaves {
-    /// The rule over `rows` (the queen of row `i` is `rows[i]`).
-    pub fn new(rows: &[VarId]) -> Self {
-        DiagonalsAtLeaves {
-            rows: rows.to_vec(),
-        }
-    }
-
-    /// Whether the queens `value(0), value(1), ...` share no diagonal.
-    fn no_shared_diagonal(n: usize, value: impl Fn(usize) -> Value) -> bool {
-        (0..n).all(|i| (i + 1..n).all(|j| (value(i) - value(j)).abs() != (j - i) as Value))
-    }
-}
-
-impl Constraint for DiagonalsAtLeaves {
-    fn scope(&self) -> &[VarId] {
-        &self.rows
-    }
-
-    fn check(&self, values: &[Value]) -> bool {
-        Self::no_shared_diagonal(values.len(), |i| values[i])
-    }
-
-    fn name(&self) -> &str {
-        "diagonals at the leaves"
-    }
-
-    // The default semantics (yes until complete, then `check`), without
-    // collecting the values into a vector at every node.
-    fn promising(&self, domains: &Domains) -> bool {
-        let mut values = self.rows.iter().map(|&v| domains.value(v));
-        if values.any(|v| v.is_none()) {
-            return true;
-        }
-        Self::no_shared_diagonal(self.rows.len(), |i| {
-            domains.value(self.rows[i]).unwrap_or_default()
-        })
-    }
-
-    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        if self.rows.iter().any(|&v| !ctx.is_fixed(v)) {
-            Ok(PropStatus::Unchanged)
-        } else if self.promising(ctx.domains()) {
-            Ok(PropStatus::Entailed)
-        } else {
-            Err(Conflict::infeasible())
-        }
-    }
-}
-
-/// The columns-only model: one all-different over the rows' columns, and the
-/// diagonals as one [`DiagonalsAtLeaves`] constraint.
-///
-/// ```
-/// use csp_core::{Config, Pruning, Solver};
-/// use nqueens::compare::columns_then_leaves;
-///
-/// let (m, _) = columns_then_leaves(6)?;
-/// let mut solver = Solver::new(&m, Config::default().with_pruning(Pruning::Check))?;
-/// let count = solver.count();
-/// assert_eq!(count.solutions, 4);
-/// // All 6 columns are tried below every permutation of 0 to 5 rows:
-/// // 6 * (1 + 6 + 6*5 + ... + 6!) = 7422 nodes (pairwise check: 894).
-/// assert_eq!(count.stats.tried, 7422);
-/// # Ok::<(), nqueens::Error>(())
-/// ```
-pub fn columns_then_leaves(n: usize) -> Result<(Model, Vec<VarId>), Error> {
-    // The global model's bounds apply (n^2 bits of domains).
-    if n > Variant::Global.max_n() {
-        return crate::model(n, Variant::Global);
-    }
-    let mut m = Model::new();
-    let q = m.int_var_array("q", n, 0..=(n as Value - 1))?;
-    if n > 0 {
-        m.all_different(&q)?;
-        m.post(DiagonalsAtLeaves::new(&q))?;
-    }
-    Ok((m, q))
 }
 
 /// Builds the model of `variant` (a [`ModelVariant`] name, `""` for the
@@ -456,102 +367,4 @@ pub fn parse_sizes(s: &str) -> Result<Vec<usize>, String> {
         }
     }
     Ok(sizes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use csp_core::{Config, Pruning, Solver};
-
-    #[test]
-    fn the_columns_model_counts_like_the_pairwise_one_under_every_pruning_level() {
-        for n in 0..=7 {
-            let pairwise = build(n, "pairwise").unwrap();
-            let expected = Solver::new(&pairwise, Config::default())
-                .unwrap()
-                .count()
-                .solutions;
-            let columns = build(n, "columns").unwrap();
-            for pruning in Pruning::ALL {
-                let mut s = Solver::new(&columns, Config::default().with_pruning(pruning)).unwrap();
-                assert_eq!(s.count().solutions, expected, "n = {n}, {pruning:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn diagonals_act_only_at_the_leaves_even_under_mac() {
-        // Check tries all 5 columns below every permutation prefix:
-        // 5 * (1 + 5 + 20 + 60 + 120) = 1030 nodes. With the columns filtered,
-        // FC and MAC try every permutation prefix of 1 to 4 rows (5 + 20 + 60
-        // + 120 = 205 nodes): after 4 rows the last queen's column is forced,
-        // the board is complete, and the diagonals are checked; only the 10
-        // solutions get their fifth value tried. 205 + 10 = 215: nothing is
-        // learnt from the diagonals before the board is full.
-        for (pruning, nodes) in [("check", 1030), ("fc", 215), ("mac", 215)] {
-            let m = build(5, "columns").unwrap();
-            let strategy: Strategy = pruning.parse().unwrap();
-            let count = Solver::new(&m, strategy.config()).unwrap().count();
-            assert_eq!(count.solutions, 10);
-            assert_eq!(count.stats.tried, nodes, "{pruning}");
-        }
-    }
-
-    #[test]
-    fn the_default_ladder_agrees_on_small_boards_in_both_modes() {
-        let ladder = default_ladder();
-        assert_eq!(ladder.len(), 9);
-        for mode in [Mode::Count, Mode::First] {
-            let options = CompareOptions {
-                mode,
-                max_repeats: 1,
-                ..CompareOptions::default()
-            };
-            let t = compare(&ladder, &[1, 2, 3, 4, 5, 6], &options).unwrap();
-            assert_eq!(t.rows.len(), 6 * 9);
-        }
-    }
-
-    #[test]
-    fn entries_are_named_as_written_or_by_their_name() {
-        let e = parse_entries("mac+dom-wdeg, leaves = check @ columns, dedicated").unwrap();
-        assert_eq!(e[0].name, "mac+dom-wdeg");
-        assert_eq!(e[1].name, "leaves");
-        assert_eq!(
-            e[1].method,
-            Method::Engine("check".parse().unwrap(), ModelVariant::Columns)
-        );
-        assert_eq!(e[2].entry(Mode::Count).name, "bitboard");
-        assert_eq!(e[2].entry(Mode::First).name, "construct");
-    }
-
-    #[test]
-    fn bad_lists_are_refused_with_a_reason() {
-        assert_eq!(parse_entries(" , "), Err(SpecError::Empty));
-        assert_eq!(
-            parse_entries("fc@diagonal").unwrap_err().to_string(),
-            "unknown model variant 'diagonal' (expected pairwise, global or columns)"
-        );
-        assert!(
-            parse_entries("fc,fc")
-                .unwrap_err()
-                .to_string()
-                .contains("named 'fc'")
-        );
-        assert!(
-            parse_entries("fc+sideways")
-                .unwrap_err()
-                .to_string()
-                .starts_with("'fc+sideways': ")
-        );
-    }
-
-    #[test]
-    fn sizes_are_numbers_ranges_and_lists() {
-        assert_eq!(parse_sizes("8"), Ok(vec![8]));
-        assert_eq!(parse_sizes("4..=8,10"), Ok(vec![4, 5, 6, 7, 8, 10]));
-        for bad in ["", "4..", "a", "4,4", "-3", "5..5"] {
-            assert!(parse_sizes(bad).is_err(), "{bad}");
-        }
-    }
 }

@@ -40,8 +40,13 @@ use std::fmt::Write;
 
 use super::{Mode, Row, Table};
 
+mod style;
 #[cfg(test)]
 mod tests;
+mod text;
+
+use style::{COLOURS, SHAPES, dash_attribute, marker_path};
+use text::{decade_count, decade_seconds, escape, thousands};
 
 /// The words on a chart: its title and the name of the size axis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,17 +71,6 @@ impl ChartLabels {
         }
     }
 }
-
-/// Okabe–Ito colours (safe for colour-blind readers) with brown for yellow,
-/// then wine and olive from Paul Tol's palette: ten series before a repeat.
-const COLOURS: [&str; 10] = [
-    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B",
-    "#882255", "#999933",
-];
-/// Dash patterns; 7 against 10 colours and shapes, so combinations repeat late.
-const DASHES: [&str; 7] = ["", "7 3", "2 3", "9 3 2 3", "14 4", "4 2 1 2 1 2", "1 4"];
-/// Marker shapes, in the order series get them (see [`marker_path`]).
-const SHAPES: usize = 10;
 
 const WIDTH: f64 = 1000.0;
 const PANEL_TOP: f64 = 84.0;
@@ -428,129 +422,4 @@ fn draw_legend(out: &mut String, names: &[&str], node_less: &[bool], top: f64) {
         y + 4.0
     );
     out.push_str("</g>\n");
-}
-
-fn dash_attribute(i: usize) -> String {
-    match DASHES[i % DASHES.len()] {
-        "" => String::new(),
-        d => format!(r#" stroke-dasharray="{d}""#),
-    }
-}
-
-/// A closed path for marker `shape` centred on `(x, y)` with radius `r`:
-/// circle, square, triangle up, diamond, triangle down, plus, star, cross,
-/// triangle left, triangle right.
-fn marker_path(shape: usize, x: f64, y: f64, r: f64) -> String {
-    let polygon = |points: &[(f64, f64)]| {
-        let mut d = String::new();
-        for (k, (px, py)) in points.iter().enumerate() {
-            let _ = write!(
-                d,
-                "{}{:.1},{:.1} ",
-                if k == 0 { "M" } else { "L" },
-                x + px * r,
-                y + py * r
-            );
-        }
-        d.push('Z');
-        d
-    };
-    // A plus sign with arms a third as thick as long, as a polygon.
-    let plus: [(f64, f64); 12] = [
-        (-0.33, -1.0),
-        (0.33, -1.0),
-        (0.33, -0.33),
-        (1.0, -0.33),
-        (1.0, 0.33),
-        (0.33, 0.33),
-        (0.33, 1.0),
-        (-0.33, 1.0),
-        (-0.33, 0.33),
-        (-1.0, 0.33),
-        (-1.0, -0.33),
-        (-0.33, -0.33),
-    ];
-    match shape % SHAPES {
-        0 => format!(
-            "M{:.1},{y:.1} a{r},{r} 0 1,0 {},0 a{r},{r} 0 1,0 -{},0 Z",
-            x - r,
-            2.0 * r,
-            2.0 * r
-        ),
-        1 => polygon(&[(-0.85, -0.85), (0.85, -0.85), (0.85, 0.85), (-0.85, 0.85)]),
-        2 => polygon(&[(0.0, -1.15), (1.05, 0.75), (-1.05, 0.75)]),
-        3 => polygon(&[(0.0, -1.2), (1.2, 0.0), (0.0, 1.2), (-1.2, 0.0)]),
-        4 => polygon(&[(0.0, 1.15), (1.05, -0.75), (-1.05, -0.75)]),
-        5 => polygon(&plus.map(|(a, b)| (a * 1.15, b * 1.15))),
-        6 => {
-            let star: Vec<(f64, f64)> = (0..10)
-                .map(|k| {
-                    let angle = std::f64::consts::PI * (k as f64 / 5.0 - 0.5);
-                    let radius = if k % 2 == 0 { 1.3 } else { 0.55 };
-                    (radius * angle.cos(), radius * angle.sin())
-                })
-                .collect();
-            polygon(&star)
-        }
-        7 => {
-            let s = std::f64::consts::FRAC_1_SQRT_2 * 1.2;
-            polygon(&plus.map(|(a, b)| ((a - b) * s, (a + b) * s)))
-        }
-        8 => polygon(&[(-1.15, 0.0), (0.75, -1.05), (0.75, 1.05)]),
-        _ => polygon(&[(1.15, 0.0), (-0.75, -1.05), (-0.75, 1.05)]),
-    }
-}
-
-/// `10^e` as a count: `1`, `10`, `100`, `1k`, ..., `100M`, `1G`, then `1e12`.
-fn decade_count(e: i32) -> String {
-    let unit = |k: i32, suffix: &str| format!("{}{suffix}", 10u64.pow((e - k) as u32));
-    match e {
-        i32::MIN..=-1 => format!("1e{e}"),
-        0..=2 => unit(0, ""),
-        3..=5 => unit(3, "k"),
-        6..=8 => unit(6, "M"),
-        9..=11 => unit(9, "G"),
-        _ => format!("1e{e}"),
-    }
-}
-
-/// `10^e` seconds: `1 ns`, ..., `100 µs`, `1 ms`, ..., `1 s`, `10 s`, `100 s`, `1e3 s`.
-fn decade_seconds(e: i32) -> String {
-    let unit = |k: i32, suffix: &str| format!("{} {suffix}", 10u64.pow((e - k) as u32));
-    match e {
-        -9..=-7 => unit(-9, "ns"),
-        -6..=-4 => unit(-6, "µs"),
-        -3..=-1 => unit(-3, "ms"),
-        0..=2 => unit(0, "s"),
-        _ => format!("1e{e} s"),
-    }
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(v: u64) -> String {
-    let digits = v.to_string();
-    let mut out = String::new();
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Escapes text for SVG content and attribute values.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
