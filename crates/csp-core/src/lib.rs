@@ -169,6 +169,7 @@ mod strategy;
 mod test_models;
 pub mod trace;
 mod var;
+mod xml;
 
 /// The type of variable values.
 pub type Value = i64;

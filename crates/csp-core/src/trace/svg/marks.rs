@@ -9,23 +9,7 @@ pub(super) const GREEN: &str = "#2e7d32";
 pub(super) const GOLD: &str = "#e6a700";
 pub(super) const GREY: &str = "#666666";
 
-/// Escapes text for XML content and attribute values.
-pub(crate) fn escape_xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Control characters are not allowed in XML 1.0.
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t') => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub(crate) use crate::xml::escape_xml;
 
 /// A coordinate, written short.
 pub(super) struct Num(pub f64);
