@@ -844,19 +844,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         }
                     }
                 }
-                self.flush_pruned();
                 Ok(())
             }
             Pruning::ArcConsistency | Pruning::Propagators => {
                 self.prune_objective(Some(node))?;
                 self.schedule(var, None);
-                let r = self.run_queue(Some(node));
-                self.flush_pruned();
-                r
+                self.run_queue(Some(node))
             }
         }
     }
 
+    /// Copies the counters kept by the propagation context into the statistics
+    /// (once per `advance`, at the root and after assumptions; not per node).
     fn flush_pruned(&mut self) {
         self.stats.pruned = self.changes.pruned;
         self.stats.revisions = self.changes.revisions;
