@@ -82,6 +82,8 @@ pub struct PropagationContext<'a> {
     changes: &'a mut Changes,
     pruning: Pruning,
     trigger: Option<(VarId, usize)>,
+    /// The running all-different's set in [`Domains::fc_strip`], if it has one.
+    waiting_set: Option<u32>,
 }
 
 impl<'a> PropagationContext<'a> {
@@ -96,7 +98,43 @@ impl<'a> PropagationContext<'a> {
             changes,
             pruning,
             trigger,
+            waiting_set: None,
         }
+    }
+
+    /// Lets the running all-different use its waiting set (a decision's
+    /// forward checking, see [`PropagationContext::fc_strip`]).
+    #[inline]
+    pub(crate) fn with_waiting_set(mut self, set: Option<u32>) -> Self {
+        self.waiting_set = set;
+        self
+    }
+
+    /// Forward checking of an all-different with a waiting set: the trigger at
+    /// `pos` stops waiting and `shifted - o_j` leaves the waiting variables.
+    /// `None` when the constraint has no set or removals must be reported one
+    /// by one (observers, propagation queue); the caller then strips every
+    /// position.
+    #[inline]
+    pub(crate) fn fc_strip(
+        &mut self,
+        pos: usize,
+        shifted: Value,
+    ) -> Option<Result<bool, Conflict>> {
+        let set = self.waiting_set?;
+        if self.changes.record || self.changes.track_changed {
+            return None;
+        }
+        Some(match self.domains.fc_strip(set, pos, shifted) {
+            Ok(n) => {
+                self.changes.pruned += u64::from(n);
+                Ok(n > 0)
+            }
+            Err((var, n)) => {
+                self.changes.pruned += u64::from(n);
+                Err(Conflict::wipeout(var))
+            }
+        })
     }
 
     /// The pruning level the search runs at; a constraint may filter less under

@@ -40,7 +40,29 @@ struct TrailEntry {
 struct LevelMark {
     trail_len: usize,
     entailed_len: usize,
+    waiting_len: usize,
     previous_stamp: u64,
+}
+
+/// One scope position of an all-different constraint, with what forward
+/// checking needs to strip a value from its variable: the variable's words and
+/// `offset + base` (so bit `k` stands for the shifted value `bias + k`).
+#[derive(Clone, Copy, Debug)]
+struct WaitingEntry {
+    bias: Value,
+    first: u32,
+    span: u32,
+    var: u32,
+}
+
+/// The scope of one all-different constraint: `entries[start..start + len]`,
+/// and the positions whose variable is not decided yet as bits
+/// `waiting_bits[words..]` (trailed word by word).
+#[derive(Clone, Copy, Debug)]
+struct WaitingSet {
+    start: u32,
+    len: u32,
+    words: u32,
 }
 
 /// The current domains of all variables of a model during search.
@@ -75,6 +97,14 @@ pub struct Domains {
     /// Constraints found entailed, trailed like the words.
     entailed: Vec<bool>,
     entailed_trail: Vec<u32>,
+    /// Forward checking on all-different: each registered constraint's scope
+    /// (see [`Domains::fc_strip`]).
+    waiting: Vec<WaitingEntry>,
+    waiting_sets: Vec<WaitingSet>,
+    /// Per set, one bit per scope position: its variable is not decided yet.
+    waiting_bits: Vec<u64>,
+    /// `(word, bits before)`, undone by `pop_level`.
+    waiting_trail: Vec<(u32, u64)>,
 }
 
 /// Marker for a domain that became empty: the caller turns it into a
@@ -128,7 +158,100 @@ impl Domains {
             marks: Vec::new(),
             entailed: vec![false; constraints],
             entailed_trail: Vec::new(),
+            waiting: Vec::new(),
+            waiting_sets: Vec::new(),
+            waiting_bits: Vec::new(),
+            waiting_trail: Vec::new(),
         }
+    }
+
+    /// Registers an all-different scope (distinct variables, offsets small enough
+    /// that `value - offset - base` cannot overflow) for [`Domains::fc_strip`];
+    /// returns its set number.
+    pub(crate) fn add_waiting_set(&mut self, vars: &[VarId], offsets: &[Value]) -> u32 {
+        let set = WaitingSet {
+            start: self.waiting.len() as u32,
+            len: vars.len() as u32,
+            words: self.waiting_bits.len() as u32,
+        };
+        for (&var, &offset) in vars.iter().zip(offsets) {
+            let lay = self.layout[var.index()];
+            self.waiting.push(WaitingEntry {
+                bias: offset.wrapping_add(lay.base),
+                first: lay.first,
+                // At most `MAX_DOMAIN_WIDTH` rounded up to whole words.
+                span: u32::try_from(lay.span).unwrap_or(u32::MAX),
+                var: var.index() as u32,
+            });
+        }
+        for chunk in 0..vars.len().div_ceil(64) {
+            let bits = (vars.len() - chunk * 64).min(64);
+            self.waiting_bits.push(u64::MAX >> (64 - bits));
+        }
+        self.waiting_sets.push(set);
+        (self.waiting_sets.len() - 1) as u32
+    }
+
+    /// Forward checking for a registered all-different when the variable at
+    /// scope position `pos` has just been decided and `x_pos + o_pos = shifted`:
+    /// the position stops waiting, and `shifted - o_j` leaves every variable
+    /// still waiting, in scope order. Decided variables are skipped: forward
+    /// checking removed their values when they were decided, so nothing would
+    /// be removed from them. Returns the number of values removed, or the
+    /// emptied variable with the number removed before.
+    #[inline]
+    pub(crate) fn fc_strip(
+        &mut self,
+        set: u32,
+        pos: usize,
+        shifted: Value,
+    ) -> Result<u32, (VarId, u32)> {
+        let s = self.waiting_sets[set as usize];
+        let (start, words) = (s.start as usize, s.words as usize);
+        let w = words + pos / 64;
+        let old = self.waiting_bits[w];
+        let bit = 1u64 << (pos % 64);
+        if old & bit != 0 {
+            self.waiting_trail.push((w as u32, old));
+            self.waiting_bits[w] = old & !bit;
+        }
+        let mut removed = 0;
+        let bits = self.bits.as_mut_slice();
+        for chunk in 0..(s.len as usize).div_ceil(64) {
+            let mut live = self.waiting_bits[words + chunk];
+            while live != 0 {
+                let k = chunk * 64 + live.trailing_zeros() as usize;
+                live &= live - 1;
+                let e = self.waiting[start + k];
+                let offset = shifted.wrapping_sub(e.bias) as u64;
+                if offset >= u64::from(e.span) {
+                    continue;
+                }
+                let i = e.first as usize + (offset / WORD_BITS as u64) as usize;
+                let bit = 1usize << (offset % WORD_BITS as u64);
+                let old = bits[i];
+                if old & bit == 0 {
+                    continue;
+                }
+                bits[i] = old & !bit;
+                let v = e.var as usize;
+                if self.saved_at[i] != self.stamp {
+                    self.saved_at[i] = self.stamp;
+                    self.trail.push(TrailEntry {
+                        word: i as u32,
+                        var: e.var,
+                        old_bits: old,
+                        old_size: self.size[v],
+                    });
+                }
+                removed += 1;
+                self.size[v] -= 1;
+                if self.size[v] == 0 {
+                    return Err((VarId::new(v), removed));
+                }
+            }
+        }
+        Ok(removed)
     }
 
     /// Number of variables.
@@ -264,6 +387,7 @@ impl Domains {
         self.marks.push(LevelMark {
             trail_len: self.trail.len(),
             entailed_len: self.entailed_trail.len(),
+            waiting_len: self.waiting_trail.len(),
             previous_stamp: self.stamp,
         });
         self.stamp = self.next_stamp;
@@ -283,6 +407,9 @@ impl Domains {
         }
         for c in self.entailed_trail.drain(mark.entailed_len..) {
             self.entailed[c as usize] = false;
+        }
+        for (word, bits) in self.waiting_trail.drain(mark.waiting_len..).rev() {
+            self.waiting_bits[word as usize] = bits;
         }
         self.stamp = mark.previous_stamp;
     }
@@ -614,6 +741,41 @@ mod tests {
         assert_eq!(d.len(y), 4);
         d.pop_level();
         assert_eq!(d.len(x), 131);
+    }
+
+    #[test]
+    fn fc_strip_skips_decided_positions_and_pop_level_restores_them() {
+        // all-different over x0, x1 + 1, x2 (offsets 0, 1, 0), values 0..=3.
+        let mut d = store(&[(0, 3), (0, 3), (0, 3)]);
+        let x: Vec<VarId> = (0..3).map(VarId::new).collect();
+        let set = d.add_waiting_set(&x, &[0, 1, 0]);
+        d.push_level();
+        // x0 = 2 decided: 2 leaves x2 and 2 - 1 = 1 leaves x1.
+        d.assign(x[0], 2).unwrap();
+        assert_eq!(d.fc_strip(set, 0, 2), Ok(2));
+        assert_eq!(d.values(x[1]).collect::<Vec<_>>(), [0, 2, 3]);
+        assert_eq!(d.values(x[2]).collect::<Vec<_>>(), [0, 1, 3]);
+        d.push_level();
+        // x2 = 3 decided: x0 no longer waits, so its value 2 stays even though
+        // the shifted value 3 - 0 would not touch it anyway; x1 loses 3 - 1 = 2.
+        d.assign(x[2], 3).unwrap();
+        assert_eq!(d.fc_strip(set, 2, 3), Ok(1));
+        assert_eq!(d.values(x[1]).collect::<Vec<_>>(), [0, 3]);
+        // A second strip from the same position strips the same waiting set.
+        assert_eq!(d.fc_strip(set, 2, 1), Ok(1));
+        assert_eq!(d.value(x[1]), Some(3));
+        // Emptying a waiting variable reports it with the count removed before.
+        assert_eq!(d.fc_strip(set, 2, 4), Err((x[1], 1)));
+        d.pop_level();
+        d.pop_level();
+        assert_eq!(d.waiting_bits, [0b111]);
+        for &v in &x {
+            assert_eq!(d.len(v), 4);
+        }
+        // Every position waits again: x1 loses 3 - 1 = 2 when x0 = 3 is decided.
+        d.push_level();
+        assert_eq!(d.fc_strip(set, 0, 3), Ok(2));
+        assert!(!d.contains(x[1], 2) && !d.contains(x[2], 3));
     }
 
     #[test]

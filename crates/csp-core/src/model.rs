@@ -437,6 +437,10 @@ mod tests {
             m.int_var(Vec::new()),
             Err(CspError::EmptyDomain { .. })
         ));
+        assert_eq!(
+            m.int_var(Vec::new()).unwrap_err().to_string(),
+            "variable #0: empty domain"
+        );
     }
 
     #[test]
@@ -456,6 +460,18 @@ mod tests {
         let e = m.int_var(Value::MIN..=Value::MAX).unwrap_err();
         assert!(matches!(e, CspError::DomainTooWide { .. }), "{e}");
         assert!(m.int_var(0..=(MAX_DOMAIN_WIDTH as Value - 1)).is_ok());
+        let e = m
+            .named_int_var("w", 0..=(MAX_DOMAIN_WIDTH as Value))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "variable w: domain 0..=16777216 spans 16777217 values, more than the limit of 16777216"
+        );
+        let e = m.int_var(Value::MIN..=Value::MAX).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "variable #1: domain -9223372036854775808..=9223372036854775807 spans 18446744073709551616 values, more than the limit of 16777216"
+        );
     }
 
     #[test]
@@ -485,6 +501,73 @@ mod tests {
             m.table(&[x], vec![vec![0, 1]]),
             Err(CspError::LengthMismatch { .. })
         ));
+        assert_eq!(
+            m.all_different(&[]).unwrap_err().to_string(),
+            "constraint all-different: empty scope"
+        );
+        assert_eq!(
+            m.linear(&[1, 2], &[x], Relation::Eq, 0)
+                .unwrap_err()
+                .to_string(),
+            "linear: coefficients has length 2, expected 1"
+        );
+        assert_eq!(
+            m.table(&[x], vec![vec![0, 1]]).unwrap_err().to_string(),
+            "table: a tuple has length 2, expected 1"
+        );
+        assert_eq!(
+            m.all_different_offsets(&[x, x], &[1])
+                .unwrap_err()
+                .to_string(),
+            "all-different: offsets has length 1, expected 2"
+        );
+        assert_eq!(
+            m.predicate("never", &[], |_| false)
+                .unwrap_err()
+                .to_string(),
+            "constraint never: empty scope"
+        );
+        assert_eq!(m.num_constraints(), 0);
+    }
+
+    #[test]
+    fn element_over_an_empty_array_is_an_error() {
+        let mut m = Model::new();
+        let i = m.int_var(0..=1).unwrap();
+        let r = m.int_var(0..=1).unwrap();
+        assert_eq!(
+            m.element(i, &[], r).unwrap_err().to_string(),
+            "element: the array is empty"
+        );
+        assert_eq!(
+            m.element_var(i, &[], r).unwrap_err().to_string(),
+            "element: the array is empty"
+        );
+        assert_eq!(m.num_constraints(), 0);
+    }
+
+    #[test]
+    fn a_variable_of_another_model_is_an_error_everywhere() {
+        let mut other = Model::new();
+        let _ = other.int_var_array("o", 3, 0..=1).unwrap();
+        let stranger = other.int_var(0..=1).unwrap(); // index 3
+        let mut m = Model::new();
+        let x = m.int_var(0..=1).unwrap();
+        assert_eq!(
+            m.linear(&[1, 1], &[x, stranger], Relation::Le, 1)
+                .unwrap_err()
+                .to_string(),
+            "linear: unknown variable #3 (the model has 1 variables)"
+        );
+        assert_eq!(
+            m.element(stranger, &[0, 1], x).unwrap_err().to_string(),
+            "element: unknown variable #3 (the model has 1 variables)"
+        );
+        assert_eq!(
+            m.domain(stranger).unwrap_err().to_string(),
+            "domain: unknown variable #3 (the model has 1 variables)"
+        );
+        assert_eq!(m.num_constraints(), 0);
     }
 
     #[test]
@@ -497,6 +580,10 @@ mod tests {
             .linear(&[Value::MAX; 8], &[x; 8], Relation::Le, 0)
             .unwrap_err();
         assert!(matches!(e, CspError::Overflow { .. }), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "linear: arithmetic overflow (the sum's extreme values do not fit in 128 bits)"
+        );
     }
 
     #[test]

@@ -252,6 +252,14 @@ mod tests {
             assert_eq!(total, 92, "{parts} parts");
         }
         assert!(count_share(&m, &config, 3, 3, 3).is_err());
+        assert_eq!(
+            count_share(&m, &config, 3, 3, 3).unwrap_err().to_string(),
+            "count share: part 3 of 3: need 0 <= part < parts"
+        );
+        assert_eq!(
+            count_share(&m, &config, 3, 0, 0).unwrap_err().to_string(),
+            "count share: part 0 of 0: need 0 <= part < parts"
+        );
     }
 
     #[test]

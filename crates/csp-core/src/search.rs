@@ -10,6 +10,7 @@ use crate::branching::{
 };
 use crate::context::{Changes, PropagationContext};
 use crate::limits::{Limits, SearchStatus, StopReason};
+use crate::model::Posted;
 use crate::observer::{
     Candidate, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver,
 };
@@ -265,6 +266,9 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// When splitting: stop descending at this many decisions and record the path.
     split_depth: Option<usize>,
     frontier: Vec<Vec<(VarId, Value)>>,
+    /// Per constraint: its set in `Domains::fc_strip` (forward checking on an
+    /// all-different), if it has one.
+    waiting_sets: Vec<Option<u32>>,
 }
 
 impl<'m> Solver<'m> {
@@ -341,7 +345,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             candidates: Vec::new(),
             split_depth: None,
             frontier: Vec::new(),
+            waiting_sets: vec![None; m],
         };
+        if config.pruning == Pruning::ForwardChecking {
+            for (cid, c) in model.posted().iter().enumerate() {
+                if let Posted::AllDifferent(c) = c
+                    && c.has_waiting_set()
+                {
+                    let set = solver.domains.add_waiting_set(c.scope(), c.offsets());
+                    solver.waiting_sets[cid] = Some(set);
+                }
+            }
+        }
         solver.domains.push_level();
         let started = Instant::now();
         solver.root_failed = solver.propagate_root().is_err();
@@ -824,7 +839,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         &mut self.changes,
                         Pruning::ForwardChecking,
                         Some((var, w.pos as usize)),
-                    );
+                    )
+                    .with_waiting_set(self.waiting_sets[c]);
                     let result = constraints[c].propagate(&mut ctx);
                     if self.changes.record {
                         Self::report_prunes(
@@ -1079,5 +1095,105 @@ impl<O: SearchObserver, V: VariableSelector, L: ValueSelector> Iterator
 
     fn next(&mut self) -> Option<Solution> {
         self.solver.next_solution()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_models::queens;
+
+    /// Wants every removal, which turns off the forward-checking fast path of
+    /// all-different (decided variables skipped) in favour of the per-value one.
+    struct Detailed;
+
+    impl SearchObserver for Detailed {
+        fn wants_details(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn forward_checking_skipping_decided_variables_prunes_exactly_the_same() {
+        for n in 1..=9 {
+            let m = queens(n);
+            for var in [VarOrder::Input, VarOrder::FirstFail] {
+                let config = Config::default()
+                    .with_pruning(Pruning::ForwardChecking)
+                    .with_var_order(var);
+                let mut solver = Solver::new(&m, config.clone()).unwrap();
+                assert_eq!(solver.waiting_sets.iter().flatten().count(), 3);
+                let fast = solver.count();
+                let slow = Solver::with_observer(&m, config, Detailed).unwrap().count();
+                let untimed = |mut stats: SearchStats| {
+                    stats.elapsed = Duration::ZERO;
+                    stats
+                };
+                assert_eq!(untimed(fast.stats), untimed(slow.stats), "n = {n}, {var}");
+            }
+        }
+    }
+
+    #[test]
+    fn assume_after_the_search_started_is_an_error() {
+        let m = queens(4);
+        let mut s = Solver::new(&m, Config::default()).unwrap();
+        assert!(s.first().solution.is_some());
+        let e = s.assume(&[(VarId::new(0), 1)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "assume: decisions must be made before the search starts"
+        );
+    }
+
+    #[test]
+    fn a_variable_of_another_model_is_an_error_not_a_panic() {
+        let m = queens(4);
+        let mut s = Solver::new(&m, Config::default()).unwrap();
+        let e = s.assume(&[(VarId::new(7), 0)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "assume: unknown variable #7 (the model has 4 variables)"
+        );
+        let e = s.minimize(VarId::new(4)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "optimize: unknown variable #4 (the model has 4 variables)"
+        );
+        let e = s.maximize(VarId::new(9)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "optimize: unknown variable #9 (the model has 4 variables)"
+        );
+        // The failed calls left the search untouched.
+        assert_eq!(s.count().solutions, 2);
+    }
+
+    #[test]
+    fn zero_limits_stop_before_the_first_node() {
+        let m = queens(4);
+        let r = Solver::new(&m, Config::default().with_node_limit(0))
+            .unwrap()
+            .first();
+        assert_eq!(
+            (r.solution.is_none(), r.status, r.stats.tried),
+            (true, SearchStatus::Stopped(StopReason::NodeLimit), 0)
+        );
+        let r = Solver::new(&m, Config::default().with_time_limit(Duration::ZERO))
+            .unwrap()
+            .count();
+        assert_eq!(
+            (r.solutions, r.status, r.stats.tried),
+            (0, SearchStatus::Stopped(StopReason::TimeLimit), 0)
+        );
+        let flag = CancelFlag::new();
+        flag.cancel();
+        let r = Solver::new(&m, Config::default().with_cancel_flag(flag))
+            .unwrap()
+            .count();
+        assert_eq!(
+            (r.solutions, r.status, r.stats.tried),
+            (0, SearchStatus::Stopped(StopReason::Cancelled), 0)
+        );
     }
 }

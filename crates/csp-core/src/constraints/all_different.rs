@@ -66,6 +66,17 @@ impl AllDifferent {
         })
     }
 
+    /// Whether forward checking may skip decided variables (see
+    /// `Domains::fc_strip`): no variable repeats, and no shifted value can
+    /// overflow.
+    pub(crate) fn has_waiting_set(&self) -> bool {
+        self.small_offsets && {
+            let mut seen: Vec<VarId> = self.vars.clone();
+            seen.sort_unstable();
+            seen.windows(2).all(|w| w[0] != w[1])
+        }
+    }
+
     /// The offsets `o_i`.
     pub fn offsets(&self) -> &[Value] {
         &self.offsets
@@ -194,6 +205,16 @@ impl Constraint for AllDifferent {
                         return Ok(PropStatus::Unchanged);
                     };
                     ctx.note_revision();
+                    if let Ok(shifted) = Value::try_from(self.shifted(i, v))
+                        && (-SAFE..SAFE).contains(&shifted)
+                        && let Some(result) = ctx.fc_strip(i, shifted)
+                    {
+                        return Ok(if result? {
+                            PropStatus::Changed
+                        } else {
+                            PropStatus::Unchanged
+                        });
+                    }
                     let mut changed = self.eliminate(ctx, i, self.shifted(i, v))?;
                     // A variable listed twice: its other positions are fixed too,
                     // and no later trigger will eliminate their values.
