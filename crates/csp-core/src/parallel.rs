@@ -168,7 +168,10 @@ pub fn count_parallel(
             message: format!("cannot start {threads} threads: {e}"),
         })?;
     let results: Vec<Result<CountResult, CspError>> = pool.install(|| {
+        // One stealable job per subproblem: subtrees in search order differ in
+        // size, and rayon's default halving could leave one thread the heavy end.
         subs.par_iter()
+            .with_max_len(1)
             .map(|s| count_subproblem(model, config, s))
             .collect()
     });

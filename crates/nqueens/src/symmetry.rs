@@ -36,7 +36,9 @@
 
 use rayon::prelude::*;
 
-use crate::bitboard::{CounterError, MAX_N, Masks, check_size, full_mask, in_pool};
+use crate::bitboard::{
+    CounterError, MAX_N, Masks, STACK_MASK, check_size, completions, full_mask, in_pool,
+};
 
 /// Solutions counted by symmetry class.
 ///
@@ -195,7 +197,7 @@ impl Search {
     /// The squares of `row` that are neither attacked nor forbidden.
     #[inline(always)]
     fn free<const EDGE: bool>(&self, row: usize, cols: u32, ld: u32, rd: u32) -> u32 {
-        let free = self.allowed[row] & !(cols | ld | rd);
+        let free = self.allowed[row & STACK_MASK] & !(cols | ld | rd);
         if EDGE && row == self.bound2 {
             // A side column still empty here would get its queen too close
             // to a bottom corner, unless it takes this very row.
@@ -221,7 +223,9 @@ impl Search {
 
     /// Depth-first search from `row`, iterative like
     /// [`Masks::completions`]: a frame is pushed only for a row with untried
-    /// candidates and a child with no free square is never entered.
+    /// candidates and a child with no free square is never entered. Rows and
+    /// depths are below [`MAX_N`], so indexing with `& STACK_MASK` (a no-op)
+    /// spares the bounds checks.
     fn search<const EDGE: bool, const SPLIT: bool>(&mut self, row: usize, masks: Masks) {
         let last = self.n - 1;
         let Masks {
@@ -253,11 +257,17 @@ impl Search {
                     continue;
                 }
                 if EDGE {
-                    self.rows[row] = bit;
+                    self.rows[row & STACK_MASK] = bit;
                 }
                 if next == last {
                     self.rows[last] = next_free;
                     self.complete::<EDGE>();
+                    continue;
+                }
+                if !EDGE && !SPLIT && next >= self.bound as usize {
+                    // Below row `bound` a corner candidate has no restriction
+                    // left: the plain bitboard kernel counts the completions.
+                    self.tally.of_8 += completions(all, next_cols, next_ld, next_rd);
                     continue;
                 }
                 if SPLIT && next == SPLIT_ROW {
@@ -277,7 +287,7 @@ impl Search {
                     continue;
                 }
                 if free != 0 {
-                    stack[depth] = [free, cols, ld, rd, row as u32];
+                    stack[depth & STACK_MASK] = [free, cols, ld, rd, row as u32];
                     depth += 1;
                 }
                 (free, cols, ld, rd, row) = (next_free, next_cols, next_ld, next_rd, next);
@@ -286,13 +296,14 @@ impl Search {
                 return;
             }
             depth -= 1;
-            let [f, c, l, r, w] = stack[depth];
+            let [f, c, l, r, w] = stack[depth & STACK_MASK];
             (free, cols, ld, rd, row) = (f, c, l, r, w as usize);
         }
     }
 
     /// Tallies a complete edge candidate if it is the smallest board of its
     /// class (rows compared as column numbers, top row first).
+    #[inline(never)]
     fn classify(&mut self) {
         let (n, b) = (self.n as u32, self.bound);
         let top = n - 1;
@@ -410,8 +421,12 @@ pub fn count_parallel(n: u32, threads: Option<usize>) -> Result<SymmetryCount, C
         tasks.append(&mut search.tasks);
     }
     let below = in_pool(threads, || {
+        // One stealable job per task: the tasks are ordered by family and
+        // bound, so rayon's default halving left one thread with the heavy
+        // end (n = 16 on 2 threads: 1.5x instead of 1.9x).
         tasks
             .par_iter()
+            .with_max_len(1)
             .map(|task| {
                 let mut search = Search::new(n, task.family, task.bound);
                 search.rows = task.rows;
