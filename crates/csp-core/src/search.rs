@@ -592,6 +592,21 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         found
     }
 
+    /// Replaces the limits of a search that a node, failure or solution limit
+    /// stopped, so that it goes on from where it stopped (the shared budgets of
+    /// a parallel count hand out more work this way).
+    pub(crate) fn raise_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        if matches!(
+            self.status,
+            SearchStatus::Stopped(
+                StopReason::NodeLimit | StopReason::FailureLimit | StopReason::SolutionLimit
+            )
+        ) {
+            self.status = SearchStatus::Paused;
+        }
+    }
+
     fn stop(&mut self, reason: StopReason) -> bool {
         self.status = SearchStatus::Stopped(reason);
         false

@@ -187,8 +187,13 @@ fn count_engine(n: usize, threads: Option<usize>, engine: &EngineArgs) -> Outcom
             depth: None,
             threads: Some(t),
         };
-        parallel::count_parallel(queens.model(), &config, &options)
-            .map_err(|e| Failure::Other(e.to_string()))?
+        let started = std::time::Instant::now();
+        let mut r = parallel::count_parallel(queens.model(), &config, &options)
+            .map_err(|e| Failure::Other(e.to_string()))?;
+        // `solveTime` is wall-clock time, as with one thread (the library's
+        // `elapsed` adds up the workers' times).
+        r.stats.elapsed = started.elapsed();
+        r
     } else if let Some(mut p) = EngineProgress::new(n) {
         let r = queens.count_observed(config, &mut p);
         p.finish();
