@@ -16,6 +16,7 @@
 //! assert_eq!(config.limits.time, Some(std::time::Duration::from_secs(2)));
 //! ```
 #![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 use std::io::Write;
 use std::time::Duration;
