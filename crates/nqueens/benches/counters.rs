@@ -2,6 +2,7 @@
 //!
 //! Run with `cargo bench -p nqueens --bench counters`; the whole run takes a
 //! few minutes (10 samples, flat sampling: the n = 16 counts take seconds).
+//! It starts by checking the counts for n = 14..=17 against OEIS (not timed).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -49,5 +50,19 @@ fn parallel(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sequential, parallel);
+/// Not timed: checks the counters beyond the sizes the tests reach, n = 14..=17,
+/// against OEIS A000170 (total) and A002562 (unique), with both threads.
+fn verify(_: &mut Criterion) {
+    const TOTAL: [u64; 4] = [365_596, 2_279_184, 14_772_512, 95_815_104];
+    const UNIQUE: [u64; 4] = [45_752, 285_053, 1_846_955, 11_977_939];
+    for (n, (total, unique)) in (14..=17).zip(TOTAL.into_iter().zip(UNIQUE)) {
+        let b = bitboard::count_parallel(n, Some(2)).expect("n <= 32");
+        let s = symmetry::count_parallel(n, Some(2)).expect("n <= 32");
+        assert_eq!(b, total, "bitboard n = {n}");
+        assert_eq!((s.total, s.unique), (total, unique), "symmetry n = {n}");
+        println!("verified n = {n}: {total} solutions, {unique} unique");
+    }
+}
+
+criterion_group!(benches, verify, sequential, parallel);
 criterion_main!(benches);
