@@ -236,6 +236,14 @@ mod tests {
         let (_, c, m) = err("p edge 3 1\ne 1 2 3\n");
         assert_eq!(c, Some(7));
         assert!(m.starts_with("unexpected '3'"), "{m}");
+        assert_eq!(
+            parse("p edge 3 1\ne 1\n").unwrap_err().to_string(),
+            "line 2, column 4: line ends early (expected 'e VERTEX VERTEX')"
+        );
+        assert_eq!(
+            parse("p edge 3 1\ne 1 2 3\n").unwrap_err().to_string(),
+            "line 2, column 7: unexpected '3' (expected 'e VERTEX VERTEX')"
+        );
     }
 
     #[test]
@@ -245,6 +253,10 @@ mod tests {
         assert_eq!(
             m,
             "the problem line declares 2 edges but the file has 1 edge lines"
+        );
+        assert_eq!(
+            parse("c\np edge 3 2\ne 1 2\n").unwrap_err().to_string(),
+            "line 2: the problem line declares 2 edges but the file has 1 edge lines"
         );
     }
 
@@ -261,6 +273,50 @@ mod tests {
         assert_eq!(err("p edge 2 0\np edge 2 0\n").0, Some(2));
         assert_eq!(err("p graph 2 0\n").1, Some(3));
         assert_eq!(err("c only comments\n").0, None);
+        let message = |text: &str| parse(text).unwrap_err().to_string();
+        assert_eq!(
+            message("p edge 2 0\nx 1 2\n"),
+            "line 2, column 1: unknown line type 'x' (expected c, p, e or n)"
+        );
+        assert_eq!(
+            message("p edge 2 1\ne 2 2\n"),
+            "line 2, column 3: edge joins vertex 2 to itself"
+        );
+        assert_eq!(
+            message("p edge 2 0\np edge 2 0\n"),
+            "line 2, column 1: second problem line (the first is on line 1)"
+        );
+        assert_eq!(
+            message("p graph 2 0\n"),
+            "line 1, column 3: unknown problem format 'graph' (expected 'edge')"
+        );
+        assert_eq!(
+            message("c only comments\n"),
+            "no problem line 'p edge VERTICES EDGES'"
+        );
+        assert_eq!(
+            message("c x\ne 1 2\np edge 2 1\n"),
+            "line 2, column 1: edge before the problem line 'p edge VERTICES EDGES'"
+        );
+    }
+
+    #[test]
+    fn more_vertices_than_the_limit_is_an_error() {
+        let e = parse(&format!("p edge {} 0\n", MAX_VERTICES + 1)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 8: 1048577 vertices is more than the limit of 1048576"
+        );
+        let g = parse(&format!("p edge {MAX_VERTICES} 0\n")).unwrap();
+        assert_eq!(g.num_vertices(), MAX_VERTICES);
+    }
+
+    #[test]
+    fn a_count_that_is_not_a_number_is_an_error() {
+        assert_eq!(
+            parse("p edge -3 0\n").unwrap_err().to_string(),
+            "line 1, column 8: expected a vertex count, found '-3'"
+        );
     }
 
     #[test]

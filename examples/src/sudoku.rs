@@ -397,12 +397,32 @@ mod tests {
         s.replace_range(10..11, "x");
         let e = s.parse::<Sudoku>().unwrap_err();
         assert_eq!((e.line, e.column), (None, Some(11)));
+        assert_eq!(
+            e.to_string(),
+            "column 11: unexpected character 'x' (a cell is 1-9, or '.' or '0' for a blank)"
+        );
     }
 
     #[test]
     fn too_many_cells_on_a_line_is_an_error() {
         let e = parse_puzzles(&format!("{CLASSIC}5")).unwrap_err();
         assert_eq!((e.line, e.column), (Some(1), Some(82)));
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 82: a puzzle has 81 cells; this line has more (start the next puzzle on a new line)"
+        );
+    }
+
+    #[test]
+    fn two_puzzles_where_one_is_expected_is_an_error() {
+        let e = format!("{CLASSIC}\n{CLASSIC}\n")
+            .parse::<Sudoku>()
+            .unwrap_err();
+        assert_eq!(e.to_string(), "line 2: expected one puzzle, found more");
+        assert_eq!(
+            "".parse::<Sudoku>().unwrap_err().to_string(),
+            "no puzzle found (expected 81 cells)"
+        );
     }
 
     #[test]

@@ -80,6 +80,11 @@ fn every_example_rejects_an_unknown_pruning_level_in_one_line() {
             line.contains("'fast'") && line.contains("none, check, fc, mac, propagators"),
             "{line}"
         );
+        assert_eq!(
+            line,
+            "error: invalid value 'fast' for '--pruning <LEVEL>': unknown pruning level 'fast' (expected one of: none, check, fc, mac, propagators)",
+            "{name}"
+        );
     }
 }
 
@@ -168,12 +173,48 @@ fn graph_coloring_names_the_line_and_column_of_a_bad_file() {
         line.starts_with("error: cannot read no/such/file.col: "),
         "{line}"
     );
+    #[cfg(unix)]
+    assert_eq!(
+        line,
+        "error: cannot read no/such/file.col: No such file or directory (os error 2)"
+    );
     let line = usage_error(
         "graph_coloring",
         &["data/myciel3.col", "--method", "guess"],
         None,
     );
     assert!(line.contains("'guess'"), "{line}");
+    assert_eq!(line, "error: invalid value 'guess' for '--method <METHOD>'");
+}
+
+#[test]
+fn graph_coloring_refuses_a_graph_above_the_vertex_limit() {
+    let line = usage_error("graph_coloring", &["-"], Some("p edge 1048577 0\n"));
+    assert_eq!(
+        line,
+        "error: <stdin>: line 1, column 8: 1048577 vertices is more than the limit of 1048576"
+    );
+    let line = usage_error("graph_coloring", &["-"], Some("c no problem line\n"));
+    assert_eq!(
+        line,
+        "error: <stdin>: no problem line 'p edge VERTICES EDGES'"
+    );
+}
+
+#[test]
+fn sudoku_refuses_a_puzzle_and_a_file_together() {
+    let line = usage_error(
+        "sudoku",
+        &[
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+            "--file",
+            "data/sudoku.txt",
+        ],
+        None,
+    );
+    assert_eq!(line, "error: give a puzzle or --file, not both");
+    let line = usage_error("sudoku", &[], Some("# only a comment\n"));
+    assert_eq!(line, "error: <stdin>: no puzzle found (expected 81 cells)");
 }
 
 #[test]
@@ -221,4 +262,35 @@ fn puzzles_reject_bad_arguments_in_one_line() {
     assert!(usage_error("langford", &["many"], None).contains("'many'"));
     assert!(usage_error("custom_constraint", &["--marks", "40"], None).contains("40"));
     assert!(usage_error("zebra", &["--next-to", "nearby"], None).contains("'nearby'"));
+    assert_eq!(
+        usage_error("latin_square", &["0"], None),
+        "error: invalid value '0' for '[N]': 0 is not in 1..=64"
+    );
+    assert_eq!(
+        usage_error("langford", &["many"], None),
+        "error: invalid value 'many' for '[N]': invalid digit found in string"
+    );
+    assert_eq!(
+        usage_error("custom_constraint", &["--marks", "40"], None),
+        "error: invalid value '40' for '--marks <MARKS>': 40 is not in 1..=16"
+    );
+    assert_eq!(
+        usage_error("zebra", &["--next-to", "nearby"], None),
+        "error: invalid value 'nearby' for '--next-to <NEXT_TO>'"
+    );
+    assert_eq!(
+        usage_error("send_more_money", &["SEND + MORE ="], None),
+        "error: puzzle: column 14: expected a word after '='"
+    );
+}
+
+#[test]
+fn a_count_stopped_by_a_limit_says_at_least_and_exits_0() {
+    let out = run("latin_square", &["5", "--node-limit", "10"], None);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.ends_with("\nat least 0 Latin squares (stopped: node limit)\n"),
+        "{stdout}"
+    );
 }

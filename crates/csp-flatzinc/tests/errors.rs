@@ -110,6 +110,10 @@ fn too_wide_domain_is_reported_by_line() {
         msg.starts_with("line 1: variable x: domain 0..=100000000"),
         "{msg}"
     );
+    assert_eq!(
+        msg,
+        "line 1: variable x: domain 0..=100000000 spans 100000001 values, more than the limit of 16777216"
+    );
 }
 
 #[test]
@@ -147,9 +151,16 @@ fn errors_keep_their_kind() {
 }
 
 fn fzn_csp(args: &[&str], stdin_file: Option<&str>) -> (i32, String, String) {
+    let (code, stdout, stderr, _) = fzn_csp_file(args, stdin_file);
+    (code, stdout, stderr)
+}
+
+/// Like [`fzn_csp`], and also the path of the file written (empty without one).
+fn fzn_csp_file(args: &[&str], stdin_file: Option<&str>) -> (i32, String, String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fzn-csp"));
     cmd.args(args);
     let path;
+    let mut written = String::new();
     if let Some(src) = stdin_file {
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -159,12 +170,14 @@ fn fzn_csp(args: &[&str], stdin_file: Option<&str>) -> (i32, String, String) {
         ));
         std::fs::write(&path, src).unwrap();
         cmd.arg(&path);
+        written = path.display().to_string();
     }
     let out = cmd.output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
+        written,
     )
 }
 
@@ -204,4 +217,39 @@ fn binary_reports_missing_file_and_bad_flags_with_exit_1() {
     );
     let (code, _, _) = fzn_csp(&["--pruning", "fast", "x.fzn"], None);
     assert_eq!(code, 1);
+}
+
+#[test]
+fn binary_prints_the_exact_line_with_the_file_name() {
+    let (code, stdout, stderr, path) = fzn_csp_file(
+        &[],
+        Some("var 1..3: x;\nconstraint fzn_cumulative([x], [1], [1], 1);\nsolve satisfy;\n"),
+    );
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        format!("fzn-csp: {path}: line 2: unsupported constraint `fzn_cumulative`\n")
+    );
+    let (code, stdout, stderr, path) = fzn_csp_file(&[], Some("var 1..3 x;\nsolve satisfy;\n"));
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        format!("fzn-csp: {path}: line 1, column 10: expected `:`, found `x`\n")
+    );
+    let (code, stdout, stderr, path) =
+        fzn_csp_file(&[], Some("var 0.0..1.0: f;\nsolve satisfy;\n"));
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        format!("fzn-csp: {path}: line 1: unsupported type: `f` is a float variable\n")
+    );
+    #[cfg(unix)]
+    {
+        let (code, stdout, stderr) = fzn_csp(&["/nonexistent/model.fzn"], None);
+        assert_eq!((code, stdout.as_str()), (1, ""));
+        assert_eq!(
+            stderr,
+            "fzn-csp: cannot read /nonexistent/model.fzn: No such file or directory (os error 2)\n"
+        );
+    }
 }

@@ -462,6 +462,11 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let err = parse(&src).unwrap_err();
     assert!(matches!(err.kind(), ParseErrorKind::TooDeep(_)), "{err}");
     assert_eq!(err.line(), 1);
+    // `(` is level 1 and each `[` one more: the 65th `[` is refused.
+    assert_eq!(
+        err.to_string(),
+        "line 1, column 76: nesting deeper than 64 levels"
+    );
 }
 
 #[test]

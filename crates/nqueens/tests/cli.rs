@@ -121,6 +121,15 @@ fn count_stopped_by_a_limit_is_marked_incomplete() {
         stdout.ends_with("(incomplete: stopped by node limit after 1000 nodes)\n"),
         "{stdout}"
     );
+    // The first 12-queens solution takes 3066 nodes: none is found in 1000.
+    assert_eq!(
+        run(&["count", "12", "--node-limit", "1000"], ""),
+        (
+            1,
+            "at least 0 (incomplete: stopped by node limit after 1000 nodes)\n".into(),
+            String::new()
+        )
+    );
 }
 
 #[cfg(unix)]
@@ -371,6 +380,11 @@ fn unknown_strategy_names_are_refused() {
         );
     }
     refused(
+        &["solve", "8", "--var", "sideways"],
+        "",
+        "invalid value 'sideways' for '--var <ORDER>': unknown variable order 'sideways' (expected one of: input, first-fail, mrv-degree, dom-wdeg, random[:SEED]) (see --help)",
+    );
+    refused(
         &["count", "8", "--method", "magic"],
         "",
         "invalid value 'magic' for '--method <METHOD>' [possible values: engine, bitboard, symmetry] (see --help)",
@@ -479,6 +493,16 @@ fn bad_counts_of_things_are_refused() {
     let (status, _, stderr) = run(&["solve", "8", "--limit", "0"], "");
     assert_eq!((status, stderr.lines().count()), (2, 1), "{stderr}");
     refused(
+        &["count", "8", "--threads", "0"],
+        "",
+        "invalid value '0' for '--threads <T>': 0 is not in 1..18446744073709551615 (see --help)",
+    );
+    refused(
+        &["solve", "8", "--limit", "0"],
+        "",
+        "invalid value '0' for '--limit <K>': 0 is not in 1..18446744073709551615 (see --help)",
+    );
+    refused(
         &["count", "8", "--part", "0/4"],
         "",
         "invalid value '0/4' for '--part <I/K>': '0/4' is not a share: expected I/K with 1 <= I <= K, such as 3/8 (see --help)",
@@ -510,9 +534,29 @@ fn bad_merge_input_is_refused() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1);
+    #[cfg(unix)]
+    refused(
+        &["merge", "/nonexistent/part1"],
+        "",
+        "cannot read '/nonexistent/part1': No such file or directory (os error 2)",
+    );
     refused(
         &["merge", "-"],
         "nqueens-partial n=8 part=1/2 count=40\nnqueens-partial n=9 part=2/2 count=52\n",
         "partial counts for different board sizes: n=8 and n=9",
+    );
+    refused(
+        &["merge", "-", "-"],
+        "",
+        "standard input (-) given more than once",
+    );
+}
+
+#[test]
+fn a_merged_count_beyond_u64_is_refused() {
+    refused(
+        &["merge", "-"],
+        "nqueens-partial n=8 part=1/2 count=18446744073709551615\nnqueens-partial n=8 part=2/2 count=1\n",
+        "the merged count overflows u64",
     );
 }

@@ -171,4 +171,20 @@ fn the_command_writes_a_chart_file_and_refuses_bad_lists() {
     let (code, _, stderr) = nqueens(&["compare", "--n", "6..4"]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("'6..4' is an empty range"), "{stderr}");
+    assert_eq!(
+        nqueens(&["compare", "--strategies", "fc@diagonal"]),
+        (
+            Some(2),
+            String::new(),
+            "error: invalid value 'fc@diagonal' for '--strategies <LIST>': unknown model variant 'diagonal' (expected pairwise, global or columns) (see --help)\n".into()
+        )
+    );
+    assert_eq!(
+        nqueens(&["compare", "--n", "6..4"]),
+        (
+            Some(2),
+            String::new(),
+            "error: invalid value '6..4' for '--n <SIZES>': '6..4' is an empty range (see --help)\n".into()
+        )
+    );
 }
