@@ -63,6 +63,18 @@ pub enum CounterError {
     /// Rayon could not start the thread pool.
     #[error("could not build the thread pool: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    /// The count does not fit in a `u64` (possible only for `n` of about 29
+    /// and more, which would take years).
+    #[error("n = {n}: the number of solutions does not fit in 64 bits")]
+    Overflow {
+        /// The board size.
+        n: u32,
+    },
+}
+
+/// `a + b`, or [`CounterError::Overflow`] for board size `n`.
+pub(crate) fn add(n: u32, a: u64, b: u64) -> Result<u64, CounterError> {
+    a.checked_add(b).ok_or(CounterError::Overflow { n })
 }
 
 /// Checks `n` against [`MAX_N`].
@@ -209,13 +221,16 @@ pub fn count(n: u32) -> Result<u64, CounterError> {
     if n == 0 {
         return Ok(1);
     }
-    let left_half: u64 = (0..n / 2).map(|c| empty.place(1 << c).completions()).sum();
+    let mut left_half = 0;
+    for c in 0..n / 2 {
+        left_half = add(n, left_half, empty.place(1 << c).completions())?;
+    }
     let middle = if n % 2 == 1 {
         empty.place(1 << (n / 2)).completions()
     } else {
         0
     };
-    Ok(2 * left_half + middle)
+    add(n, add(n, left_half, left_half)?, middle)
 }
 
 /// Counts with rayon: the first [`PARALLEL_DEPTH`] rows are enumerated into
@@ -238,7 +253,7 @@ pub fn count_parallel(n: u32, threads: Option<usize>) -> Result<u64, CounterErro
         subproblems
             .par_iter()
             .map(Subproblem::count)
-            .try_reduce(|| 0, |a, b| Ok(a + b))
+            .try_reduce(|| 0, |a, b| add(n, a, b))
     };
     in_pool(threads, sum)?
 }
@@ -293,6 +308,16 @@ pub(crate) mod tests {
             total
         }
         extend(n, &mut Vec::with_capacity(n))
+    }
+
+    #[test]
+    fn sums_beyond_u64_are_an_error_not_a_wrap() {
+        assert_eq!(add(29, u64::MAX - 1, 1).unwrap(), u64::MAX);
+        let e = add(29, u64::MAX, 1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "n = 29: the number of solutions does not fit in 64 bits"
+        );
     }
 
     #[test]

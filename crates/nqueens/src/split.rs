@@ -70,7 +70,9 @@ impl Subproblem {
             }
             masks = masks.place(bit);
         }
-        Ok(self.weight * masks.completions())
+        self.weight
+            .checked_mul(masks.completions())
+            .ok_or(CounterError::Overflow { n: self.n })
     }
 }
 
@@ -232,7 +234,7 @@ pub fn count_share(n: u32, part: usize, parts: usize) -> Result<PartialCount, Co
         .skip(part - 1)
         .step_by(parts)
         .map(Subproblem::count)
-        .sum::<Result<u64, _>>()?;
+        .try_fold(0, |sum, c| crate::bitboard::add(n, sum, c?))?;
     Ok(PartialCount {
         n,
         part,

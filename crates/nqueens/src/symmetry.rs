@@ -59,22 +59,28 @@ pub struct SymmetryCount {
 }
 
 impl SymmetryCount {
-    /// Builds the count from the number of classes of each size.
+    /// Builds the count from the number of classes of each size; `None` if the
+    /// total does not fit in a `u64`.
     ///
     /// ```
     /// use nqueens::symmetry::SymmetryCount;
     ///
-    /// let c = SymmetryCount::from_classes(1, 0, 11);
+    /// let c = SymmetryCount::from_classes(1, 0, 11).unwrap();
     /// assert_eq!((c.total, c.unique), (90, 12));
+    /// assert_eq!(SymmetryCount::from_classes(0, 0, u64::MAX / 4), None);
     /// ```
-    pub fn from_classes(classes_of_2: u64, classes_of_4: u64, classes_of_8: u64) -> Self {
-        SymmetryCount {
-            total: 2 * classes_of_2 + 4 * classes_of_4 + 8 * classes_of_8,
+    pub fn from_classes(classes_of_2: u64, classes_of_4: u64, classes_of_8: u64) -> Option<Self> {
+        let total = 2 * u128::from(classes_of_2)
+            + 4 * u128::from(classes_of_4)
+            + 8 * u128::from(classes_of_8);
+        Some(SymmetryCount {
+            total: u64::try_from(total).ok()?,
+            // At most the total.
             unique: classes_of_2 + classes_of_4 + classes_of_8,
             classes_of_2,
             classes_of_4,
             classes_of_8,
-        }
+        })
     }
 }
 
@@ -87,16 +93,18 @@ struct Tally {
 }
 
 impl Tally {
+    /// Saturating: a class count that large makes [`Tally::finish`] fail.
     fn add(self, other: Tally) -> Tally {
         Tally {
-            of_2: self.of_2 + other.of_2,
-            of_4: self.of_4 + other.of_4,
-            of_8: self.of_8 + other.of_8,
+            of_2: self.of_2.saturating_add(other.of_2),
+            of_4: self.of_4.saturating_add(other.of_4),
+            of_8: self.of_8.saturating_add(other.of_8),
         }
     }
 
-    fn finish(self) -> SymmetryCount {
+    fn finish(self, n: u32) -> Result<SymmetryCount, CounterError> {
         SymmetryCount::from_classes(self.of_2, self.of_4, self.of_8)
+            .ok_or(CounterError::Overflow { n })
     }
 }
 
@@ -394,7 +402,7 @@ pub fn count(n: u32) -> Result<SymmetryCount, CounterError> {
         search.run::<false>(&prefix);
         tally = tally.add(search.tally);
     }
-    Ok(tally.finish())
+    tally.finish(n)
 }
 
 /// Like [`count`], with the subtrees below the first three rows counted in
@@ -435,7 +443,7 @@ pub fn count_parallel(n: u32, threads: Option<usize>) -> Result<SymmetryCount, C
             })
             .reduce(Tally::default, Tally::add)
     })?;
-    Ok(tally.add(below).finish())
+    tally.add(below).finish(n)
 }
 
 /// Small boards, where the families above degenerate: every solution is
@@ -549,6 +557,7 @@ mod tests {
             assert_eq!(
                 c,
                 SymmetryCount::from_classes(c.classes_of_2, c.classes_of_4, c.classes_of_8)
+                    .unwrap()
             );
         }
     }
