@@ -6,11 +6,7 @@ use clap::Parser;
 use csp_core::{CancelFlag, Config, Strategy};
 
 /// The one-line message for a command-line error, or `None` when clap only wants
-/// to print help or the version (not an error).
-///
-/// clap's own report spans several lines (the error, a usage line, a hint); the
-/// examples promise one line, so this keeps the first and drops clap's `error: `
-/// prefix (the caller adds its own).
+/// to print help or the version (not an error): [`csp_cli::clap_error_line`].
 ///
 /// ```
 /// use clap::Parser;
@@ -26,23 +22,7 @@ use csp_core::{CancelFlag, Config, Strategy};
 /// assert_eq!(csp_examples::cli::usage_error_line(&help), None);
 /// ```
 pub fn usage_error_line(err: &clap::Error) -> Option<String> {
-    use clap::error::ErrorKind;
-    if matches!(
-        err.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        return None;
-    }
-    let text = err.to_string();
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let first = first.strip_prefix("error: ").unwrap_or(first).trim();
-    Some(if first.is_empty() {
-        "invalid arguments".to_string()
-    } else {
-        first.to_string()
-    })
+    csp_cli::clap_error_line(err)
 }
 
 /// Parses the command line into `T`; on a bad argument prints one line on standard

@@ -184,7 +184,10 @@ fn graph_coloring_names_the_line_and_column_of_a_bad_file() {
         None,
     );
     assert!(line.contains("'guess'"), "{line}");
-    assert_eq!(line, "error: invalid value 'guess' for '--method <METHOD>'");
+    assert_eq!(
+        line,
+        "error: invalid value 'guess' for '--method <METHOD>' [possible values: bnb, decreasing]"
+    );
 }
 
 #[test]
@@ -276,7 +279,7 @@ fn puzzles_reject_bad_arguments_in_one_line() {
     );
     assert_eq!(
         usage_error("zebra", &["--next-to", "nearby"], None),
-        "error: invalid value 'nearby' for '--next-to <NEXT_TO>'"
+        "error: invalid value 'nearby' for '--next-to <NEXT_TO>' [possible values: table, predicate]"
     );
     assert_eq!(
         usage_error("send_more_money", &["SEND + MORE ="], None),

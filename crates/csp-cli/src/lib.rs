@@ -144,6 +144,54 @@ pub fn exit_usage(message: impl std::fmt::Display) -> ! {
     std::process::exit(2)
 }
 
+/// A command-line error from clap as one line, without clap's `error: ` prefix:
+/// the first paragraph of its report joined with spaces (so a list of possible
+/// values stays), or `None` when clap only wants to print help or the version.
+///
+/// clap's own report spans several lines (the error, a tip, a usage line); the
+/// programs here promise one line on standard error.
+///
+/// ```
+/// use clap::Parser;
+/// #[derive(Parser, Debug)]
+/// struct Cli {
+///     #[arg(long, value_parser = ["fast", "slow"])]
+///     speed: String,
+/// }
+/// let err = Cli::try_parse_from(["prog", "--speed", "x"]).unwrap_err();
+/// assert_eq!(
+///     csp_cli::clap_error_line(&err).unwrap(),
+///     "invalid value 'x' for '--speed <SPEED>' [possible values: fast, slow]"
+/// );
+/// let help = Cli::try_parse_from(["prog", "--help"]).unwrap_err();
+/// assert_eq!(csp_cli::clap_error_line(&help), None);
+/// ```
+pub fn clap_error_line(err: &clap::Error) -> Option<String> {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return None;
+    }
+    let text = err.render().to_string();
+    let first: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let joined = first.join(" ");
+    let joined = joined.strip_prefix("error: ").unwrap_or(&joined).trim();
+    Some(if joined.is_empty() {
+        "invalid arguments".to_string()
+    } else {
+        joined.to_string()
+    })
+}
+
 /// A cancel flag that Ctrl-C sets, so that a search stops and reports what it
 /// found. A second Ctrl-C exits at once with status 130.
 pub fn cancel_on_ctrl_c() -> CancelFlag {

@@ -215,8 +215,20 @@ fn binary_reports_missing_file_and_bad_flags_with_exit_1() {
         stderr.starts_with("fzn-csp: cannot read /nonexistent/model.fzn"),
         "{stderr}"
     );
-    let (code, _, _) = fzn_csp(&["--pruning", "fast", "x.fzn"], None);
+    let (code, stdout, stderr) = fzn_csp(&["--pruning", "fast", "x.fzn"], None);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "fzn-csp: invalid value 'fast' for '--pruning <PRUNING>': unknown pruning level 'fast' \
+         (expected one of: none, check, fc, mac, propagators)\n"
+    );
+    let (code, _, stderr) = fzn_csp(&["--bogus", "x.fzn"], None);
     assert_eq!(code, 1);
+    assert_eq!(stderr, "fzn-csp: unexpected argument '--bogus' found\n");
+    // Help is not an error.
+    let (code, stdout, _) = fzn_csp(&["--help"], None);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("--pruning"), "{stdout}");
 }
 
 #[test]

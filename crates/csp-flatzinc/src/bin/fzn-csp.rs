@@ -62,13 +62,19 @@ struct Cli {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
         Err(e) => {
-            let _ = e.print();
-            return ExitCode::FAILURE;
+            // Help and version print as clap has them; an error is one line,
+            // status 1, like every other fzn-csp error (MiniZinc's contract).
+            return match csp_cli::clap_error_line(&e) {
+                None => {
+                    let _ = e.print();
+                    ExitCode::SUCCESS
+                }
+                Some(line) => {
+                    eprintln!("fzn-csp: {line}");
+                    ExitCode::FAILURE
+                }
+            };
         }
     };
     match main_with(cli) {
