@@ -15,18 +15,8 @@ const A000170: [u64; 18] = [
     1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104,
 ];
 
-fn global(n: usize) -> Model {
-    let mut m = Model::new();
-    let q = m
-        .int_var_array("q", n, 0..=(n as i64 - 1))
-        .expect("valid domain");
-    let up: Vec<i64> = (0..n as i64).collect();
-    let down: Vec<i64> = (0..n as i64).map(|i| -i).collect();
-    m.all_different(&q).expect("valid");
-    m.all_different_offsets(&q, &up).expect("valid");
-    m.all_different_offsets(&q, &down).expect("valid");
-    m
-}
+mod common;
+use common::queens as global;
 
 fn pairwise(n: usize) -> Model {
     let mut m = Model::new();

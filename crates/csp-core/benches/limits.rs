@@ -8,20 +8,10 @@
 use std::time::{Duration, Instant};
 
 use csp_core::parallel::{ParallelOptions, count_parallel};
-use csp_core::{Config, Model, Pruning, SearchStatus, Solver, StopReason, VarOrder};
+use csp_core::{Config, Pruning, SearchStatus, Solver, StopReason, VarOrder};
 
-fn queens(n: usize) -> Model {
-    let mut m = Model::new();
-    let q = m
-        .int_var_array("q", n, 0..=(n as i64 - 1))
-        .expect("valid domain");
-    let up: Vec<i64> = (0..n as i64).collect();
-    let down: Vec<i64> = (0..n as i64).map(|i| -i).collect();
-    m.all_different(&q).expect("valid");
-    m.all_different_offsets(&q, &up).expect("valid");
-    m.all_different_offsets(&q, &down).expect("valid");
-    m
-}
+mod common;
+use common::queens;
 
 fn main() {
     let args: Vec<String> = std::env::args()

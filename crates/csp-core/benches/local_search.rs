@@ -9,21 +9,10 @@
 
 use std::time::{Duration, Instant};
 
-use csp_core::Model;
 use csp_core::local_search::{LocalSearchStatus, MinConflicts};
 
-fn global(n: usize) -> Model {
-    let mut m = Model::new();
-    let q = m
-        .int_var_array("q", n, 0..=(n as i64 - 1))
-        .expect("valid domain");
-    let up: Vec<i64> = (0..n as i64).collect();
-    let down: Vec<i64> = (0..n as i64).map(|i| -i).collect();
-    m.all_different(&q).expect("valid");
-    m.all_different_offsets(&q, &up).expect("valid");
-    m.all_different_offsets(&q, &down).expect("valid");
-    m
-}
+mod common;
+use common::queens as global;
 
 /// Whether `cols` places n non-attacking queens (one per row, column by row).
 fn valid_queens(cols: &[i64]) -> bool {

@@ -125,16 +125,20 @@ impl<'a> PropagationContext<'a> {
         if self.changes.record || self.changes.track_changed {
             return None;
         }
-        Some(match self.domains.fc_strip(set, pos, shifted) {
-            Ok(n) => {
-                self.changes.pruned += u64::from(n);
-                Ok(n > 0)
-            }
-            Err((var, n)) => {
-                self.changes.pruned += u64::from(n);
-                Err(Conflict::wipeout(var))
-            }
-        })
+        let stripped = self.domains.fc_strip(set, pos, shifted);
+        Some(self.count_stripped(stripped))
+    }
+
+    /// Counts the values a bulk removal took out; whether any, or the conflict
+    /// if it emptied a domain.
+    #[inline]
+    fn count_stripped(&mut self, stripped: Result<u32, (VarId, u32)>) -> Result<bool, Conflict> {
+        let (Ok(n) | Err((_, n))) = stripped;
+        self.changes.pruned += u64::from(n);
+        match stripped {
+            Ok(n) => Ok(n > 0),
+            Err((var, _)) => Err(Conflict::wipeout(var)),
+        }
     }
 
     /// The pruning level the search runs at; a constraint may filter less under
@@ -250,16 +254,8 @@ impl<'a> PropagationContext<'a> {
             }
             return Ok(changed);
         }
-        match self.domains.remove_shifted(vars, offsets, value, skip) {
-            Ok(n) => {
-                self.changes.pruned += u64::from(n);
-                Ok(n > 0)
-            }
-            Err((var, n)) => {
-                self.changes.pruned += u64::from(n);
-                Err(Conflict::wipeout(var))
-            }
-        }
+        let stripped = self.domains.remove_shifted(vars, offsets, value, skip);
+        self.count_stripped(stripped)
     }
 
     /// Removes every value below `bound`. `Ok(true)` if anything was removed.
