@@ -160,6 +160,10 @@ const _: () = assert!((MAX_N as usize).is_power_of_two());
 /// Iterative rather than recursive: a frame is pushed only for a row that
 /// still has untried candidates, and a child with no free square is never
 /// entered, so most nodes cost no call, no push and no pop.
+// Not inlined into its callers: measured 6% faster at n = 16 (hyperfine, the
+// two builds interleaved: 3.29 s against 3.49 s); inlined, the loop's registers
+// are allocated worse.
+#[inline(never)]
 pub(crate) fn completions(all: u32, cols: u32, ld: u32, rd: u32) -> u64 {
     if cols == all {
         return 1;
