@@ -233,6 +233,10 @@ impl Domains {
                 if old & bit == 0 {
                     continue;
                 }
+                // The removal step of `strip`, inlined by hand like there: one
+                // shared helper (a struct of the borrowed fields, always
+                // inlined) measured 1.4% more instructions for the whole search
+                // (callgrind, n = 11: 219.3 M vs 216.2 M).
                 bits[i] = old & !bit;
                 let v = e.var as usize;
                 if self.saved_at[i] != self.stamp {

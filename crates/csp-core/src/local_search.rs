@@ -1153,21 +1153,7 @@ mod tests {
     use super::*;
     use crate::{Config, Solver, VarId};
 
-    use crate::test_models::queens;
-
-    fn pairwise_queens(n: usize) -> Model {
-        let mut m = Model::new();
-        let q = m.int_var_array("q", n, 0..=(n as Value - 1)).unwrap();
-        for i in 0..n {
-            for j in i + 1..n {
-                let d = (j - i) as Value;
-                m.not_equal(q[i], q[j]).unwrap();
-                m.not_equal_offset(q[i], q[j], d).unwrap();
-                m.not_equal_offset(q[i], q[j], -d).unwrap();
-            }
-        }
-        m
-    }
+    use crate::test_models::{pairwise_queens, queens};
 
     /// Checks the placement without the model: no two queens share a column or
     /// a diagonal.

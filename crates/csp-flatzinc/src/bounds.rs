@@ -9,6 +9,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use csp_core::constraints::{ceil_div, floor_div};
+
 use crate::ast::{ConstraintItem, Decl, Expr, Model, ParType, VarType};
 use csp_core::Value;
 
@@ -235,24 +237,6 @@ impl<'a> Facts<'a> {
             (ceil_div(nh, c), floor_div(nl, c))
         };
         Some((name, (xl, xh)))
-    }
-}
-
-fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-fn ceil_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) == (b < 0)) {
-        q + 1
-    } else {
-        q
     }
 }
 

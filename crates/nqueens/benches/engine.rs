@@ -15,7 +15,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
 use csp_core::local_search::MinConflicts;
 use csp_core::parallel::{ParallelOptions, count_parallel};
-use csp_core::{Config, Model, Pruning, ValOrder, VarOrder};
+use csp_core::{Config, Pruning, ValOrder, VarOrder};
 use nqueens::construct::{construct, validate};
 use nqueens::{Queens, Variant};
 
@@ -23,19 +23,6 @@ use nqueens::{Queens, Variant};
 const A000170: [u64; 15] = [
     1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
 ];
-
-fn global_model(n: usize) -> Model {
-    let mut m = Model::new();
-    let q = m
-        .int_var_array("q", n, 0..=(n as i64 - 1))
-        .expect("valid domain");
-    let up: Vec<i64> = (0..n as i64).collect();
-    let down: Vec<i64> = up.iter().map(|r| -r).collect();
-    m.all_different(&q).expect("valid");
-    m.all_different_offsets(&q, &up).expect("valid");
-    m.all_different_offsets(&q, &down).expect("valid");
-    m
-}
 
 fn configure(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>) {
     group
@@ -124,7 +111,7 @@ fn first_solution(c: &mut Criterion) {
     }
     for n in [1000, 100_000] {
         // The CLI's model for local search: three all-different, no size cap.
-        let model = global_model(n);
+        let (model, _) = nqueens::model::global_model_any_size(n).expect("valid n");
         let search = MinConflicts::new().with_seed(1).with_max_steps(10_000_000);
         group.bench_with_input(BenchmarkId::new("min-conflicts", n), &n, |b, _| {
             b.iter(|| {

@@ -140,8 +140,28 @@ pub fn model(n: usize, variant: Variant) -> Result<(Model, Vec<VarId>), Error> {
             },
         });
     }
+    build(n, variant)
+}
+
+/// The global model of [`model`] without its size cap, for searches that keep
+/// no domain store (the cap is there because the engine's domains take n^2
+/// bits): min-conflicts local search builds it for a million queens.
+///
+/// ```
+/// use nqueens::model::global_model_any_size;
+///
+/// let (m, q) = global_model_any_size(1_000_000)?;
+/// assert_eq!((q.len(), m.num_constraints()), (1_000_000, 3));
+/// # Ok::<(), nqueens::Error>(())
+/// ```
+pub fn global_model_any_size(n: usize) -> Result<(Model, Vec<VarId>), Error> {
+    build(n, Variant::Global)
+}
+
+fn build(n: usize, variant: Variant) -> Result<(Model, Vec<VarId>), Error> {
     let mut m = Model::new();
-    // n <= MAX_GLOBAL_N, so the columns fit a Value.
+    // Columns and rows are below n, which a Value holds on every platform
+    // where the model fits in memory.
     let last = n as Value - 1;
     let q = m.int_var_array("q", n, 0..=last)?;
     if n == 0 {

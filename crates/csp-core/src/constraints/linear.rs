@@ -209,7 +209,15 @@ fn clamp(v: i128) -> Value {
     v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value
 }
 
-fn floor_div(a: i128, b: i128) -> i128 {
+/// `a / b` rounded toward negative infinity (`b != 0`); stable Rust has no
+/// signed `div_floor` yet. Bounds reasoning on `c * x <= s` needs it.
+///
+/// ```
+/// use csp_core::constraints::{ceil_div, floor_div};
+/// assert_eq!((floor_div(-7, 2), ceil_div(-7, 2)), (-4, -3));
+/// assert_eq!((floor_div(7, -2), ceil_div(7, -2)), (-4, -3));
+/// ```
+pub fn floor_div(a: i128, b: i128) -> i128 {
     let q = a / b;
     if a % b != 0 && ((a < 0) != (b < 0)) {
         q - 1
@@ -218,7 +226,8 @@ fn floor_div(a: i128, b: i128) -> i128 {
     }
 }
 
-fn ceil_div(a: i128, b: i128) -> i128 {
+/// `a / b` rounded toward positive infinity (`b != 0`); see [`floor_div`].
+pub fn ceil_div(a: i128, b: i128) -> i128 {
     let q = a / b;
     if a % b != 0 && ((a < 0) == (b < 0)) {
         q + 1

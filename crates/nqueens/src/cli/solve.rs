@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use clap::ValueEnum;
 use csp_cli::cancel_on_ctrl_c;
 use csp_core::local_search::{LocalSearchStatus, MinConflicts};
-use csp_core::{Model, NoObserver, Pruning, ValOrder, Value, VarOrder};
+use csp_core::{NoObserver, Pruning, ValOrder, VarOrder};
 use nqueens::board::{Format, SolutionWriter};
 use nqueens::{Queens, construct};
 
@@ -217,22 +217,6 @@ fn solve_construct(a: &Args) -> Outcome {
     }
 }
 
-/// The global model (three all-different constraints) without
-/// [`nqueens::model`]'s size limit: local search reads the declared domains and
-/// never builds the n^2-bit domains that limit protects against.
-fn global_model(n: usize) -> Result<Model, csp_core::CspError> {
-    let mut m = Model::new();
-    let q = m.int_var_array("q", n, 0..=(n as Value - 1))?;
-    if n > 0 {
-        let up: Vec<Value> = (0..n as Value).collect();
-        let down: Vec<Value> = up.iter().map(|r| -r).collect();
-        m.all_different(&q)?;
-        m.all_different_offsets(&q, &up)?;
-        m.all_different_offsets(&q, &down)?;
-    }
-    Ok(m)
-}
-
 fn solve_min_conflicts(a: &Args) -> Outcome {
     if let Some(flag) = a.engine.given().into_iter().find(|&f| f != "--time-limit") {
         return Err(Failure::Usage(format!(
@@ -258,8 +242,10 @@ fn solve_min_conflicts(a: &Args) -> Outcome {
         eprintln!("no solution: the {}-queens problem has none", a.n);
         return Ok(Done::Complete);
     }
-    let internal = |e: csp_core::CspError| Failure::Other(format!("internal error: {e}"));
-    let model = global_model(a.n).map_err(internal)?;
+    let internal = |e: &dyn std::fmt::Display| Failure::Other(format!("internal error: {e}"));
+    // Local search reads the declared domains and never builds the n^2-bit
+    // domain store that `nqueens::model`'s size limit protects against.
+    let (model, _) = nqueens::model::global_model_any_size(a.n).map_err(|e| internal(&e))?;
     let seed = a.seed.unwrap_or(1);
     let mut search = MinConflicts::new()
         .with_seed(seed)
@@ -268,7 +254,7 @@ fn solve_min_conflicts(a: &Args) -> Outcome {
     if let Some(limit) = a.engine.strategy.time_limit {
         search = search.with_time_limit(limit);
     }
-    let result = search.solve(&model).map_err(internal)?;
+    let result = search.solve(&model).map_err(|e| internal(&e))?;
     if a.engine.strategy.stats {
         eprintln!(
             "%%%mzn-stat: solutions={}",
