@@ -2,7 +2,7 @@
 
 use crate::context::PropagationContext;
 use crate::generic;
-use crate::{Domains, Pruning, Value, VarId};
+use crate::{Domains, Pruning, StateLayout, Value, VarId};
 
 /// What a propagation call did when it did not fail.
 ///
@@ -118,6 +118,17 @@ pub trait Constraint: Send + Sync {
             _ => generic::support_search(self, ctx),
         }
     }
+
+    /// The backtrackable state this constraint keeps between `propagate` calls
+    /// when searched at level `pruning` (see [`StateLayout`] and
+    /// [`TrailedState`](crate::TrailedState)). Asked once per solver; the
+    /// default is none. `propagate` reads and writes it through the
+    /// [`PropagationContext`]'s `state_*` methods, at any level (a value
+    /// heuristic may probe with forward checking under another level).
+    fn state_layout(&self, pruning: Pruning) -> StateLayout {
+        let _ = pruning;
+        StateLayout::new()
+    }
 }
 
 impl<C: Constraint + ?Sized> Constraint for Box<C> {
@@ -135,5 +146,8 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
     }
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         (**self).propagate(ctx)
+    }
+    fn state_layout(&self, pruning: Pruning) -> StateLayout {
+        (**self).state_layout(pruning)
     }
 }

@@ -5,7 +5,8 @@ use std::ops::Deref;
 use smallvec::SmallVec;
 
 use crate::constraint::Conflict;
-use crate::domains::Wipeout;
+use crate::domains::{SHIFT_SAFE, Wipeout};
+use crate::state::TrailedState;
 use crate::{Domains, Pruning, Value, VarId};
 
 /// What the engine collects while a constraint narrows domains.
@@ -79,54 +80,31 @@ impl Changes {
 /// ```
 pub struct PropagationContext<'a> {
     domains: &'a mut Domains,
+    state: &'a mut TrailedState,
     changes: &'a mut Changes,
     pruning: Pruning,
     trigger: Option<(VarId, usize)>,
-    /// The running all-different's set in [`Domains::fc_strip`], if it has one.
-    waiting_set: Option<u32>,
+    /// The running constraint's number (its slot in `state`).
+    cid: usize,
 }
 
 impl<'a> PropagationContext<'a> {
     pub(crate) fn new(
         domains: &'a mut Domains,
+        state: &'a mut TrailedState,
         changes: &'a mut Changes,
         pruning: Pruning,
         trigger: Option<(VarId, usize)>,
+        cid: usize,
     ) -> Self {
         PropagationContext {
             domains,
+            state,
             changes,
             pruning,
             trigger,
-            waiting_set: None,
+            cid,
         }
-    }
-
-    /// Lets the running all-different use its waiting set (a decision's
-    /// forward checking, see [`PropagationContext::fc_strip`]).
-    #[inline]
-    pub(crate) fn with_waiting_set(mut self, set: Option<u32>) -> Self {
-        self.waiting_set = set;
-        self
-    }
-
-    /// Forward checking of an all-different with a waiting set: the trigger at
-    /// `pos` stops waiting and `shifted - o_j` leaves the waiting variables.
-    /// `None` when the constraint has no set or removals must be reported one
-    /// by one (observers, propagation queue); the caller then strips every
-    /// position.
-    #[inline]
-    pub(crate) fn fc_strip(
-        &mut self,
-        pos: usize,
-        shifted: Value,
-    ) -> Option<Result<bool, Conflict>> {
-        let set = self.waiting_set?;
-        if self.changes.record || self.changes.track_changed {
-            return None;
-        }
-        let stripped = self.domains.fc_strip(set, pos, shifted);
-        Some(self.count_stripped(stripped))
     }
 
     /// Counts the values a bulk removal took out; whether any, or the conflict
@@ -139,6 +117,114 @@ impl<'a> PropagationContext<'a> {
             Ok(n) => Ok(n > 0),
             Err((var, _)) => Err(Conflict::wipeout(var)),
         }
+    }
+
+    // ------------------------------------------------ the constraint's own state
+
+    /// Integer `i` of the running constraint's trailed state (see
+    /// [`StateLayout`](crate::StateLayout)).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no integer `i`.
+    #[inline]
+    pub fn state_int(&self, i: usize) -> i64 {
+        self.state.int(self.cid, i)
+    }
+
+    /// Sets integer `i` of the running constraint's trailed state; the old value
+    /// comes back when the search backtracks.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no integer `i`.
+    #[inline]
+    pub fn set_state_int(&mut self, i: usize, value: i64) {
+        self.state.set_int(self.cid, i, value);
+    }
+
+    /// Whether position `pos` of bit set `k` of the running constraint's
+    /// trailed state is set (`false` past the set's length).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k`.
+    #[inline]
+    pub fn state_bit(&self, k: usize, pos: usize) -> bool {
+        self.state.bit(self.cid, k, pos)
+    }
+
+    /// The words of bit set `k` (64 positions to a word, bits past its length
+    /// clear).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k`.
+    #[inline]
+    pub fn state_bits(&self, k: usize) -> &[u64] {
+        self.state.words(self.cid, k)
+    }
+
+    /// Sets position `pos` of bit set `k`, trailed; whether it changed.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k`.
+    #[inline]
+    pub fn set_state_bit(&mut self, k: usize, pos: usize) -> bool {
+        self.state.put_bit(self.cid, k, pos, true)
+    }
+
+    /// Clears position `pos` of bit set `k`, trailed; whether it changed.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k`.
+    #[inline(always)]
+    pub fn clear_state_bit(&mut self, k: usize, pos: usize) -> bool {
+        self.state.put_bit(self.cid, k, pos, false)
+    }
+
+    /// Forward checking's bulk step for a constraint that remembers, in trailed
+    /// bit set `set`, which positions of its shifted list `list` (see
+    /// [`StateLayout::shifted`](crate::StateLayout::shifted)) are still worth
+    /// visiting: position `pos` leaves the set (trailed), then `shifted -
+    /// offset_j` leaves `var_j` for every position `j` left in the set, in
+    /// increasing order of `j`. Returns whether anything was removed. Values
+    /// that would overflow are skipped. All-different uses it with the
+    /// undecided positions: a decided variable's value leaves the others.
+    ///
+    /// # Panics
+    /// If the running constraint's layout has no such list or bit set (a
+    /// wrapper that forwards `propagate` must forward
+    /// [`Constraint::state_layout`](crate::Constraint::state_layout) too), or
+    /// the bit set is longer than the list.
+    #[inline(always)]
+    pub fn forward_check_shifted(
+        &mut self,
+        list: usize,
+        set: usize,
+        pos: usize,
+        shifted: Value,
+    ) -> Result<bool, Conflict> {
+        let (l, positions) = self.state.take_position(self.cid, list, set, pos);
+        if let Some(entries) = &l.entries
+            && !self.changes.record
+            && !self.changes.track_changed
+            && (-SHIFT_SAFE..SHIFT_SAFE).contains(&shifted)
+        {
+            let stripped = self.domains.remove_shifted_at(entries, positions, shifted);
+            return self.count_stripped(stripped);
+        }
+        // Observers and the propagation queue need each removal: go one by one.
+        let positions: SmallVec<[u64; 4]> = positions.into();
+        let (vars, offsets) = (l.vars.clone(), l.offsets.clone());
+        let mut changed = false;
+        for (chunk, &word) in positions.iter().enumerate() {
+            let mut live = word;
+            while live != 0 {
+                let j = chunk * 64 + live.trailing_zeros() as usize;
+                live &= live - 1;
+                if let Some(w) = shifted.checked_sub(offsets[j]) {
+                    changed |= self.remove(vars[j], w)?;
+                }
+            }
+        }
+        Ok(changed)
     }
 
     /// The pruning level the search runs at; a constraint may filter less under

@@ -1,6 +1,6 @@
 //! The domain store: every variable's current values as bits, with an undo trail.
 //!
-//! All domains live in one [`FixedBitSet`]; each variable owns a run of whole
+//! All domains live in one run of words (built as a [`FixedBitSet`]); each variable owns a run of whole
 //! 64-bit words, and bit `i` of a variable stands for the value `min + i` of its
 //! declared domain. A change to a word is recorded on the trail the first time the
 //! word changes at a given search level (a *stamp* per word remembers the level), so
@@ -35,34 +35,25 @@ struct TrailEntry {
     old_size: u32,
 }
 
-/// A mark on the trail: where a search level starts and the stamp it replaced.
+/// One variable of a prepared shifted list (see
+/// [`StateLayout::shifted`](crate::StateLayout::shifted)): where its bits live,
+/// and `offset + base`, so that the shifted value `s` is bit `s - bias`.
 #[derive(Clone, Copy, Debug)]
-struct LevelMark {
-    trail_len: usize,
-    entailed_len: usize,
-    waiting_len: usize,
-    previous_stamp: u64,
-}
-
-/// One scope position of an all-different constraint, with what forward
-/// checking needs to strip a value from its variable: the variable's words and
-/// `offset + base` (so bit `k` stands for the shifted value `bias + k`).
-#[derive(Clone, Copy, Debug)]
-struct WaitingEntry {
+pub(crate) struct ShiftedEntry {
     bias: Value,
     first: u32,
     span: u32,
     var: u32,
 }
 
-/// The scope of one all-different constraint: `entries[start..start + len]`,
-/// and the positions whose variable is not decided yet as bits
-/// `waiting_bits[words..]` (trailed word by word).
+/// Magnitude below which shifted values and biases keep `s - bias` exact.
+pub(crate) const SHIFT_SAFE: Value = 1 << 61;
+
+/// A mark on the trail: where a search level starts and the stamp it replaced.
 #[derive(Clone, Copy, Debug)]
-struct WaitingSet {
-    start: u32,
-    len: u32,
-    words: u32,
+struct LevelMark {
+    trail_len: usize,
+    previous_stamp: u64,
 }
 
 /// The current domains of all variables of a model during search.
@@ -85,7 +76,10 @@ struct WaitingSet {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Domains {
-    bits: FixedBitSet,
+    /// Every variable's words, built with a [`FixedBitSet`] and kept as a plain
+    /// slice (fixedbitset's slice accessors recompute the length, with a
+    /// division, on every call: 4% of a forward-checking search).
+    bits: Vec<usize>,
     layout: Vec<Layout>,
     size: Vec<u32>,
     trail: Vec<TrailEntry>,
@@ -94,17 +88,6 @@ pub struct Domains {
     stamp: u64,
     next_stamp: u64,
     marks: Vec<LevelMark>,
-    /// Constraints found entailed, trailed like the words.
-    entailed: Vec<bool>,
-    entailed_trail: Vec<u32>,
-    /// Forward checking on all-different: each registered constraint's scope
-    /// (see [`Domains::fc_strip`]).
-    waiting: Vec<WaitingEntry>,
-    waiting_sets: Vec<WaitingSet>,
-    /// Per set, one bit per scope position: its variable is not decided yet.
-    waiting_bits: Vec<u64>,
-    /// `(word, bits before)`, undone by `pop_level`.
-    waiting_trail: Vec<(u32, u64)>,
 }
 
 /// Marker for a domain that became empty: the caller turns it into a
@@ -116,7 +99,6 @@ impl Domains {
     /// Builds the store from each variable's declared values (sorted, distinct).
     pub(crate) fn new<'a>(
         declared: impl Iterator<Item = (Value, Value, Option<&'a [Value]>)>,
-        constraints: usize,
     ) -> Self {
         let mut layout = Vec::new();
         let mut size = Vec::new();
@@ -148,7 +130,7 @@ impl Domains {
             }
         }
         Domains {
-            bits,
+            bits: bits.as_slice().to_vec(),
             layout,
             size,
             trail: Vec::new(),
@@ -156,106 +138,7 @@ impl Domains {
             stamp: 1,
             next_stamp: 2,
             marks: Vec::new(),
-            entailed: vec![false; constraints],
-            entailed_trail: Vec::new(),
-            waiting: Vec::new(),
-            waiting_sets: Vec::new(),
-            waiting_bits: Vec::new(),
-            waiting_trail: Vec::new(),
         }
-    }
-
-    /// Registers an all-different scope (distinct variables, offsets small enough
-    /// that `value - offset - base` cannot overflow) for [`Domains::fc_strip`];
-    /// returns its set number.
-    pub(crate) fn add_waiting_set(&mut self, vars: &[VarId], offsets: &[Value]) -> u32 {
-        let set = WaitingSet {
-            start: self.waiting.len() as u32,
-            len: vars.len() as u32,
-            words: self.waiting_bits.len() as u32,
-        };
-        for (&var, &offset) in vars.iter().zip(offsets) {
-            let lay = self.layout[var.index()];
-            self.waiting.push(WaitingEntry {
-                bias: offset.wrapping_add(lay.base),
-                first: lay.first,
-                // At most `MAX_DOMAIN_WIDTH` rounded up to whole words.
-                span: u32::try_from(lay.span).unwrap_or(u32::MAX),
-                var: var.index() as u32,
-            });
-        }
-        for chunk in 0..vars.len().div_ceil(64) {
-            let bits = (vars.len() - chunk * 64).min(64);
-            self.waiting_bits.push(u64::MAX >> (64 - bits));
-        }
-        self.waiting_sets.push(set);
-        (self.waiting_sets.len() - 1) as u32
-    }
-
-    /// Forward checking for a registered all-different when the variable at
-    /// scope position `pos` has just been decided and `x_pos + o_pos = shifted`:
-    /// the position stops waiting, and `shifted - o_j` leaves every variable
-    /// still waiting, in scope order. Decided variables are skipped: forward
-    /// checking removed their values when they were decided, so nothing would
-    /// be removed from them. Returns the number of values removed, or the
-    /// emptied variable with the number removed before.
-    #[inline]
-    pub(crate) fn fc_strip(
-        &mut self,
-        set: u32,
-        pos: usize,
-        shifted: Value,
-    ) -> Result<u32, (VarId, u32)> {
-        let s = self.waiting_sets[set as usize];
-        let (start, words) = (s.start as usize, s.words as usize);
-        let w = words + pos / 64;
-        let old = self.waiting_bits[w];
-        let bit = 1u64 << (pos % 64);
-        if old & bit != 0 {
-            self.waiting_trail.push((w as u32, old));
-            self.waiting_bits[w] = old & !bit;
-        }
-        let mut removed = 0;
-        let bits = self.bits.as_mut_slice();
-        for chunk in 0..(s.len as usize).div_ceil(64) {
-            let mut live = self.waiting_bits[words + chunk];
-            while live != 0 {
-                let k = chunk * 64 + live.trailing_zeros() as usize;
-                live &= live - 1;
-                let e = self.waiting[start + k];
-                let offset = shifted.wrapping_sub(e.bias) as u64;
-                if offset >= u64::from(e.span) {
-                    continue;
-                }
-                let i = e.first as usize + (offset / WORD_BITS as u64) as usize;
-                let bit = 1usize << (offset % WORD_BITS as u64);
-                let old = bits[i];
-                if old & bit == 0 {
-                    continue;
-                }
-                // The removal step of `strip`, inlined by hand like there: one
-                // shared helper (a struct of the borrowed fields, always
-                // inlined) measured 1.4% more instructions for the whole search
-                // (callgrind, n = 11: 219.3 M vs 216.2 M).
-                bits[i] = old & !bit;
-                let v = e.var as usize;
-                if self.saved_at[i] != self.stamp {
-                    self.saved_at[i] = self.stamp;
-                    self.trail.push(TrailEntry {
-                        word: i as u32,
-                        var: e.var,
-                        old_bits: old,
-                        old_size: self.size[v],
-                    });
-                }
-                removed += 1;
-                self.size[v] -= 1;
-                if self.size[v] == 0 {
-                    return Err((VarId::new(v), removed));
-                }
-            }
-        }
-        Ok(removed)
     }
 
     /// Number of variables.
@@ -288,7 +171,7 @@ impl Domains {
     #[inline]
     fn words(&self, var: VarId) -> &[usize] {
         let lay = self.layout[var.index()];
-        &self.bits.as_slice()[lay.first as usize..(lay.first + lay.words) as usize]
+        &self.bits[lay.first as usize..(lay.first + lay.words) as usize]
     }
 
     /// The smallest value left (the declared minimum if the domain is empty).
@@ -327,7 +210,7 @@ impl Domains {
             return false;
         }
         let offset = offset as usize;
-        let w = self.bits.as_slice()[lay.first as usize + offset / WORD_BITS];
+        let w = self.bits[lay.first as usize + offset / WORD_BITS];
         w >> (offset % WORD_BITS) & 1 == 1
     }
 
@@ -371,18 +254,6 @@ impl Domains {
         }
     }
 
-    /// Whether constraint number `index` was found entailed on the current path.
-    pub(crate) fn is_entailed(&self, index: usize) -> bool {
-        self.entailed[index]
-    }
-
-    pub(crate) fn set_entailed(&mut self, index: usize) {
-        if !self.entailed[index] {
-            self.entailed[index] = true;
-            self.entailed_trail.push(index as u32);
-        }
-    }
-
     // ----- changes (crate-private: constraints change domains through a context) -----
 
     /// Opens a new level: changes from now on are undone by the matching `pop_level`.
@@ -390,8 +261,6 @@ impl Domains {
     pub(crate) fn push_level(&mut self) {
         self.marks.push(LevelMark {
             trail_len: self.trail.len(),
-            entailed_len: self.entailed_trail.len(),
-            waiting_len: self.waiting_trail.len(),
             previous_stamp: self.stamp,
         });
         self.stamp = self.next_stamp;
@@ -404,16 +273,10 @@ impl Domains {
         let Some(mark) = self.marks.pop() else {
             return;
         };
-        let words = self.bits.as_mut_slice();
+        let words = &mut self.bits;
         for e in self.trail.drain(mark.trail_len..).rev() {
             words[e.word as usize] = e.old_bits;
             self.size[e.var as usize] = e.old_size;
-        }
-        for c in self.entailed_trail.drain(mark.entailed_len..) {
-            self.entailed[c as usize] = false;
-        }
-        for (word, bits) in self.waiting_trail.drain(mark.waiting_len..).rev() {
-            self.waiting_bits[word as usize] = bits;
         }
         self.stamp = mark.previous_stamp;
     }
@@ -422,7 +285,7 @@ impl Domains {
     /// Returns how many values were removed.
     #[inline]
     fn write_word(&mut self, var: VarId, i: usize, new: usize) -> u32 {
-        let old = self.bits.as_slice()[i];
+        let old = self.bits[i];
         let removed = (old ^ new).count_ones();
         if removed == 0 {
             return 0;
@@ -439,7 +302,7 @@ impl Domains {
         }
         // Otherwise the word was saved at this level already: the older entry restores
         // both the word and (being older) the variable's size.
-        self.bits.as_mut_slice()[i] = new;
+        self.bits[i] = new;
         self.size[v] -= removed;
         removed
     }
@@ -456,7 +319,7 @@ impl Domains {
         }
         let i = lay.first as usize + (offset / WORD_BITS as u64) as usize;
         let bit = 1usize << (offset % WORD_BITS as u64);
-        let old = self.bits.as_slice()[i];
+        let old = self.bits[i];
         if old & bit == 0 {
             return Ok(false);
         }
@@ -492,36 +355,128 @@ impl Domains {
         removed: &mut u32,
     ) -> Result<(), (VarId, u32)> {
         for (&var, &o) in vars.iter().zip(offsets) {
-            let v = var.index();
-            let lay = self.layout[v];
-            let offset = value.wrapping_sub(o).wrapping_sub(lay.base) as u64;
-            if offset >= lay.span {
-                continue;
+            self.strip_one(var, value.wrapping_sub(o), removed)?;
+        }
+        Ok(())
+    }
+
+    /// Prepares `vars[j]` shifted by `offsets[j]` for [`Domains::remove_shifted_at`];
+    /// `None` if some `offset + base` is too large for exact arithmetic.
+    pub(crate) fn shifted_entries(
+        &self,
+        vars: &[VarId],
+        offsets: &[Value],
+    ) -> Option<Vec<ShiftedEntry>> {
+        vars.iter()
+            .zip(offsets)
+            .map(|(&var, &offset)| {
+                let lay = self.layout[var.index()];
+                let bias = offset.checked_add(lay.base)?;
+                (-2 * SHIFT_SAFE..2 * SHIFT_SAFE)
+                    .contains(&bias)
+                    .then_some(ShiftedEntry {
+                        bias,
+                        first: lay.first,
+                        // At most `MAX_DOMAIN_WIDTH` rounded up to whole words.
+                        span: u32::try_from(lay.span).unwrap_or(u32::MAX),
+                        var: var.index() as u32,
+                    })
+            })
+            .collect()
+    }
+
+    /// Removes `shifted - offset_j` from variable `j` of a prepared list for
+    /// every position `j` whose bit is set in `positions` (64 to a word), in
+    /// increasing order: forward checking's bulk step for a constraint that
+    /// keeps, in its trailed state, the positions still worth visiting. Returns
+    /// the number of values removed, or the variable emptied with the number
+    /// removed before. `|shifted|` must be below [`SHIFT_SAFE`].
+    #[inline]
+    pub(crate) fn remove_shifted_at(
+        &mut self,
+        entries: &[ShiftedEntry],
+        positions: &[u64],
+        shifted: Value,
+    ) -> Result<u32, (VarId, u32)> {
+        let mut removed = 0;
+        let bits = &mut self.bits;
+        for (chunk, &word) in positions.iter().enumerate() {
+            let mut live = word;
+            while live != 0 {
+                let k = chunk * 64 + live.trailing_zeros() as usize;
+                live &= live - 1;
+                let e = entries[k];
+                let offset = shifted.wrapping_sub(e.bias) as u64;
+                if offset >= u64::from(e.span) {
+                    continue;
+                }
+                let i = e.first as usize + (offset / WORD_BITS as u64) as usize;
+                let bit = 1usize << (offset % WORD_BITS as u64);
+                let old = bits[i];
+                if old & bit == 0 {
+                    continue;
+                }
+                // The removal step of `strip_one`, inlined by hand like there:
+                // one shared helper measured 1.4% more instructions for the
+                // whole forward-checking search (callgrind, n = 11).
+                bits[i] = old & !bit;
+                let v = e.var as usize;
+                if self.saved_at[i] != self.stamp {
+                    self.saved_at[i] = self.stamp;
+                    self.trail.push(TrailEntry {
+                        word: i as u32,
+                        var: e.var,
+                        old_bits: old,
+                        old_size: self.size[v],
+                    });
+                }
+                removed += 1;
+                self.size[v] -= 1;
+                if self.size[v] == 0 {
+                    return Err((VarId::new(v), removed));
+                }
             }
-            let i = lay.first as usize + (offset / WORD_BITS as u64) as usize;
-            let bit = 1usize << (offset % WORD_BITS as u64);
-            let words = self.bits.as_mut_slice();
-            let old = words[i];
-            if old & bit == 0 {
-                continue;
-            }
-            // `clear_bit` inlined by hand: calling it costs 5% of the whole
-            // forward-checking search (callgrind, n = 11: 286 M vs 271 M instructions).
-            words[i] = old & !bit;
-            if self.saved_at[i] != self.stamp {
-                self.saved_at[i] = self.stamp;
-                self.trail.push(TrailEntry {
-                    word: i as u32,
-                    var: v as u32,
-                    old_bits: old,
-                    old_size: self.size[v],
-                });
-            }
-            *removed += 1;
-            self.size[v] -= 1;
-            if self.size[v] == 0 {
-                return Err((var, *removed));
-            }
+        }
+        Ok(removed)
+    }
+
+    /// Removes `value` from `var` if it is there, counting it in `removed`.
+    #[inline(always)]
+    fn strip_one(
+        &mut self,
+        var: VarId,
+        value: Value,
+        removed: &mut u32,
+    ) -> Result<(), (VarId, u32)> {
+        let v = var.index();
+        let lay = self.layout[v];
+        let offset = value.wrapping_sub(lay.base) as u64;
+        if offset >= lay.span {
+            return Ok(());
+        }
+        let i = lay.first as usize + (offset / WORD_BITS as u64) as usize;
+        let bit = 1usize << (offset % WORD_BITS as u64);
+        let words = &mut self.bits;
+        let old = words[i];
+        if old & bit == 0 {
+            return Ok(());
+        }
+        // `clear_bit` inlined by hand: calling it costs 5% of the whole
+        // forward-checking search (callgrind, n = 11: 286 M vs 271 M instructions).
+        words[i] = old & !bit;
+        if self.saved_at[i] != self.stamp {
+            self.saved_at[i] = self.stamp;
+            self.trail.push(TrailEntry {
+                word: i as u32,
+                var: v as u32,
+                old_bits: old,
+                old_size: self.size[v],
+            });
+        }
+        *removed += 1;
+        self.size[v] -= 1;
+        if self.size[v] == 0 {
+            return Err((var, *removed));
         }
         Ok(())
     }
@@ -532,7 +487,7 @@ impl Domains {
         let offset = value.wrapping_sub(lay.base) as u64;
         let first = lay.first as usize;
         let (keep_word, bit) = if offset < lay.span
-            && self.bits.as_slice()[first + (offset / WORD_BITS as u64) as usize]
+            && self.bits[first + (offset / WORD_BITS as u64) as usize]
                 >> (offset % WORD_BITS as u64)
                 & 1
                 == 1
@@ -547,7 +502,7 @@ impl Domains {
         let mut removed = 0;
         for k in 0..lay.words as usize {
             let new = if k == keep_word { bit } else { 0 };
-            if self.bits.as_slice()[first + k] != new {
+            if self.bits[first + k] != new {
                 removed += self.write_word(var, first + k, new);
             }
         }
@@ -567,7 +522,7 @@ impl Domains {
                 old_size: self.size[v],
             });
         }
-        self.bits.as_mut_slice()[i] = old & !bit;
+        self.bits[i] = old & !bit;
         self.size[v] -= 1;
         if self.size[v] == 0 {
             Err(Wipeout)
@@ -588,7 +543,7 @@ impl Domains {
         let mut removed = 0;
         for k in 0..lay.words as usize {
             let i = lay.first as usize + k;
-            let old = self.bits.as_slice()[i];
+            let old = self.bits[i];
             let new = old & mask_for_word(k);
             if new != old {
                 removed += self.write_word(var, i, new);
@@ -649,7 +604,7 @@ impl Domains {
     pub(crate) fn restore_words(&mut self, var: VarId, saved: &[usize], size: u32) {
         let lay = self.layout[var.index()];
         let first = lay.first as usize;
-        self.bits.as_mut_slice()[first..first + saved.len()].copy_from_slice(saved);
+        self.bits[first..first + saved.len()].copy_from_slice(saved);
         self.size[var.index()] = size;
     }
 
@@ -660,7 +615,7 @@ impl Domains {
         let offset = (value - lay.base) as usize;
         let first = lay.first as usize;
         for k in 0..lay.words as usize {
-            self.bits.as_mut_slice()[first + k] = if k == offset / WORD_BITS {
+            self.bits[first + k] = if k == offset / WORD_BITS {
                 1usize << (offset % WORD_BITS)
             } else {
                 0
@@ -702,7 +657,7 @@ mod tests {
     use super::*;
 
     fn store(specs: &[(Value, Value)]) -> Domains {
-        Domains::new(specs.iter().map(|&(a, b)| (a, b, None)), 0)
+        Domains::new(specs.iter().map(|&(a, b)| (a, b, None)))
     }
 
     #[test]
@@ -719,7 +674,7 @@ mod tests {
     #[test]
     fn sparse_domain_keeps_only_declared_values() {
         let vals = [-5, 0, 7, 100];
-        let d = Domains::new(std::iter::once((-5, 100, Some(&vals[..]))), 0);
+        let d = Domains::new(std::iter::once((-5, 100, Some(&vals[..]))));
         let x = VarId::new(0);
         assert_eq!(d.values(x).collect::<Vec<_>>(), vals);
         assert_eq!(d.len(x), 4);
@@ -748,38 +703,28 @@ mod tests {
     }
 
     #[test]
-    fn fc_strip_skips_decided_positions_and_pop_level_restores_them() {
-        // all-different over x0, x1 + 1, x2 (offsets 0, 1, 0), values 0..=3.
+    fn remove_shifted_at_visits_only_the_listed_positions() {
+        // Positions 0 and 2 of x0, x1 + 1, x2 (offsets 0, 1, 0), values 0..=3.
         let mut d = store(&[(0, 3), (0, 3), (0, 3)]);
         let x: Vec<VarId> = (0..3).map(VarId::new).collect();
-        let set = d.add_waiting_set(&x, &[0, 1, 0]);
+        let list = d.shifted_entries(&x, &[0, 1, 0]).unwrap();
         d.push_level();
-        // x0 = 2 decided: 2 leaves x2 and 2 - 1 = 1 leaves x1.
-        d.assign(x[0], 2).unwrap();
-        assert_eq!(d.fc_strip(set, 0, 2), Ok(2));
-        assert_eq!(d.values(x[1]).collect::<Vec<_>>(), [0, 2, 3]);
+        assert_eq!(d.remove_shifted_at(&list, &[0b101], 2), Ok(2));
+        assert_eq!(d.values(x[0]).collect::<Vec<_>>(), [0, 1, 3]);
+        assert_eq!(d.len(x[1]), 4);
         assert_eq!(d.values(x[2]).collect::<Vec<_>>(), [0, 1, 3]);
-        d.push_level();
-        // x2 = 3 decided: x0 no longer waits, so its value 2 stays even though
-        // the shifted value 3 - 0 would not touch it anyway; x1 loses 3 - 1 = 2.
-        d.assign(x[2], 3).unwrap();
-        assert_eq!(d.fc_strip(set, 2, 3), Ok(1));
-        assert_eq!(d.values(x[1]).collect::<Vec<_>>(), [0, 3]);
-        // A second strip from the same position strips the same waiting set.
-        assert_eq!(d.fc_strip(set, 2, 1), Ok(1));
-        assert_eq!(d.value(x[1]), Some(3));
-        // Emptying a waiting variable reports it with the count removed before.
-        assert_eq!(d.fc_strip(set, 2, 4), Err((x[1], 1)));
+        // Position 1 only: 3 - 1 = 2 leaves x1.
+        assert_eq!(d.remove_shifted_at(&list, &[0b010], 3), Ok(1));
+        assert!(!d.contains(x[1], 2));
+        // Emptying a variable reports it with the count removed before.
+        d.assign(x[2], 0).unwrap();
+        assert_eq!(d.remove_shifted_at(&list, &[0b111], 0), Err((x[2], 2)));
         d.pop_level();
-        d.pop_level();
-        assert_eq!(d.waiting_bits, [0b111]);
         for &v in &x {
             assert_eq!(d.len(v), 4);
         }
-        // Every position waits again: x1 loses 3 - 1 = 2 when x0 = 3 is decided.
-        d.push_level();
-        assert_eq!(d.fc_strip(set, 0, 3), Ok(2));
-        assert!(!d.contains(x[1], 2) && !d.contains(x[2], 3));
+        // Offsets too large for exact arithmetic are refused.
+        assert!(d.shifted_entries(&x[..1], &[Value::MAX]).is_none());
     }
 
     #[test]

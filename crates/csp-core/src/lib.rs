@@ -163,6 +163,7 @@ pub mod parallel;
 mod pruning;
 mod rng;
 mod search;
+mod state;
 mod stats;
 mod strategy;
 #[cfg(test)]
@@ -189,6 +190,7 @@ pub use model::{MAX_DOMAIN_WIDTH, Model};
 pub use observer::{Candidate, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver};
 pub use pruning::{Pruning, UnknownName};
 pub use search::{Config, CountResult, Goal, Optimum, Solution, Solutions, SolveResult, Solver};
+pub use state::{StateLayout, TrailedState};
 pub use stats::SearchStats;
 pub use strategy::Strategy;
 pub use var::{ConstraintId, Domain, VarId};

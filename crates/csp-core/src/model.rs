@@ -65,6 +65,9 @@ impl Constraint for Posted {
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         dispatch!(self, c => c.propagate(ctx))
     }
+    fn state_layout(&self, pruning: crate::Pruning) -> crate::StateLayout {
+        dispatch!(self, c => c.state_layout(pruning))
+    }
 }
 
 /// A constraint satisfaction problem: variables, their domains, and constraints.

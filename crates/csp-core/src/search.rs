@@ -10,13 +10,12 @@ use crate::branching::{
 };
 use crate::context::{Changes, PropagationContext};
 use crate::limits::{Limits, SearchStatus, StopReason};
-use crate::model::Posted;
 use crate::observer::{
     Candidate, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver,
 };
 use crate::{
     CancelFlag, Constraint, ConstraintId, CspError, Domains, Model, PropStatus, Pruning,
-    SearchStats, Value, VarId,
+    SearchStats, StateLayout, TrailedState, Value, VarId,
 };
 
 /// How to search: the pruning level, the branching heuristics, and the limits.
@@ -246,6 +245,8 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     val_sel: L,
     observer: O,
     domains: Domains,
+    /// The constraints' trailed state and entailment flags.
+    state: TrailedState,
     watches: Vec<Vec<Watch>>,
     decided: Vec<bool>,
     num_decided: usize,
@@ -266,9 +267,6 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// When splitting: stop descending at this many decisions and record the path.
     split_depth: Option<usize>,
     frontier: Vec<Vec<(VarId, Value)>>,
-    /// Per constraint: its set in `Domains::fc_strip` (forward checking on an
-    /// all-different), if it has one.
-    waiting_sets: Vec<Option<u32>>,
 }
 
 impl<'m> Solver<'m> {
@@ -315,6 +313,12 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 }
             }
         }
+        let layouts: Vec<StateLayout> = model
+            .posted()
+            .iter()
+            .map(|c| c.state_layout(config.pruning))
+            .collect();
+        let domains = Domains::new(model.declared());
         let mut changes = Changes::new(n);
         changes.track_changed = config.pruning >= Pruning::ArcConsistency;
         changes.record = observer.wants_details();
@@ -325,7 +329,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             var_sel,
             val_sel,
             observer,
-            domains: Domains::new(model.declared(), m),
+            state: TrailedState::new(layouts.iter(), &domains),
+            domains,
             watches,
             decided: vec![false; n],
             num_decided: 0,
@@ -345,19 +350,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             candidates: Vec::new(),
             split_depth: None,
             frontier: Vec::new(),
-            waiting_sets: vec![None; m],
         };
-        if config.pruning == Pruning::ForwardChecking {
-            for (cid, c) in model.posted().iter().enumerate() {
-                if let Posted::AllDifferent(c) = c
-                    && c.has_waiting_set()
-                {
-                    let set = solver.domains.add_waiting_set(c.scope(), c.offsets());
-                    solver.waiting_sets[cid] = Some(set);
-                }
-            }
-        }
         solver.domains.push_level();
+        solver.state.push_level();
         let started = Instant::now();
         solver.root_failed = solver.propagate_root().is_err();
         solver.stats.elapsed += started.elapsed();
@@ -662,6 +657,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if top.open.take().is_some() {
                 let var = top.var;
                 self.domains.pop_level();
+                self.state.pop_level();
                 self.decided[var.index()] = false;
                 self.num_decided -= 1;
             }
@@ -709,6 +705,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 frame.open = Some(node);
             }
             self.domains.push_level();
+            self.state.push_level();
             self.decided[node.var.index()] = true;
             self.num_decided += 1;
             match self.decide(&node) {
@@ -759,6 +756,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     fn push_frame(&mut self) -> bool {
         let view = SearchView {
             domains: &self.domains,
+            state: &self.state,
             decided: &self.decided,
             watches: &self.watches,
             constraints: self.model.posted(),
@@ -782,6 +780,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         {
             let mut ctx = ValueContext {
                 domains: &mut self.domains,
+                state: &mut self.state,
                 changes: &mut self.changes,
                 constraints: self.model.posted(),
                 watches: &self.watches,
@@ -845,17 +844,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 let constraints = self.model.posted();
                 for w in &self.watches[var.index()] {
                     let c = w.cid as usize;
-                    if self.domains.is_entailed(c) {
+                    if self.state.is_entailed(c) {
                         continue;
                     }
                     self.stats.propagations += 1;
                     let mut ctx = PropagationContext::new(
                         &mut self.domains,
+                        &mut self.state,
                         &mut self.changes,
                         Pruning::ForwardChecking,
                         Some((var, w.pos as usize)),
-                    )
-                    .with_waiting_set(self.waiting_sets[c]);
+                        c,
+                    );
                     let result = constraints[c].propagate(&mut ctx);
                     if self.changes.record {
                         Self::report_prunes(
@@ -867,7 +867,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         );
                     }
                     match result {
-                        Ok(PropStatus::Entailed) => self.domains.set_entailed(c),
+                        Ok(PropStatus::Entailed) => self.state.set_entailed(c),
                         Ok(_) => {}
                         Err(conflict) => {
                             self.weights[c] += 1;
@@ -953,8 +953,14 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         else {
             return Ok(());
         };
-        let mut ctx =
-            PropagationContext::new(&mut self.domains, &mut self.changes, self.pruning, None);
+        let mut ctx = PropagationContext::new(
+            &mut self.domains,
+            &mut self.state,
+            &mut self.changes,
+            self.pruning,
+            None,
+            usize::MAX,
+        );
         let r = match goal {
             Goal::Minimize => ctx.remove_above(var, b),
             Goal::Maximize => ctx.remove_below(var, b),
@@ -985,7 +991,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     fn schedule(&mut self, var: VarId, skip: Option<usize>) {
         for w in &self.watches[var.index()] {
             let c = w.cid as usize;
-            if Some(c) != skip && !self.in_queue[c] && !self.domains.is_entailed(c) {
+            if Some(c) != skip && !self.in_queue[c] && !self.state.is_entailed(c) {
                 self.in_queue[c] = true;
                 self.queue.push_back(w.cid);
             }
@@ -998,12 +1004,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         while let Some(cid) = self.queue.pop_front() {
             let c = cid as usize;
             self.in_queue[c] = false;
-            if self.domains.is_entailed(c) {
+            if self.state.is_entailed(c) {
                 continue;
             }
             self.stats.propagations += 1;
-            let mut ctx =
-                PropagationContext::new(&mut self.domains, &mut self.changes, self.pruning, None);
+            let mut ctx = PropagationContext::new(
+                &mut self.domains,
+                &mut self.state,
+                &mut self.changes,
+                self.pruning,
+                None,
+                c,
+            );
             let result = constraints[c].propagate(&mut ctx);
             if self.changes.record {
                 Self::report_prunes(
@@ -1028,7 +1040,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 }
             };
             if status == PropStatus::Entailed {
-                self.domains.set_entailed(c);
+                self.state.set_entailed(c);
             }
             let skip = (status != PropStatus::Changed).then_some(c);
             let mut changed = std::mem::take(&mut self.changes.changed);
@@ -1061,9 +1073,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     self.stats.propagations += 1;
                     let mut ctx = PropagationContext::new(
                         &mut self.domains,
+                        &mut self.state,
                         &mut self.changes,
                         self.pruning,
                         None,
+                        c,
                     );
                     let result = con.propagate(&mut ctx);
                     if self.changes.record {
@@ -1076,7 +1090,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         );
                     }
                     match result {
-                        Ok(PropStatus::Entailed) => self.domains.set_entailed(c),
+                        Ok(PropStatus::Entailed) => self.state.set_entailed(c),
                         Ok(_) => {}
                         Err(conflict) => {
                             return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
@@ -1137,7 +1151,6 @@ mod tests {
                     .with_pruning(Pruning::ForwardChecking)
                     .with_var_order(var);
                 let mut solver = Solver::new(&m, config.clone()).unwrap();
-                assert_eq!(solver.waiting_sets.iter().flatten().count(), 3);
                 let fast = solver.count();
                 let slow = Solver::with_observer(&m, config, Detailed).unwrap().count();
                 let untimed = |mut stats: SearchStats| {

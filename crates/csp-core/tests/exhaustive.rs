@@ -28,7 +28,7 @@ use csp_core::generic::SUPPORT_SEARCH_LIMIT;
 use csp_core::{
     AllDifferent, Config, Constraint, Domains, Element, Linear, Model, NoObserver, NotEqual,
     Predicate, PropStatus, Propagation, PropagationContext, Pruning, Relation, SearchView, Solver,
-    Table, Value, VarElement, VarId, VariableSelector,
+    StateLayout, Table, Value, VarElement, VarId, VariableSelector,
 };
 
 // ------------------------------------------------------------------ the harness
@@ -444,6 +444,10 @@ impl Constraint for Spy {
 
     fn promising(&self, domains: &Domains) -> bool {
         self.harness.case.constraint.promising(domains)
+    }
+
+    fn state_layout(&self, pruning: Pruning) -> StateLayout {
+        self.harness.case.constraint.state_layout(pruning)
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {

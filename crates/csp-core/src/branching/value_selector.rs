@@ -8,12 +8,13 @@ use crate::context::{Changes, PropagationContext};
 use crate::model::Posted;
 use crate::pruning::UnknownName;
 use crate::search::Watch;
-use crate::{Constraint, Domains, Pruning, SearchStats, Value, VarId};
+use crate::{Constraint, Domains, Pruning, SearchStats, TrailedState, Value, VarId};
 
 /// What a value heuristic may use: the domains, and a probe that measures how
 /// constraining a value is.
 pub struct ValueContext<'a> {
     pub(crate) domains: &'a mut Domains,
+    pub(crate) state: &'a mut TrailedState,
     pub(crate) changes: &'a mut Changes,
     pub(crate) constraints: &'a [Posted],
     pub(crate) watches: &'a [Vec<Watch>],
@@ -34,19 +35,22 @@ impl ValueContext<'_> {
         let track = std::mem::replace(&mut self.changes.track_changed, false);
         let before = self.changes.pruned;
         self.domains.push_level();
+        self.state.push_level();
         let mut ok = self.domains.assign(var, value).is_ok();
         if ok {
             for w in &self.watches[var.index()] {
                 let c = w.cid as usize;
-                if self.domains.is_entailed(c) {
+                if self.state.is_entailed(c) {
                     continue;
                 }
                 self.stats.propagations += 1;
                 let mut ctx = PropagationContext::new(
                     self.domains,
+                    self.state,
                     self.changes,
                     Pruning::ForwardChecking,
                     Some((var, w.pos as usize)),
+                    c,
                 );
                 if self.constraints[c].propagate(&mut ctx).is_err() {
                     ok = false;
@@ -55,6 +59,7 @@ impl ValueContext<'_> {
             }
         }
         self.domains.pop_level();
+        self.state.pop_level();
         let removed = self.changes.pruned - before;
         // Probing is not pruning: keep the statistic about the search itself.
         self.changes.pruned = before;

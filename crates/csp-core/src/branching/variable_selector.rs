@@ -8,12 +8,13 @@ use crate::model::Posted;
 use crate::observer::Candidate;
 use crate::pruning::UnknownName;
 use crate::search::Watch;
-use crate::{Constraint, ConstraintId, Domains, VarId};
+use crate::{Constraint, ConstraintId, Domains, TrailedState, VarId};
 
 /// What a heuristic may look at: domains, which variables are decided, and the
 /// constraint graph with its failure weights. Read-only.
 pub struct SearchView<'a> {
     pub(crate) domains: &'a Domains,
+    pub(crate) state: &'a TrailedState,
     pub(crate) decided: &'a [bool],
     pub(crate) watches: &'a [Vec<Watch>],
     pub(crate) constraints: &'a [Posted],
@@ -48,7 +49,7 @@ impl<'a> SearchView<'a> {
     fn live_constraints(&self, var: VarId) -> impl Iterator<Item = (ConstraintId, u64)> + '_ {
         self.watches[var.index()].iter().filter_map(move |w| {
             let c = w.cid as usize;
-            if self.domains.is_entailed(c) {
+            if self.state.is_entailed(c) {
                 return None;
             }
             let other = self.constraints[c]

@@ -3,7 +3,9 @@
 use smallvec::SmallVec;
 
 use crate::constraint::{Conflict, PropStatus, Propagation};
-use crate::{Constraint, CspError, Domains, PropagationContext, Pruning, Value, VarId};
+use crate::{
+    Constraint, CspError, Domains, PropagationContext, Pruning, StateLayout, Value, VarId,
+};
 
 /// The values `x_i + offset_i` are pairwise different.
 ///
@@ -34,6 +36,23 @@ pub struct AllDifferent {
     /// Whether every offset is below 2^61 in magnitude (then `v - o` cannot
     /// overflow for `|v| < 2^61`, and the fast path applies).
     small_offsets: bool,
+    /// Whether forward checking keeps the undecided positions in its trailed
+    /// state (bit set [`WAITING`]) and skips the decided ones: no variable
+    /// repeats, and no shifted value can overflow.
+    skips_decided: bool,
+}
+
+/// The trailed bit set of the positions whose variable is not decided yet
+/// (kept by forward checking, when `skips_decided`).
+const WAITING: usize = 0;
+/// The scope with its offsets, as a shifted list of the trailed state.
+const SCOPE: usize = 0;
+
+/// Whether no variable occurs twice.
+fn distinct(vars: &[VarId]) -> bool {
+    let mut seen = vars.to_vec();
+    seen.sort_unstable();
+    seen.windows(2).all(|w| w[0] != w[1])
 }
 
 /// Magnitude below which `value - offset` cannot overflow.
@@ -46,6 +65,7 @@ impl AllDifferent {
             vars: vars.to_vec(),
             offsets: vec![0; vars.len()],
             small_offsets: true,
+            skips_decided: distinct(vars),
         }
     }
 
@@ -59,22 +79,13 @@ impl AllDifferent {
                 got: offsets.len(),
             });
         }
+        let small_offsets = offsets.iter().all(|o| (-SAFE..SAFE).contains(o));
         Ok(AllDifferent {
             vars: vars.to_vec(),
             offsets: offsets.to_vec(),
-            small_offsets: offsets.iter().all(|o| (-SAFE..SAFE).contains(o)),
+            small_offsets,
+            skips_decided: small_offsets && distinct(vars),
         })
-    }
-
-    /// Whether forward checking may skip decided variables (see
-    /// `Domains::fc_strip`): no variable repeats, and no shifted value can
-    /// overflow.
-    pub(crate) fn has_waiting_set(&self) -> bool {
-        self.small_offsets && {
-            let mut seen: Vec<VarId> = self.vars.clone();
-            seen.sort_unstable();
-            seen.windows(2).all(|w| w[0] != w[1])
-        }
     }
 
     /// The offsets `o_i`.
@@ -186,6 +197,18 @@ impl Constraint for AllDifferent {
         "all-different"
     }
 
+    fn state_layout(&self, _pruning: Pruning) -> StateLayout {
+        // Also under other levels: a value heuristic's probe runs forward
+        // checking whatever the level.
+        if self.skips_decided {
+            StateLayout::new()
+                .bits(self.vars.len(), true)
+                .shifted(&self.vars, &self.offsets)
+        } else {
+            StateLayout::new()
+        }
+    }
+
     fn promising(&self, d: &Domains) -> bool {
         let mut s: SmallVec<[i128; 32]> = SmallVec::new();
         for (i, &x) in self.vars.iter().enumerate() {
@@ -205,11 +228,15 @@ impl Constraint for AllDifferent {
                         return Ok(PropStatus::Unchanged);
                     };
                     ctx.note_revision();
-                    if let Ok(shifted) = Value::try_from(self.shifted(i, v))
+                    if self.skips_decided
+                        && let Ok(shifted) = Value::try_from(self.shifted(i, v))
                         && (-SAFE..SAFE).contains(&shifted)
-                        && let Some(result) = ctx.fc_strip(i, shifted)
+                    // The decided position stops waiting, and the value
+                    // leaves the undecided variables only: forward checking
+                    // took it out of the decided ones when they were decided.
                     {
-                        return Ok(if result? {
+                        let changed = ctx.forward_check_shifted(SCOPE, WAITING, i, shifted)?;
+                        return Ok(if changed {
                             PropStatus::Changed
                         } else {
                             PropStatus::Unchanged
