@@ -1,6 +1,6 @@
 //! Strategy comparisons on other models: Sudoku uniqueness proofs and graph-colouring refutations.
 //!
-//! The same verified comparison as `nqueens compare` (csp_core::compare), on
+//! The same verified comparison as `nqueens compare` (csp_compare), on
 //! models from this package:
 //!
 //! - `--model sudoku`: count the solutions of each puzzle in
@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
-use csp_core::compare::{ChartLabels, CompareOptions, Entry, compare};
+use csp_compare::{ChartLabels, CompareOptions, Entry, compare};
 use csp_core::{CspError, Limits, Model, Strategy};
 use csp_examples::cli;
 use csp_examples::graph_coloring::ColoringModel;

@@ -15,23 +15,13 @@ const A000170: [u64; 18] = [
     1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104,
 ];
 
-mod common;
-use common::queens as global;
+/// N-Queens, global model (csp-core's shared builder).
+fn global(n: usize) -> csp_core::Model {
+    csp_core::models::queens(n).expect("valid size").0
+}
 
 fn pairwise(n: usize) -> Model {
-    let mut m = Model::new();
-    let q = m
-        .int_var_array("q", n, 0..=(n as i64 - 1))
-        .expect("valid domain");
-    for i in 0..n {
-        for j in i + 1..n {
-            let d = (j - i) as i64;
-            m.not_equal(q[i], q[j]).expect("valid");
-            m.not_equal_offset(q[i], q[j], d).expect("valid");
-            m.not_equal_offset(q[i], q[j], -d).expect("valid");
-        }
-    }
-    m
+    csp_core::models::pairwise_queens(n).expect("valid size").0
 }
 
 /// A benchmark row: model name, builder, pruning, variable order.

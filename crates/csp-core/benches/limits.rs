@@ -10,8 +10,10 @@ use std::time::{Duration, Instant};
 use csp_core::parallel::{ParallelOptions, count_parallel};
 use csp_core::{Config, Pruning, SearchStatus, Solver, StopReason, VarOrder};
 
-mod common;
-use common::queens;
+/// N-Queens, global model (csp-core's shared builder).
+fn queens(n: usize) -> csp_core::Model {
+    csp_core::models::queens(n).expect("valid size").0
+}
 
 fn main() {
     let args: Vec<String> = std::env::args()

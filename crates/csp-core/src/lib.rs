@@ -148,7 +148,6 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod branching;
-pub mod compare;
 mod constraint;
 pub mod constraints;
 mod context;
@@ -156,21 +155,18 @@ mod domains;
 mod error;
 pub mod generic;
 mod limits;
-pub mod local_search;
 mod model;
+pub mod models;
 mod observer;
+#[cfg(feature = "parallel")]
 pub mod parallel;
 mod pruning;
-mod rng;
+pub mod rng;
 mod search;
 mod state;
 mod stats;
 mod strategy;
-#[cfg(test)]
-mod test_models;
-pub mod trace;
 mod var;
-mod xml;
 
 /// The type of variable values.
 pub type Value = i64;
@@ -186,7 +182,7 @@ pub use context::PropagationContext;
 pub use domains::{DomainValues, Domains};
 pub use error::CspError;
 pub use limits::{CancelFlag, Limits, SearchStatus, StopReason};
-pub use model::{MAX_DOMAIN_WIDTH, Model};
+pub use model::{MAX_DOMAIN_WIDTH, Model, Posted};
 pub use observer::{Candidate, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver};
 pub use pruning::{Pruning, UnknownName};
 pub use search::{Config, CountResult, Goal, Optimum, Solution, Solutions, SolveResult, Solver};

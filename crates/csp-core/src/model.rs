@@ -19,14 +19,24 @@ struct VarDecl {
 }
 
 /// A posted constraint: built-ins are stored by value so that the search calls
-/// them without dynamic dispatch; user constraints are boxed.
-pub(crate) enum Posted {
+/// them without dynamic dispatch; user constraints are boxed. Searches built on
+/// the engine (local search) look at the built-ins' parameters through it
+/// ([`Model::posted`]).
+#[non_exhaustive]
+pub enum Posted {
+    /// [`Model::not_equal`] and [`Model::not_equal_offset`].
     NotEqual(NotEqual),
+    /// [`Model::all_different`] and [`Model::all_different_offsets`].
     AllDifferent(AllDifferent),
+    /// [`Model::linear`].
     Linear(Linear),
+    /// [`Model::table`].
     Table(Table),
+    /// [`Model::element`].
     Element(Element),
+    /// [`Model::element_var`].
     VarElement(VarElement),
+    /// Any other constraint ([`Model::post`]).
     Custom(Box<dyn Constraint>),
 }
 
@@ -400,7 +410,9 @@ impl Model {
             .map(|(i, c)| (ConstraintId::new(i), c as &dyn Constraint))
     }
 
-    pub(crate) fn posted(&self) -> &[Posted] {
+    /// The posted constraints, in posting order (the index is the
+    /// [`ConstraintId`]).
+    pub fn posted(&self) -> &[Posted] {
         &self.constraints
     }
 

@@ -27,7 +27,6 @@
 //! ```
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -38,7 +37,8 @@ use crate::{
 };
 
 /// The root of an independent part of the search: the decisions that lead to it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Subproblem {
     /// `(variable index, value)` for each decision, from the root down.
     pub decisions: Vec<(usize, Value)>,
@@ -424,7 +424,11 @@ mod tests {
     use super::*;
     use crate::{Pruning, VarOrder};
 
-    use crate::test_models::queens;
+    use crate::Model;
+
+    fn queens(n: usize) -> Model {
+        crate::models::queens(n).unwrap().0
+    }
 
     #[test]
     fn parallel_count_equals_sequential_count_and_nodes() {

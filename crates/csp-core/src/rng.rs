@@ -3,16 +3,28 @@
 //! Written out rather than taken from `rand` so that a seed gives the same search
 //! on every platform and every version of this crate's dependencies.
 
-/// SplitMix64 (Steele, Lea and Flood, 2014).
+/// SplitMix64 (Steele, Lea and Flood, 2014): the random heuristics' generator,
+/// public so that searches built on the engine (local search) draw the same
+/// numbers from the same seed.
+///
+/// ```
+/// use csp_core::rng::SplitMix64;
+/// let mut a = SplitMix64::new(7);
+/// let mut b = SplitMix64::new(7);
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// assert!(a.below(10) < 10);
+/// ```
 #[derive(Clone, Debug)]
-pub(crate) struct SplitMix64(u64);
+pub struct SplitMix64(u64);
 
 impl SplitMix64 {
-    pub(crate) fn new(seed: u64) -> Self {
+    /// A generator starting from `seed`.
+    pub fn new(seed: u64) -> Self {
         SplitMix64(seed)
     }
 
-    pub(crate) fn next_u64(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -21,7 +33,7 @@ impl SplitMix64 {
     }
 
     /// A number in `0..bound` (`bound > 0`), by Lemire's multiply-shift.
-    pub(crate) fn below(&mut self, bound: u64) -> u64 {
+    pub fn below(&mut self, bound: u64) -> u64 {
         ((u128::from(self.next_u64()) * u128::from(bound)) >> 64) as u64
     }
 }

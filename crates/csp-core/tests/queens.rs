@@ -7,28 +7,11 @@ use csp_core::{Config, Model, Pruning, Solver, ValOrder, VarId, VarOrder};
 const A000170: [u64; 14] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
 
 fn pairwise(n: usize) -> (Model, Vec<VarId>) {
-    let mut m = Model::new();
-    let q = m.int_var_array("q", n, 0..=(n as i64 - 1)).unwrap();
-    for i in 0..n {
-        for j in i + 1..n {
-            let d = (j - i) as i64;
-            m.not_equal(q[i], q[j]).unwrap();
-            m.not_equal_offset(q[i], q[j], d).unwrap();
-            m.not_equal_offset(q[i], q[j], -d).unwrap();
-        }
-    }
-    (m, q)
+    csp_core::models::pairwise_queens(n).unwrap()
 }
 
 fn global(n: usize) -> (Model, Vec<VarId>) {
-    let mut m = Model::new();
-    let q = m.int_var_array("q", n, 0..=(n as i64 - 1)).unwrap();
-    let up: Vec<i64> = (0..n as i64).collect();
-    let down: Vec<i64> = (0..n as i64).map(|i| -i).collect();
-    m.all_different(&q).unwrap();
-    m.all_different_offsets(&q, &up).unwrap();
-    m.all_different_offsets(&q, &down).unwrap();
-    (m, q)
+    csp_core::models::queens(n).unwrap()
 }
 
 fn count(m: &Model, pruning: Pruning, var: VarOrder) -> csp_core::CountResult {

@@ -13,9 +13,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
-use csp_core::local_search::MinConflicts;
 use csp_core::parallel::{ParallelOptions, count_parallel};
 use csp_core::{Config, Pruning, ValOrder, VarOrder};
+use csp_local::MinConflicts;
 use nqueens::construct::{construct, validate};
 use nqueens::{Queens, Variant};
 

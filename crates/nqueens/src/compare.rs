@@ -1,6 +1,6 @@
 //! Strategy comparisons on N-Queens: the model variants, the default ladder of strategies, and the dedicated counter as one more entry.
 //!
-//! This is the N-Queens side of [`csp_core::compare`]: [`build`] makes the
+//! This is the N-Queens side of [`csp_compare`]: [`build`] makes the
 //! model for a size and a [`ModelVariant`], [`parse_entries`] reads a list of
 //! strategies such as `check,fc,mac+dom-wdeg,propagators@global,dedicated`,
 //! [`default_ladder`] is the list `nqueens compare` runs by default, and
@@ -22,7 +22,7 @@
 //!   mode.
 //!
 //! ```
-//! use csp_core::compare::{CompareOptions, Mode};
+//! use csp_compare::{CompareOptions, Mode};
 //! use nqueens::compare::{compare, parse_entries};
 //!
 //! let entries = parse_entries("check, fc+first-fail, leaves=check@columns, dedicated")?;
@@ -41,9 +41,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use csp_core::compare::{
-    self, CompareError, CompareOptions, CustomOutcome, Entry, Mode, Row, Table,
-};
+use csp_compare::{self, CompareError, CompareOptions, CustomOutcome, Entry, Mode, Row, Table};
 use csp_core::{CspError, Model, Strategy, UnknownName, Value};
 
 use crate::{Error, Variant, bitboard, construct};
@@ -114,7 +112,7 @@ impl FromStr for ModelVariant {
 }
 
 /// Builds the model of `variant` (a [`ModelVariant`] name, `""` for the
-/// default) for `n` queens: the builder [`csp_core::compare::compare`] takes.
+/// default) for `n` queens: the builder [`csp_compare::compare`] takes.
 ///
 /// ```
 /// use csp_core::{Config, Solver};
@@ -294,7 +292,7 @@ pub fn default_ladder() -> Vec<EntrySpec> {
 }
 
 /// Runs `entries` on every size in `sizes` with `options` and verifies that
-/// they agree (see [`csp_core::compare::compare`]).
+/// they agree (see [`csp_compare::compare`]).
 pub fn compare(
     entries: &[EntrySpec],
     sizes: &[usize],
@@ -319,7 +317,7 @@ pub fn compare_with_progress(
         rows: Vec::new(),
     };
     for &size in sizes {
-        let part = compare::compare(&build, &entries, &[size], options)?;
+        let part = csp_compare::compare(&build, &entries, &[size], options)?;
         progress(size, &part.rows);
         table.rows.extend(part.rows);
     }

@@ -37,8 +37,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use csp_core::trace::{Trace, TraceEvent, TraceRecorder};
 use csp_core::{Config, SearchStats, SearchStatus, Strategy, Value, VarId};
+use csp_trace::{Trace, TraceEvent, TraceRecorder};
 
 use crate::attack::{first_attacker, line_name};
 use crate::construct::{self, Invalid};

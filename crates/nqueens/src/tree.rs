@@ -30,8 +30,8 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-use csp_core::trace::{SvgOptions, Trace, TraceRecorder};
 use csp_core::{Config, ConstraintId, Value};
+use csp_trace::{SvgOptions, Trace, TraceRecorder};
 
 use crate::attack::line_name;
 use crate::construct::Line;

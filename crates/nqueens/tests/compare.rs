@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use csp_core::compare::{CompareOptions, Mode, Table};
+use csp_compare::{CompareOptions, Mode, Table};
 use csp_core::{Limits, Solver, Strategy};
 use nqueens::compare::{build, compare, parse_entries};
 
@@ -100,11 +100,10 @@ fn a_model_missing_a_diagonal_is_caught() {
     };
     let strategy: Strategy = "fc".parse().unwrap();
     let entries = vec![
-        csp_core::compare::Entry::engine("fc", strategy, "pairwise"),
-        csp_core::compare::Entry::engine("fc, one diagonal", strategy, "broken"),
+        csp_compare::Entry::engine("fc", strategy, "pairwise"),
+        csp_compare::Entry::engine("fc, one diagonal", strategy, "broken"),
     ];
-    let e = csp_core::compare::compare(&broken, &entries, &[6], &CompareOptions::default())
-        .unwrap_err();
+    let e = csp_compare::compare(&broken, &entries, &[6], &CompareOptions::default()).unwrap_err();
     assert!(
         e.to_string()
             .starts_with("size 6: 'fc' finds 4 solutions but 'fc, one diagonal' finds"),

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
+use csp_compare::{ChartLabels, CompareError, CompareOptions, Mode, Row};
 use csp_core::Limits;
-use csp_core::compare::{ChartLabels, CompareError, CompareOptions, Mode, Row};
 use nqueens::compare::{self, DEFAULT_LADDER, DEFAULT_NODE_LIMIT, EntrySpec};
 
 use super::{Done, Failure, Outcome};

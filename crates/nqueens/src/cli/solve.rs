@@ -5,8 +5,8 @@ use std::ops::ControlFlow;
 
 use clap::ValueEnum;
 use csp_cli::cancel_on_ctrl_c;
-use csp_core::local_search::{LocalSearchStatus, MinConflicts};
 use csp_core::{NoObserver, Pruning, ValOrder, VarOrder};
+use csp_local::{LocalSearchStatus, MinConflicts};
 use nqueens::board::{Format, SolutionWriter};
 use nqueens::{Queens, construct};
 

@@ -18,8 +18,8 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use csp_core::trace::{Divergence, Trace, TraceEvent, TraceNode, diff};
 use csp_core::{Strategy, Value, VarId};
+use csp_trace::{Divergence, Trace, TraceEvent, TraceNode, diff};
 
 use super::{constraint_names, record};
 use crate::{Error, Outcome, Queens};

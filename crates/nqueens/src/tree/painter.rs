@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use csp_core::{Config, Pruning};
-//! use csp_core::trace::SvgOptions;
+//! use csp_trace::SvgOptions;
 //! use nqueens::tree::{painter, record};
 //! use nqueens::{Queens, Variant};
 //!
@@ -27,7 +27,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use csp_core::VarId;
-use csp_core::trace::{NodeBox, Outcome};
+use csp_trace::{NodeBox, Outcome};
 
 use crate::Queens;
 use crate::attack::first_attacker;
@@ -44,14 +44,14 @@ pub fn board_side(n: usize) -> f64 {
     (60.0 / n as f64).floor().clamp(4.0, 12.0) * n as f64
 }
 
-/// A [`NodePainter`](csp_core::trace::NodePainter) drawing each node as a
+/// A [`NodePainter`](csp_trace::NodePainter) drawing each node as a
 /// miniature board of `queens` (plain boxes above [`MAX_PICTURE_N`]).
 pub fn board_painter(queens: &Queens) -> impl Fn(&NodeBox<'_>) -> Option<String> + '_ {
     move |b: &NodeBox<'_>| (queens.n() <= MAX_PICTURE_N).then(|| paint(queens, b))
 }
 
 /// Legend entries for what the boards show: `(glyph, text)` for
-/// [`SvgOptions::with_legend`](csp_core::trace::SvgOptions::with_legend);
+/// [`SvgOptions::with_legend`](csp_trace::SvgOptions::with_legend);
 /// the marks of pruning only if `pruned`.
 pub fn legend(pruned: bool) -> Vec<(String, String)> {
     let disc = |x: f64, fill: &str| {

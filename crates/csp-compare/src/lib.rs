@@ -1,0 +1,623 @@
+//! Strategy comparison: run many strategies on many sizes, check that they agree,
+//! and tabulate the work each did.
+//!
+//! A comparison that does not check itself is how published comparisons go
+//! wrong (a model variant missing a constraint makes two strategies look alike).
+//! [`compare`] therefore verifies, for every size, that all complete runs report
+//! the same number of solutions (count mode) or agree on satisfiability with a
+//! valid solution (first mode); a disagreement is an error naming both
+//! strategies, never a row in a table.
+//!
+//! ```
+//! use csp_core::{CspError, Model, Strategy};
+//! use csp_compare::{compare, CompareOptions, Entry};
+//!
+//! // N-Queens with three all-different constraints.
+//! let build = |n: usize, _variant: &str| -> Result<Model, CspError> {
+//!     let mut m = Model::new();
+//!     let q = m.int_var_array("q", n, 0..=(n as i64 - 1))?;
+//!     let up: Vec<i64> = (0..n as i64).collect();
+//!     let down: Vec<i64> = up.iter().map(|i| -i).collect();
+//!     m.all_different(&q)?;
+//!     m.all_different_offsets(&q, &up)?;
+//!     m.all_different_offsets(&q, &down)?;
+//!     Ok(m)
+//! };
+//! let entries = vec![
+//!     Entry::engine("check", "check".parse::<Strategy>()?, ""),
+//!     Entry::engine("fc", "fc".parse::<Strategy>()?, ""),
+//! ];
+//! let table = compare(&build, &entries, &[6, 8], &CompareOptions::default()).unwrap();
+//! assert_eq!(table.rows.len(), 4);
+//! assert!(table.rows.iter().all(|r| r.solutions == if r.size == 6 { 4 } else { 92 }));
+//! println!("{}", table.to_markdown());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod chart;
+
+use std::fmt::Write;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use csp_core::{
+    Config, CspError, Limits, Model, SearchStats, SearchStatus, Solver, StopReason, Strategy,
+};
+
+pub use chart::ChartLabels;
+
+/// What each run does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Count all solutions.
+    #[default]
+    Count,
+    /// Find the first solution.
+    First,
+}
+
+/// What a custom (non-engine) method reports for one size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CustomOutcome {
+    /// Solutions counted (count mode), or 1/0 for found/none (first mode).
+    pub solutions: u64,
+    /// In first mode: the solution found, one value per model variable, so the
+    /// comparison can check it against the model.
+    pub solution: Option<Vec<csp_core::Value>>,
+    /// Nodes, if the method counts them.
+    pub nodes: Option<u64>,
+}
+
+/// A custom method: given the size and the mode, its outcome.
+pub type CustomRunner = dyn Fn(usize, Mode) -> Result<CustomOutcome, String> + Send + Sync;
+
+/// How an entry solves.
+pub enum Method {
+    /// The generic engine with a strategy, on the model variant named here (passed
+    /// to the model builder).
+    Engine {
+        /// Pruning and heuristics.
+        strategy: Strategy,
+        /// The model variant (free text for the builder; `""` for the default).
+        variant: String,
+    },
+    /// Anything else (a dedicated counter), checked like the engine runs.
+    Custom(Box<CustomRunner>),
+}
+
+/// One column of the comparison: a name and a method.
+pub struct Entry {
+    /// The name shown in tables and errors.
+    pub name: String,
+    /// How it solves.
+    pub method: Method,
+}
+
+impl Entry {
+    /// An engine run with `strategy` on model `variant`.
+    pub fn engine(name: impl Into<String>, strategy: Strategy, variant: impl Into<String>) -> Self {
+        Entry {
+            name: name.into(),
+            method: Method::Engine {
+                strategy,
+                variant: variant.into(),
+            },
+        }
+    }
+
+    /// A custom method.
+    pub fn custom(
+        name: impl Into<String>,
+        run: impl Fn(usize, Mode) -> Result<CustomOutcome, String> + Send + Sync + 'static,
+    ) -> Self {
+        Entry {
+            name: name.into(),
+            method: Method::Custom(Box::new(run)),
+        }
+    }
+}
+
+/// Options of a comparison.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// Count or first solution.
+    pub mode: Mode,
+    /// Limits applied to every run alike (equal budgets).
+    pub limits: Limits,
+    /// Runs faster than this are repeated (up to `max_repeats` times) and the
+    /// median time is reported.
+    pub repeat_below: Duration,
+    /// The most runs for one cell.
+    pub max_repeats: usize,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions {
+            mode: Mode::Count,
+            limits: Limits::default(),
+            repeat_below: Duration::from_millis(200),
+            max_repeats: 5,
+        }
+    }
+}
+
+/// One cell of the comparison: an entry on a size.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// The entry's name.
+    pub strategy: String,
+    /// The size.
+    pub size: usize,
+    /// Solutions found (a lower bound when `complete` is false).
+    pub solutions: u64,
+    /// Whether the run finished (false: a limit stopped it).
+    pub complete: bool,
+    /// The limit that stopped it, if any.
+    pub stopped_by: Option<String>,
+    /// Values tried (`None` for custom methods that do not count nodes).
+    pub nodes: Option<u64>,
+    /// Values rejected.
+    pub failures: Option<u64>,
+    /// Values removed by propagation.
+    pub pruned: Option<u64>,
+    /// Constraint checks plus propagator calls.
+    pub propagations: Option<u64>,
+    /// Median wall time, in seconds.
+    pub seconds: f64,
+    /// How many runs the median is over.
+    pub runs: usize,
+    /// The engine's full statistics for the median run (engine entries only).
+    #[serde(skip)]
+    pub stats: Option<SearchStats>,
+}
+
+/// A finished, verified comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct Table {
+    /// Count or first.
+    pub mode: Mode,
+    /// One row per entry and size, sizes outer, entries in the given order.
+    pub rows: Vec<Row>,
+}
+
+/// Why a comparison failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompareError {
+    /// Two complete runs disagree: at least one strategy or model variant is wrong.
+    #[error(
+        "size {size}: '{a}' finds {a_count} solutions but '{b}' finds {b_count}; at least one of them is wrong"
+    )]
+    Disagreement {
+        /// The size.
+        size: usize,
+        /// The first strategy.
+        a: String,
+        /// Its count.
+        a_count: u64,
+        /// The other strategy.
+        b: String,
+        /// Its count.
+        b_count: u64,
+    },
+    /// A strategy reported a solution that violates the model.
+    #[error("size {size}: '{strategy}' reports a solution that violates the model")]
+    InvalidSolution {
+        /// The size.
+        size: usize,
+        /// The strategy.
+        strategy: String,
+    },
+    /// The model could not be built or searched.
+    #[error("size {size}, '{strategy}': {source}")]
+    Model {
+        /// The size.
+        size: usize,
+        /// The strategy.
+        strategy: String,
+        /// The error.
+        source: CspError,
+    },
+    /// A custom method failed.
+    #[error("size {size}, '{strategy}': {message}")]
+    Custom {
+        /// The size.
+        size: usize,
+        /// The strategy.
+        strategy: String,
+        /// Its message.
+        message: String,
+    },
+}
+
+struct Measured {
+    solutions: u64,
+    status: SearchStatus,
+    stats: Option<SearchStats>,
+    nodes: Option<u64>,
+    solution: Option<Vec<csp_core::Value>>,
+    time: Duration,
+}
+
+fn run_engine(
+    model: &Model,
+    strategy: Strategy,
+    options: &CompareOptions,
+) -> Result<Measured, CspError> {
+    let config = Config {
+        limits: options.limits.clone(),
+        ..strategy.config()
+    };
+    let start = Instant::now();
+    let mut solver = Solver::new(model, config)?;
+    let (solutions, status, solution) = match options.mode {
+        Mode::Count => {
+            let r = solver.count();
+            (r.solutions, r.status, None)
+        }
+        Mode::First => {
+            let r = solver.first();
+            let status = match r.status {
+                SearchStatus::Paused => SearchStatus::Complete,
+                s => s,
+            };
+            let found = r.solution.map(|s| s.into_values());
+            (u64::from(found.is_some()), status, found)
+        }
+    };
+    let time = start.elapsed();
+    let stats = *solver.stats();
+    Ok(Measured {
+        solutions,
+        status,
+        nodes: Some(stats.tried),
+        stats: Some(stats),
+        solution,
+        time,
+    })
+}
+
+fn run_once(
+    entry: &Entry,
+    size: usize,
+    build: &dyn Fn(usize, &str) -> Result<Model, CspError>,
+    options: &CompareOptions,
+) -> Result<(Measured, Option<Model>), CompareError> {
+    let model_err = |source| CompareError::Model {
+        size,
+        strategy: entry.name.clone(),
+        source,
+    };
+    match &entry.method {
+        Method::Engine { strategy, variant } => {
+            let model = build(size, variant).map_err(model_err)?;
+            let m = run_engine(&model, *strategy, options).map_err(model_err)?;
+            Ok((m, Some(model)))
+        }
+        Method::Custom(run) => {
+            let start = Instant::now();
+            let out = run(size, options.mode).map_err(|message| CompareError::Custom {
+                size,
+                strategy: entry.name.clone(),
+                message,
+            })?;
+            let time = start.elapsed();
+            let model = if out.solution.is_some() {
+                Some(build(size, "").map_err(model_err)?)
+            } else {
+                None
+            };
+            Ok((
+                Measured {
+                    solutions: out.solutions,
+                    status: SearchStatus::Complete,
+                    stats: None,
+                    nodes: out.nodes,
+                    solution: out.solution,
+                    time,
+                },
+                model,
+            ))
+        }
+    }
+}
+
+/// Runs every entry on every size, verifies that they agree, and returns the
+/// table. `build(size, variant)` makes the model for an entry.
+pub fn compare(
+    build: &dyn Fn(usize, &str) -> Result<Model, CspError>,
+    entries: &[Entry],
+    sizes: &[usize],
+    options: &CompareOptions,
+) -> Result<Table, CompareError> {
+    let mut rows = Vec::new();
+    for &size in sizes {
+        let mut agreed: Option<(String, u64)> = None;
+        for entry in entries {
+            let (first, model) = run_once(entry, size, build, options)?;
+            // Verify before timing further runs.
+            if let (Some(sol), Some(model)) = (&first.solution, &model)
+                && !model.is_solution(sol)
+            {
+                return Err(CompareError::InvalidSolution {
+                    size,
+                    strategy: entry.name.clone(),
+                });
+            }
+            if first.status.is_complete() {
+                match &agreed {
+                    Some((name, count)) if *count != first.solutions => {
+                        return Err(CompareError::Disagreement {
+                            size,
+                            a: name.clone(),
+                            a_count: *count,
+                            b: entry.name.clone(),
+                            b_count: first.solutions,
+                        });
+                    }
+                    Some(_) => {}
+                    None => agreed = Some((entry.name.clone(), first.solutions)),
+                }
+            }
+            let mut times = vec![first.time];
+            if first.time < options.repeat_below && first.status.is_complete() {
+                while times.len() < options.max_repeats.max(1) {
+                    times.push(run_once(entry, size, build, options)?.0.time);
+                }
+            }
+            times.sort();
+            let median = times[times.len() / 2];
+            let stopped_by = match first.status {
+                SearchStatus::Stopped(r) if r != StopReason::SolutionLimit => Some(r.to_string()),
+                _ => None,
+            };
+            rows.push(Row {
+                strategy: entry.name.clone(),
+                size,
+                solutions: first.solutions,
+                complete: first.status.is_complete(),
+                stopped_by,
+                nodes: first.nodes,
+                failures: first.stats.map(|s| s.rejected),
+                pruned: first.stats.map(|s| s.pruned),
+                propagations: first.stats.map(|s| s.checks + s.propagations),
+                seconds: median.as_secs_f64(),
+                runs: times.len(),
+                stats: first.stats,
+            });
+        }
+    }
+    Ok(Table {
+        mode: options.mode,
+        rows,
+    })
+}
+
+fn opt(v: Option<u64>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+impl Row {
+    fn solutions_cell(&self) -> String {
+        if self.complete {
+            self.solutions.to_string()
+        } else {
+            format!(">= {} (limit)", self.solutions)
+        }
+    }
+}
+
+impl Table {
+    /// A Markdown table: one row per strategy and size, with nodes, failures,
+    /// pruned values, propagations, median time and the number of runs. Runs
+    /// stopped by a limit say `limit` and show the work done so far.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let what = match self.mode {
+            Mode::Count => "solutions",
+            Mode::First => "found",
+        };
+        let _ = writeln!(
+            out,
+            "| n | strategy | {what} | nodes | failures | pruned | propagations | time (median) | runs |"
+        );
+        out.push_str("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for r in &self.rows {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.size,
+                r.strategy,
+                r.solutions_cell(),
+                opt(r.nodes),
+                opt(r.failures),
+                opt(r.pruned),
+                opt(r.propagations),
+                format_seconds(r.seconds),
+                r.runs
+            );
+        }
+        out
+    }
+
+    /// CSV with a header line; times in seconds.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from(
+            "n,strategy,solutions,complete,stopped_by,nodes,failures,pruned,propagations,seconds,runs\n",
+        );
+        for r in &self.rows {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{:.6},{}",
+                r.size,
+                csv_field(&r.strategy),
+                r.solutions,
+                r.complete,
+                r.stopped_by.as_deref().unwrap_or(""),
+                r.nodes.map_or(String::new(), |v| v.to_string()),
+                r.failures.map_or(String::new(), |v| v.to_string()),
+                r.pruned.map_or(String::new(), |v| v.to_string()),
+                r.propagations.map_or(String::new(), |v| v.to_string()),
+                r.seconds,
+                r.runs
+            );
+        }
+        out
+    }
+
+    /// The table as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The same table without times (for snapshot tests and diffs).
+    pub fn without_times(&self) -> Table {
+        let mut t = self.clone();
+        for r in &mut t.rows {
+            r.seconds = 0.0;
+            r.runs = 0;
+        }
+        t
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `0.000123` s as `123 µs`, `0.25` as `250 ms`, `3.5` as `3.50 s`.
+pub fn format_seconds(s: f64) -> String {
+    if s == 0.0 {
+        "-".to_string()
+    } else if s < 1e-3 {
+        format!("{:.0} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queens(n: usize, variant: &str) -> Result<Model, CspError> {
+        let mut m = Model::new();
+        let q = m.int_var_array("q", n, 0..=(n as i64 - 1))?;
+        for i in 0..n {
+            for j in i + 1..n {
+                let d = (j - i) as i64;
+                m.not_equal(q[i], q[j])?;
+                m.not_equal_offset(q[i], q[j], d)?;
+                // The deliberately broken variant forgets one diagonal.
+                if variant != "broken" {
+                    m.not_equal_offset(q[i], q[j], -d)?;
+                }
+            }
+        }
+        Ok(m)
+    }
+
+    fn s(text: &str) -> Strategy {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_broken_variant_is_an_error_naming_both_strategies() {
+        let entries = vec![
+            Entry::engine("fc", s("fc"), ""),
+            Entry::engine("fc on broken model", s("fc"), "broken"),
+        ];
+        let e = compare(&queens, &entries, &[6], &CompareOptions::default()).unwrap_err();
+        // 83 permutations of 6 have distinct q_i + i (checked by brute force).
+        assert_eq!(
+            e.to_string(),
+            "size 6: 'fc' finds 4 solutions but 'fc on broken model' finds 83; at least one of them is wrong"
+        );
+    }
+
+    #[test]
+    fn table_node_counts_equal_the_runs_statistics() {
+        let entries = vec![
+            Entry::engine("check", s("check"), ""),
+            Entry::engine("mac", s("mac"), ""),
+        ];
+        let t = compare(&queens, &entries, &[5, 6], &CompareOptions::default()).unwrap();
+        for r in &t.rows {
+            let m = queens(r.size, "").unwrap();
+            let strategy = if r.strategy == "check" {
+                s("check")
+            } else {
+                s("mac")
+            };
+            let stats = Solver::new(&m, strategy.config()).unwrap().count().stats;
+            assert_eq!(r.nodes, Some(stats.tried));
+            assert_eq!(r.failures, Some(stats.rejected));
+            assert_eq!(r.pruned, Some(stats.pruned));
+        }
+    }
+
+    #[test]
+    fn a_run_stopped_by_a_limit_is_kept_and_marked() {
+        let entries = vec![
+            Entry::engine("none", s("none"), ""),
+            Entry::engine("fc", s("fc"), ""),
+        ];
+        let options = CompareOptions {
+            limits: Limits {
+                nodes: Some(1000),
+                ..Limits::default()
+            },
+            ..CompareOptions::default()
+        };
+        let t = compare(&queens, &entries, &[7], &options).unwrap();
+        assert!(!t.rows[0].complete);
+        assert_eq!(t.rows[0].stopped_by.as_deref(), Some("node limit"));
+        assert_eq!(t.rows[0].nodes, Some(1000));
+        assert!(t.rows[1].complete);
+        assert!(t.to_markdown().contains("(limit)"));
+    }
+
+    #[test]
+    fn custom_methods_are_verified_too() {
+        let entries = vec![
+            Entry::engine("fc", s("fc"), ""),
+            Entry::custom("liar", |_, _| {
+                Ok(CustomOutcome {
+                    solutions: 3,
+                    solution: None,
+                    nodes: None,
+                })
+            }),
+        ];
+        assert!(matches!(
+            compare(&queens, &entries, &[6], &CompareOptions::default()),
+            Err(CompareError::Disagreement { .. })
+        ));
+        let first = CompareOptions {
+            mode: Mode::First,
+            ..CompareOptions::default()
+        };
+        let wrong = vec![Entry::custom("bad placement", |n, _| {
+            Ok(CustomOutcome {
+                solutions: 1,
+                solution: Some(vec![0; n]),
+                nodes: None,
+            })
+        })];
+        assert!(matches!(
+            compare(&queens, &wrong, &[6], &first),
+            Err(CompareError::InvalidSolution { .. })
+        ));
+    }
+}

@@ -1,0 +1,305 @@
+//! The depth-first search: `Solver`, its configuration, and its results.
+//!
+//! - [`config`]: how to search; [`results`]: what a search returns;
+//! - `run`: the loop (choose a variable, try its values, backtrack, limits);
+//! - `propagate`: the pruning level's work after each decision;
+//! - `optimize`: branch and bound; `split`: assumptions and subproblems.
+
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use crate::branching::{AnyValueSelector, AnyVariableSelector, ValueSelector, VariableSelector};
+use crate::context::Changes;
+use crate::limits::{Limits, SearchStatus, StopReason};
+use crate::observer::{Candidate, NoObserver, Node, SearchObserver};
+use crate::{
+    Constraint, CspError, Domains, Model, Pruning, SearchStats, StateLayout, TrailedState, Value,
+    VarId,
+};
+
+mod config;
+mod optimize;
+mod propagate;
+mod results;
+mod run;
+mod split;
+#[cfg(test)]
+mod tests;
+
+pub use config::Config;
+use optimize::Objective;
+pub use results::{CountResult, Goal, Optimum, Solution, Solutions, SolveResult};
+
+/// An entry of a variable's watch list: a constraint on it and its position in
+/// the constraint's scope.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Watch {
+    pub(crate) cid: u32,
+    pub(crate) pos: u32,
+}
+
+/// One decision level of the search: a variable and the values left to try.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    var: VarId,
+    /// Range of this frame's values in `Solver::values`.
+    start: usize,
+    next: usize,
+    end: usize,
+    /// The node (value) currently assigned, if its level is open.
+    open: Option<Node>,
+    /// The id of the node this frame branches from.
+    parent: u64,
+}
+
+const CLOCK_INTERVAL: u64 = 256;
+
+/// The backtracking search over a [`Model`].
+///
+/// Generic over its observer and heuristics so that the hot loop calls them
+/// without dynamic dispatch; the defaults are [`NoObserver`] and the built-in
+/// heuristics chosen in the [`Config`].
+///
+/// The search is resumable: [`next_solution`](Solver::next_solution) returns one
+/// solution at a time, and the other methods are built on it.
+///
+/// ```
+/// use csp_core::{Config, Model, Pruning, Solver};
+/// // 4-queens, one variable per row, value = column.
+/// let n = 4;
+/// let mut m = Model::new();
+/// let q = m.int_var_array("q", n, 0..=(n as i64 - 1))?;
+/// for i in 0..n {
+///     for j in i + 1..n {
+///         let d = (j - i) as i64;
+///         m.not_equal(q[i], q[j])?;
+///         m.not_equal_offset(q[i], q[j], d)?;
+///         m.not_equal_offset(q[i], q[j], -d)?;
+///     }
+/// }
+/// let mut solver = Solver::new(&m, Config::default().with_pruning(Pruning::Check))?;
+/// let first = solver.first();
+/// assert_eq!(first.solution.unwrap().values_of(&q), vec![1, 3, 0, 2]);
+/// assert_eq!((first.stats.tried, first.stats.accepted, first.stats.rejected), (26, 8, 18));
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelector> {
+    model: &'m Model,
+    pruning: Pruning,
+    limits: Limits,
+    var_sel: V,
+    val_sel: L,
+    observer: O,
+    domains: Domains,
+    /// The constraints' trailed state and entailment flags.
+    state: TrailedState,
+    watches: Vec<Vec<Watch>>,
+    decided: Vec<bool>,
+    num_decided: usize,
+    frames: Vec<Frame>,
+    values: Vec<Value>,
+    queue: VecDeque<u32>,
+    in_queue: Vec<bool>,
+    changes: Changes,
+    weights: Vec<u64>,
+    stats: SearchStats,
+    status: SearchStatus,
+    root_failed: bool,
+    need_frame: bool,
+    next_id: u64,
+    objective: Option<Objective>,
+    buf: Vec<Value>,
+    candidates: Vec<Candidate>,
+    /// When splitting: stop descending at this many decisions and record the path.
+    split_depth: Option<usize>,
+    frontier: Vec<Vec<(VarId, Value)>>,
+}
+
+impl<'m> Solver<'m> {
+    /// A solver for `model` with the heuristics and limits of `config`.
+    ///
+    /// Runs the root propagation of the pruning level at once, so
+    /// [`domains`](Solver::domains) shows its effect.
+    pub fn new(model: &'m Model, config: Config) -> Result<Self, CspError> {
+        Solver::with_observer(model, config, NoObserver)
+    }
+}
+
+impl<'m, O: SearchObserver> Solver<'m, O> {
+    /// A solver that reports every event to `observer`.
+    pub fn with_observer(model: &'m Model, config: Config, observer: O) -> Result<Self, CspError> {
+        let var_sel = config.var_order.selector();
+        let val_sel = config.val_order.selector();
+        Solver::with_selectors(model, config, var_sel, val_sel, observer)
+    }
+}
+
+impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O, V, L> {
+    /// A solver with your own heuristics (the orders in `config` are ignored).
+    pub fn with_selectors(
+        model: &'m Model,
+        config: Config,
+        var_sel: V,
+        val_sel: L,
+        observer: O,
+    ) -> Result<Self, CspError> {
+        let n = model.num_vars();
+        let m = model.num_constraints();
+        let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
+        for (cid, c) in model.posted().iter().enumerate() {
+            let scope = c.scope();
+            model.check_vars(c.name(), scope)?;
+            for (pos, v) in scope.iter().enumerate() {
+                let list = &mut watches[v.index()];
+                if list.last().is_none_or(|w| w.cid != cid as u32) {
+                    list.push(Watch {
+                        cid: cid as u32,
+                        pos: pos as u32,
+                    });
+                }
+            }
+        }
+        let layouts: Vec<StateLayout> = model
+            .posted()
+            .iter()
+            .map(|c| c.state_layout(config.pruning))
+            .collect();
+        let domains = Domains::new(model.declared());
+        let mut changes = Changes::new(n);
+        changes.track_changed = config.pruning >= Pruning::ArcConsistency;
+        changes.record = observer.wants_details();
+        let mut solver = Solver {
+            model,
+            pruning: config.pruning,
+            limits: config.limits,
+            var_sel,
+            val_sel,
+            observer,
+            state: TrailedState::new(layouts.iter(), &domains),
+            domains,
+            watches,
+            decided: vec![false; n],
+            num_decided: 0,
+            frames: Vec::new(),
+            values: Vec::new(),
+            queue: VecDeque::new(),
+            in_queue: vec![false; m],
+            changes,
+            weights: vec![1; m],
+            stats: SearchStats::default(),
+            status: SearchStatus::Paused,
+            root_failed: false,
+            need_frame: true,
+            next_id: 1,
+            objective: None,
+            buf: Vec::new(),
+            candidates: Vec::new(),
+            split_depth: None,
+            frontier: Vec::new(),
+        };
+        solver.domains.push_level();
+        solver.state.push_level();
+        let started = Instant::now();
+        solver.root_failed = solver.propagate_root().is_err();
+        solver.stats.elapsed += started.elapsed();
+        Ok(solver)
+    }
+
+    /// The model being searched.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// The current domains (after root propagation, or at the current node).
+    pub fn domains(&self) -> &Domains {
+        &self.domains
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> &SearchStats {
+        &self.stats
+    }
+
+    /// Where the search stands.
+    pub fn status(&self) -> SearchStatus {
+        self.status
+    }
+
+    /// The pruning level.
+    pub fn pruning(&self) -> Pruning {
+        self.pruning
+    }
+
+    /// The observer.
+    pub fn observer(&self) -> &O {
+        &self.observer
+    }
+
+    /// The observer, mutably.
+    pub fn observer_mut(&mut self) -> &mut O {
+        &mut self.observer
+    }
+
+    /// Ends the search, giving back the observer.
+    pub fn into_observer(self) -> O {
+        self.observer
+    }
+
+    // ------------------------------------------------------------------ results
+
+    /// Searches for the first (next) solution.
+    pub fn first(&mut self) -> SolveResult {
+        let solution = self.next_solution();
+        SolveResult {
+            solution,
+            status: self.status,
+            stats: self.stats,
+        }
+    }
+
+    /// Counts all remaining solutions without storing them. The count includes
+    /// solutions already returned by earlier calls.
+    pub fn count(&mut self) -> CountResult {
+        while self.advance() {}
+        CountResult {
+            solutions: self.stats.solutions,
+            status: self.status,
+            stats: self.stats,
+        }
+    }
+
+    /// Calls `f` with the values of each solution (indexed by variable) until it
+    /// returns `ControlFlow::Break` or the search ends. Returns the final status
+    /// (`Stopped(SolutionLimit)` if `f` stopped it).
+    pub fn for_each_solution(
+        &mut self,
+        mut f: impl FnMut(&[Value]) -> ControlFlow<()>,
+    ) -> SearchStatus {
+        let mut buf = Vec::new();
+        while self.advance() {
+            buf.clear();
+            buf.extend(self.model.vars().map(|v| self.domains.min(v)));
+            if f(&buf).is_break() {
+                if self.status == SearchStatus::Paused {
+                    self.status = SearchStatus::Stopped(StopReason::SolutionLimit);
+                }
+                break;
+            }
+        }
+        self.status
+    }
+
+    /// The solutions, lazily.
+    pub fn solutions(&mut self) -> Solutions<'_, 'm, O, V, L> {
+        Solutions { solver: self }
+    }
+
+    /// The next solution, or `None` when the search is complete or stopped (see
+    /// [`status`](Solver::status)).
+    pub fn next_solution(&mut self) -> Option<Solution> {
+        self.advance().then(|| Solution {
+            values: self.model.vars().map(|v| self.domains.min(v)).collect(),
+        })
+    }
+}

@@ -1,0 +1,257 @@
+//! Pruning after a decision: the promising check, forward checking, and the
+//! propagation queue of arc consistency and the propagators.
+
+use super::Solver;
+use crate::context::{Changes, PropagationContext};
+use crate::observer::{Failure, FailureKind, Node, PruneCause};
+use crate::{
+    Constraint, ConstraintId, PropStatus, Pruning, SearchObserver, ValueSelector, VarId,
+    VariableSelector,
+};
+
+impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O, V, L> {
+    // -------------------------------------------------------------- pruning
+
+    pub(super) fn fail(kind: FailureKind, cid: Option<usize>, var: Option<VarId>) -> Failure {
+        Failure {
+            kind,
+            constraint: cid.map(ConstraintId::new),
+            var,
+        }
+    }
+
+    /// Assigns the node's value and runs the pruning level.
+    pub(super) fn decide(&mut self, node: &Node) -> Result<(), Failure> {
+        let var = node.var;
+        if self.domains.assign(var, node.value).is_err() {
+            return Err(Self::fail(FailureKind::Conflict, None, Some(var)));
+        }
+        match self.pruning {
+            Pruning::None => {
+                if self.num_decided == self.decided.len() {
+                    self.check_complete()?;
+                    self.check_objective()?;
+                }
+                Ok(())
+            }
+            Pruning::Check => {
+                self.check_objective()?;
+                let constraints = self.model.posted();
+                for w in &self.watches[var.index()] {
+                    let c = w.cid as usize;
+                    self.stats.checks += 1;
+                    if !constraints[c].promising(&self.domains) {
+                        return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
+                    }
+                }
+                Ok(())
+            }
+            Pruning::ForwardChecking => {
+                self.prune_objective(Some(node))?;
+                let constraints = self.model.posted();
+                for w in &self.watches[var.index()] {
+                    let c = w.cid as usize;
+                    if self.state.is_entailed(c) {
+                        continue;
+                    }
+                    self.stats.propagations += 1;
+                    let mut ctx = PropagationContext::new(
+                        &mut self.domains,
+                        &mut self.state,
+                        &mut self.changes,
+                        Pruning::ForwardChecking,
+                        Some((var, w.pos as usize)),
+                        c,
+                    );
+                    let result = constraints[c].propagate(&mut ctx);
+                    if self.changes.record {
+                        Self::report_prunes(
+                            &mut self.observer,
+                            &mut self.changes,
+                            Some(node),
+                            Some(c),
+                            self.pruning,
+                        );
+                    }
+                    match result {
+                        Ok(PropStatus::Entailed) => self.state.set_entailed(c),
+                        Ok(_) => {}
+                        Err(conflict) => {
+                            self.weights[c] += 1;
+                            return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Pruning::ArcConsistency | Pruning::Propagators => {
+                self.prune_objective(Some(node))?;
+                self.schedule(var, None);
+                self.run_queue(Some(node))
+            }
+        }
+    }
+
+    /// Copies the counters kept by the propagation context into the statistics
+    /// (once per `advance`, at the root and after assumptions; not per node).
+    pub(super) fn flush_pruned(&mut self) {
+        self.stats.pruned = self.changes.pruned;
+        self.stats.revisions = self.changes.revisions;
+    }
+
+    pub(super) fn report_prunes(
+        observer: &mut O,
+        changes: &mut Changes,
+        node: Option<&Node>,
+        cid: Option<usize>,
+        pruning: Pruning,
+    ) {
+        let cause = PruneCause {
+            constraint: cid.map(ConstraintId::new),
+            pruning,
+            decision: node.map(|n| (n.var, n.value)),
+        };
+        for (var, value) in changes.removed.drain(..) {
+            observer.on_prune(node, var, value, &cause);
+        }
+    }
+
+    /// Checks every constraint on a complete assignment (generate and test).
+    pub(super) fn check_complete(&mut self) -> Result<(), Failure> {
+        for (c, con) in self.model.posted().iter().enumerate() {
+            self.stats.checks += 1;
+            self.buf.clear();
+            let domains = &self.domains;
+            self.buf.extend(con.scope().iter().map(|&v| domains.min(v)));
+            if !con.check(&self.buf) {
+                return Err(Self::fail(FailureKind::CheckFailed, Some(c), None));
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues the constraints watching `var` (except `skip`).
+    #[inline]
+    pub(super) fn schedule(&mut self, var: VarId, skip: Option<usize>) {
+        for w in &self.watches[var.index()] {
+            let c = w.cid as usize;
+            if Some(c) != skip && !self.in_queue[c] && !self.state.is_entailed(c) {
+                self.in_queue[c] = true;
+                self.queue.push_back(w.cid);
+            }
+        }
+    }
+
+    /// AC-3 style propagation loop: runs queued constraints until none is left.
+    pub(super) fn run_queue(&mut self, node: Option<&Node>) -> Result<(), Failure> {
+        let constraints = self.model.posted();
+        while let Some(cid) = self.queue.pop_front() {
+            let c = cid as usize;
+            self.in_queue[c] = false;
+            if self.state.is_entailed(c) {
+                continue;
+            }
+            self.stats.propagations += 1;
+            let mut ctx = PropagationContext::new(
+                &mut self.domains,
+                &mut self.state,
+                &mut self.changes,
+                self.pruning,
+                None,
+                c,
+            );
+            let result = constraints[c].propagate(&mut ctx);
+            if self.changes.record {
+                Self::report_prunes(
+                    &mut self.observer,
+                    &mut self.changes,
+                    node,
+                    Some(c),
+                    self.pruning,
+                );
+            }
+            let status = match result {
+                Ok(s) => s,
+                Err(conflict) => {
+                    self.weights[c] += 1;
+                    for q in self.queue.drain(..) {
+                        self.in_queue[q as usize] = false;
+                    }
+                    for v in self.changes.changed.drain(..) {
+                        self.changes.in_changed[v.index()] = false;
+                    }
+                    return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
+                }
+            };
+            if status == PropStatus::Entailed {
+                self.state.set_entailed(c);
+            }
+            let skip = (status != PropStatus::Changed).then_some(c);
+            let mut changed = std::mem::take(&mut self.changes.changed);
+            for &v in &changed {
+                self.changes.in_changed[v.index()] = false;
+                self.schedule(v, skip);
+            }
+            changed.clear();
+            self.changes.changed = changed;
+        }
+        Ok(())
+    }
+
+    /// The pruning level's work before the first decision.
+    pub(super) fn propagate_root(&mut self) -> Result<(), Failure> {
+        let constraints = self.model.posted();
+        let r = match self.pruning {
+            Pruning::None => Ok(()),
+            Pruning::Check => {
+                for (c, con) in constraints.iter().enumerate() {
+                    self.stats.checks += 1;
+                    if !con.promising(&self.domains) {
+                        return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
+                    }
+                }
+                Ok(())
+            }
+            Pruning::ForwardChecking => {
+                for (c, con) in constraints.iter().enumerate() {
+                    self.stats.propagations += 1;
+                    let mut ctx = PropagationContext::new(
+                        &mut self.domains,
+                        &mut self.state,
+                        &mut self.changes,
+                        self.pruning,
+                        None,
+                        c,
+                    );
+                    let result = con.propagate(&mut ctx);
+                    if self.changes.record {
+                        Self::report_prunes(
+                            &mut self.observer,
+                            &mut self.changes,
+                            None,
+                            Some(c),
+                            self.pruning,
+                        );
+                    }
+                    match result {
+                        Ok(PropStatus::Entailed) => self.state.set_entailed(c),
+                        Ok(_) => {}
+                        Err(conflict) => {
+                            return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Pruning::ArcConsistency | Pruning::Propagators => {
+                for c in 0..constraints.len() {
+                    self.in_queue[c] = true;
+                    self.queue.push_back(c as u32);
+                }
+                self.run_queue(None)
+            }
+        };
+        self.flush_pruned();
+        r
+    }
+}

@@ -1,0 +1,228 @@
+//! The search loop: choose a variable, try its values, backtrack, stop on a limit.
+
+use std::time::Instant;
+
+use super::{CLOCK_INTERVAL, Frame, Solver};
+use crate::branching::{SearchView, ValueContext};
+use crate::observer::Node;
+use crate::{
+    CancelFlag, SearchObserver, SearchStatus, StopReason, ValueSelector, VariableSelector,
+};
+
+impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O, V, L> {
+    // ------------------------------------------------------------------ engine
+
+    /// Moves to the next solution; `false` when the search ended (complete or
+    /// stopped).
+    pub(super) fn advance(&mut self) -> bool {
+        if self.status != SearchStatus::Paused {
+            return false;
+        }
+        let started = Instant::now();
+        let found = self.run(started);
+        self.flush_pruned();
+        self.stats.elapsed += started.elapsed();
+        found
+    }
+
+    pub(super) fn stop(&mut self, reason: StopReason) -> bool {
+        self.status = SearchStatus::Stopped(reason);
+        false
+    }
+
+    pub(super) fn out_of_time(&self, started: Instant) -> Option<StopReason> {
+        if self
+            .limits
+            .cancel
+            .as_ref()
+            .is_some_and(CancelFlag::is_cancelled)
+        {
+            return Some(StopReason::Cancelled);
+        }
+        match self.limits.time {
+            Some(t) if self.stats.elapsed + started.elapsed() >= t => Some(StopReason::TimeLimit),
+            _ => None,
+        }
+    }
+
+    pub(super) fn run(&mut self, started: Instant) -> bool {
+        if self.root_failed {
+            self.status = SearchStatus::Complete;
+            return false;
+        }
+        if let Some(reason) = self.out_of_time(started) {
+            return self.stop(reason);
+        }
+        loop {
+            if self.need_frame {
+                self.need_frame = false;
+                if self.split_depth == Some(self.frames.len())
+                    && self.num_decided < self.decided.len()
+                {
+                    // A subproblem's root: record its decisions, do not descend.
+                    let path = self
+                        .frames
+                        .iter()
+                        .filter_map(|f| f.open)
+                        .map(|n| (n.var, n.value));
+                    self.frontier.push(path.collect());
+                    continue;
+                }
+                if !self.push_frame() {
+                    // Every variable is decided: a solution.
+                    return self.found_solution();
+                }
+            }
+            let Some(top) = self.frames.last_mut() else {
+                self.status = SearchStatus::Complete;
+                return false;
+            };
+            if top.open.take().is_some() {
+                let var = top.var;
+                self.domains.pop_level();
+                self.state.pop_level();
+                self.decided[var.index()] = false;
+                self.num_decided -= 1;
+            }
+            let top = *top;
+            if top.next == top.end {
+                self.frames.pop();
+                self.values.truncate(top.start);
+                self.stats.backtracks += 1;
+                self.observer.on_backtrack(self.frames.len() + 1, top.var);
+                if self.frames.is_empty() {
+                    self.status = SearchStatus::Complete;
+                    return false;
+                }
+                continue;
+            }
+            if self.limits.nodes.is_some_and(|n| self.stats.tried >= n) {
+                return self.stop(StopReason::NodeLimit);
+            }
+            // Checked before trying a value, so that at most `failures` happen.
+            if self
+                .limits
+                .failures
+                .is_some_and(|f| self.stats.rejected >= f)
+            {
+                return self.stop(StopReason::FailureLimit);
+            }
+            if self.stats.tried % CLOCK_INTERVAL == 0
+                && let Some(reason) = self.out_of_time(started)
+            {
+                return self.stop(reason);
+            }
+            let value = self.values[top.next];
+            let node = Node {
+                id: self.next_id,
+                parent: top.parent,
+                depth: self.frames.len(),
+                var: top.var,
+                value,
+            };
+            self.next_id += 1;
+            self.stats.tried += 1;
+            self.observer.on_try(&node);
+            if let Some(frame) = self.frames.last_mut() {
+                frame.next += 1;
+                frame.open = Some(node);
+            }
+            self.domains.push_level();
+            self.state.push_level();
+            self.decided[node.var.index()] = true;
+            self.num_decided += 1;
+            match self.decide(&node) {
+                Ok(()) => {
+                    self.stats.accepted += 1;
+                    self.stats.peak_depth = self.stats.peak_depth.max(self.num_decided as u64);
+                    self.observer.on_accept(&node);
+                    self.need_frame = true;
+                }
+                Err(failure) => {
+                    self.stats.rejected += 1;
+                    self.observer.on_reject(&node, &failure);
+                    if self
+                        .limits
+                        .failures
+                        .is_some_and(|f| self.stats.rejected >= f)
+                    {
+                        return self.stop(StopReason::FailureLimit);
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn found_solution(&mut self) -> bool {
+        self.stats.solutions += 1;
+        let last = self.frames.last().and_then(|f| f.open);
+        if self.observer.wants_solutions() {
+            self.buf.clear();
+            let domains = &self.domains;
+            self.buf.extend(self.model.vars().map(|v| domains.min(v)));
+            self.observer.on_solution(last.as_ref(), &self.buf);
+        }
+        if self.frames.is_empty() {
+            // A model with nothing to decide has exactly this one solution.
+            self.status = SearchStatus::Complete;
+        } else if self
+            .limits
+            .solutions
+            .is_some_and(|s| self.stats.solutions >= s)
+        {
+            self.status = SearchStatus::Stopped(StopReason::SolutionLimit);
+        }
+        true
+    }
+
+    /// Chooses a variable and lists its values. `false` if all are decided.
+    pub(super) fn push_frame(&mut self) -> bool {
+        let view = SearchView {
+            domains: &self.domains,
+            state: &self.state,
+            decided: &self.decided,
+            watches: &self.watches,
+            constraints: self.model.posted(),
+            weights: &self.weights,
+        };
+        let Some(var) = self.var_sel.select(&view) else {
+            return false;
+        };
+        if self.observer.wants_details() {
+            let mut cands = std::mem::take(&mut self.candidates);
+            self.var_sel.candidates(&view, 8, &mut cands);
+            self.observer.on_select(self.frames.len(), var, &cands);
+            self.candidates = cands;
+        } else {
+            self.observer.on_select(self.frames.len(), var, &[]);
+        }
+        let start = self.values.len();
+        let mut out = std::mem::take(&mut self.values);
+        let mut scratch = std::mem::take(&mut self.buf);
+        scratch.clear();
+        {
+            let mut ctx = ValueContext {
+                domains: &mut self.domains,
+                state: &mut self.state,
+                changes: &mut self.changes,
+                constraints: self.model.posted(),
+                watches: &self.watches,
+                stats: &mut self.stats,
+            };
+            self.val_sel.order(var, &mut ctx, &mut scratch);
+        }
+        out.extend_from_slice(&scratch);
+        self.buf = scratch;
+        self.values = out;
+        let parent = self.frames.last().and_then(|f| f.open).map_or(0, |n| n.id);
+        self.frames.push(Frame {
+            var,
+            start,
+            next: start,
+            end: self.values.len(),
+            open: None,
+            parent,
+        });
+        true
+    }
+}

@@ -1,0 +1,82 @@
+//! Subproblems: decisions made before the search, and splitting the tree at a depth.
+
+use super::Solver;
+use crate::observer::Node;
+use crate::{
+    CspError, Limits, SearchObserver, SearchStatus, StopReason, Value, ValueSelector, VarId,
+    VariableSelector,
+};
+
+impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O, V, L> {
+    /// Makes `decisions` at the root, before any search, with the pruning level's
+    /// propagation after each (as the parallel count's subproblems
+    /// replay their path). Returns `false` if they fail: the search then finds
+    /// nothing. Call it before searching; decided variables are not branched on.
+    pub fn assume(&mut self, decisions: &[(VarId, Value)]) -> Result<bool, CspError> {
+        let vars: Vec<VarId> = decisions.iter().map(|d| d.0).collect();
+        self.model.check_vars("assume", &vars)?;
+        if !self.frames.is_empty() || self.stats.tried > 0 {
+            return Err(CspError::InvalidArgument {
+                context: "assume".into(),
+                message: "decisions must be made before the search starts".into(),
+            });
+        }
+        for &(var, value) in decisions {
+            if self.root_failed {
+                break;
+            }
+            if self.decided[var.index()] || !self.domains.contains(var, value) {
+                self.root_failed =
+                    !(self.decided[var.index()] && self.domains.value(var) == Some(value));
+                continue;
+            }
+            let node = Node {
+                id: 0,
+                parent: 0,
+                depth: 0,
+                var,
+                value,
+            };
+            self.decided[var.index()] = true;
+            self.num_decided += 1;
+            self.root_failed = self.decide(&node).is_err();
+        }
+        self.flush_pruned();
+        Ok(!self.root_failed)
+    }
+
+    /// Explores the tree down to `depth` decisions and returns the decision paths
+    /// of the nodes reached there, in search order: the roots of independent
+    /// subproblems whose solutions, together with those found above `depth`,
+    /// are exactly the model's. Solutions above `depth` are returned as paths
+    /// too (complete ones), so every solution lies under exactly one path.
+    pub fn split(&mut self, depth: usize) -> Vec<Vec<(VarId, Value)>> {
+        self.split_depth = Some(depth);
+        while let Some(sol) = self.next_solution() {
+            let _ = sol;
+            let path = self
+                .frames
+                .iter()
+                .filter_map(|f| f.open)
+                .map(|n| (n.var, n.value));
+            self.frontier.push(path.collect());
+        }
+        self.split_depth = None;
+        std::mem::take(&mut self.frontier)
+    }
+
+    /// Replaces the limits of a search that a node, failure or solution limit
+    /// stopped, so that it goes on from where it stopped (the shared budgets of
+    /// a parallel count hand out more work this way).
+    pub(crate) fn raise_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        if matches!(
+            self.status,
+            SearchStatus::Stopped(
+                StopReason::NodeLimit | StopReason::FailureLimit | StopReason::SolutionLimit
+            )
+        ) {
+            self.status = SearchStatus::Paused;
+        }
+    }
+}

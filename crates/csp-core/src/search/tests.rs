@@ -1,0 +1,103 @@
+//! Unit tests of the search.
+
+use std::time::Duration;
+
+use super::*;
+use crate::{CancelFlag, VarOrder};
+
+fn queens(n: usize) -> Model {
+    crate::models::queens(n).unwrap().0
+}
+
+/// Wants every removal, which turns off forward checking's bulk removal
+/// (`Domains::remove_shifted_at`) in favour of removals one by one.
+struct Detailed;
+
+impl SearchObserver for Detailed {
+    fn wants_details(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn forward_checking_in_bulk_prunes_exactly_as_one_by_one() {
+    for n in 1..=9 {
+        let m = queens(n);
+        for var in [VarOrder::Input, VarOrder::FirstFail] {
+            let config = Config::default()
+                .with_pruning(Pruning::ForwardChecking)
+                .with_var_order(var);
+            let mut solver = Solver::new(&m, config.clone()).unwrap();
+            let fast = solver.count();
+            let slow = Solver::with_observer(&m, config, Detailed).unwrap().count();
+            let untimed = |mut stats: SearchStats| {
+                stats.elapsed = Duration::ZERO;
+                stats
+            };
+            assert_eq!(untimed(fast.stats), untimed(slow.stats), "n = {n}, {var}");
+        }
+    }
+}
+
+#[test]
+fn assume_after_the_search_started_is_an_error() {
+    let m = queens(4);
+    let mut s = Solver::new(&m, Config::default()).unwrap();
+    assert!(s.first().solution.is_some());
+    let e = s.assume(&[(VarId::new(0), 1)]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "assume: decisions must be made before the search starts"
+    );
+}
+
+#[test]
+fn a_variable_of_another_model_is_an_error_not_a_panic() {
+    let m = queens(4);
+    let mut s = Solver::new(&m, Config::default()).unwrap();
+    let e = s.assume(&[(VarId::new(7), 0)]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "assume: unknown variable #7 (the model has 4 variables)"
+    );
+    let e = s.minimize(VarId::new(4)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "optimize: unknown variable #4 (the model has 4 variables)"
+    );
+    let e = s.maximize(VarId::new(9)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "optimize: unknown variable #9 (the model has 4 variables)"
+    );
+    // The failed calls left the search untouched.
+    assert_eq!(s.count().solutions, 2);
+}
+
+#[test]
+fn zero_limits_stop_before_the_first_node() {
+    let m = queens(4);
+    let r = Solver::new(&m, Config::default().with_node_limit(0))
+        .unwrap()
+        .first();
+    assert_eq!(
+        (r.solution.is_none(), r.status, r.stats.tried),
+        (true, SearchStatus::Stopped(StopReason::NodeLimit), 0)
+    );
+    let r = Solver::new(&m, Config::default().with_time_limit(Duration::ZERO))
+        .unwrap()
+        .count();
+    assert_eq!(
+        (r.solutions, r.status, r.stats.tried),
+        (0, SearchStatus::Stopped(StopReason::TimeLimit), 0)
+    );
+    let flag = CancelFlag::new();
+    flag.cancel();
+    let r = Solver::new(&m, Config::default().with_cancel_flag(flag))
+        .unwrap()
+        .count();
+    assert_eq!(
+        (r.solutions, r.status, r.stats.tried),
+        (0, SearchStatus::Stopped(StopReason::Cancelled), 0)
+    );
+}

@@ -1,0 +1,61 @@
+//! JSON Lines export and import of traces (field names in `docs/trace-format.md`).
+
+use super::{Trace, TraceEvent};
+use csp_core::Model;
+
+impl Trace {
+    /// The trace as JSON Lines: a first `{"event":"model",...}` line naming the
+    /// variables and constraints, then one event per line.
+    ///
+    /// ```
+    /// # use csp_core::{Config, Model, Solver, trace::TraceRecorder};
+    /// # let mut m = Model::new();
+    /// # let x = m.named_int_var("x", 0..=1)?;
+    /// # let mut s = Solver::with_observer(&m, Config::default(), TraceRecorder::new(100))?;
+    /// # s.first();
+    /// let text = s.into_observer().finish().to_json_lines(&m);
+    /// let mut lines = text.lines();
+    /// assert_eq!(lines.next(), Some(r#"{"event":"model","vars":["x"],"constraints":[]}"#));
+    /// assert_eq!(lines.next(), Some(r#"{"event":"select","parent":0,"depth":0,"var":0,"candidates":[[0,0.0]]}"#));
+    /// assert_eq!(lines.next(), Some(r#"{"event":"try","id":1,"parent":0,"depth":1,"var":0,"value":0}"#));
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn to_json_lines(&self, model: &Model) -> String {
+        #[derive(serde::Serialize)]
+        struct Header<'a> {
+            event: &'a str,
+            vars: Vec<String>,
+            constraints: Vec<&'a str>,
+        }
+        let header = Header {
+            event: "model",
+            vars: model.vars().map(|v| model.var_name(v)).collect(),
+            constraints: model.constraints().map(|(_, c)| c.name()).collect(),
+        };
+        let mut out = serde_json::to_string(&header).unwrap_or_default();
+        out.push('\n');
+        for e in &self.events {
+            // Serialising these plain enums cannot fail.
+            if let Ok(line) = serde_json::to_string(e) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// Reads a trace written by [`to_json_lines`](Trace::to_json_lines) (the
+    /// `model` line is skipped). The error names the line that failed.
+    pub fn from_json_lines(text: &str) -> Result<Trace, String> {
+        let mut events = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() || line.starts_with(r#"{"event":"model""#) {
+                continue;
+            }
+            let e: TraceEvent =
+                serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+            events.push(e);
+        }
+        Ok(Trace { events })
+    }
+}
