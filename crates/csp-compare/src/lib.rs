@@ -74,7 +74,35 @@ pub struct CustomOutcome {
 }
 
 /// A custom method: given the size and the mode, its outcome.
-pub type CustomRunner = dyn Fn(usize, Mode) -> Result<CustomOutcome, String> + Send + Sync;
+pub type CustomRunner = dyn Fn(usize, Mode) -> Result<CustomOutcome, MethodError> + Send + Sync;
+
+/// Why a custom method failed: the method's own error, kept as it is (its
+/// message is the one line the comparison reports).
+///
+/// ```
+/// use csp_compare::MethodError;
+/// let e = MethodError::new(std::fmt::Error);
+/// assert_eq!(e.to_string(), "an error occurred when formatting an argument");
+/// ```
+#[derive(Clone, Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct MethodError(std::sync::Arc<dyn std::error::Error + Send + Sync>);
+
+impl MethodError {
+    /// Wraps the method's error.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        MethodError(std::sync::Arc::new(error))
+    }
+}
+
+/// Two method errors are equal when they say the same thing.
+impl PartialEq for MethodError {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for MethodError {}
 
 /// How an entry solves.
 pub enum Method {
@@ -113,7 +141,7 @@ impl Entry {
     /// A custom method.
     pub fn custom(
         name: impl Into<String>,
-        run: impl Fn(usize, Mode) -> Result<CustomOutcome, String> + Send + Sync + 'static,
+        run: impl Fn(usize, Mode) -> Result<CustomOutcome, MethodError> + Send + Sync + 'static,
     ) -> Self {
         Entry {
             name: name.into(),
@@ -224,14 +252,14 @@ pub enum CompareError {
         source: CspError,
     },
     /// A custom method failed.
-    #[error("size {size}, '{strategy}': {message}")]
+    #[error("size {size}, '{strategy}': {source}")]
     Custom {
         /// The size.
         size: usize,
         /// The strategy.
         strategy: String,
-        /// Its message.
-        message: String,
+        /// The method's error.
+        source: MethodError,
     },
 }
 
@@ -301,10 +329,10 @@ fn run_once(
         }
         Method::Custom(run) => {
             let start = Instant::now();
-            let out = run(size, options.mode).map_err(|message| CompareError::Custom {
+            let out = run(size, options.mode).map_err(|source| CompareError::Custom {
                 size,
                 strategy: entry.name.clone(),
-                message,
+                source,
             })?;
             let time = start.elapsed();
             let model = if out.solution.is_some() {
@@ -471,8 +499,8 @@ impl Table {
     }
 
     /// The table as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string_pretty(self)
     }
 
     /// The same table without times (for snapshot tests and diffs).
@@ -619,5 +647,13 @@ mod tests {
             compare(&queens, &wrong, &[6], &first),
             Err(CompareError::InvalidSolution { .. })
         ));
+        let failing = vec![Entry::custom("broken counter", |_, _| {
+            Err(MethodError::new(std::fmt::Error))
+        })];
+        let e = compare(&queens, &failing, &[6], &CompareOptions::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "size 6, 'broken counter': an error occurred when formatting an argument"
+        );
     }
 }

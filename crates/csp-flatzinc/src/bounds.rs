@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use csp_core::constraints::{ceil_div, floor_div};
+use csp_core::constraints::{divide_range, scaled_range};
 
 use crate::ast::{ConstraintItem, Decl, Expr, Model, ParType, VarType};
 use csp_core::Value;
@@ -222,21 +222,15 @@ impl<'a> Facts<'a> {
                 Some(_) => return None,
                 None => {
                     let (xl, xh) = self.bounds(x)?;
-                    let (p, q) = (c * xl, c * xh);
-                    lo += p.min(q);
-                    hi += p.max(q);
+                    let (p, q) = scaled_range(c, xl, xh);
+                    lo += p;
+                    hi += q;
                 }
             }
         }
         let (name, c) = target?;
         // c * x = rhs - rest, with rest in [lo, hi].
-        let (nl, nh) = (rhs.0 - hi, rhs.1 - lo);
-        let (xl, xh) = if c > 0 {
-            (ceil_div(nl, c), floor_div(nh, c))
-        } else {
-            (ceil_div(nh, c), floor_div(nl, c))
-        };
-        Some((name, (xl, xh)))
+        Some((name, divide_range(c, rhs.0 - hi, rhs.1 - lo)))
     }
 }
 

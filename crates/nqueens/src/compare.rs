@@ -41,7 +41,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use csp_compare::{self, CompareError, CompareOptions, CustomOutcome, Entry, Mode, Row, Table};
+use csp_compare::{
+    self, CompareError, CompareOptions, CustomOutcome, Entry, MethodError, Mode, Row, Table,
+};
 use csp_core::{CspError, Model, Strategy, UnknownName, Value};
 
 use crate::{Error, Variant, bitboard, construct};
@@ -207,11 +209,12 @@ impl EntrySpec {
 
 /// The dedicated method: count with the bitboard counter, or place by the
 /// closed form (whose board the comparison checks against the model).
-fn dedicated(n: usize, mode: Mode) -> Result<CustomOutcome, String> {
+fn dedicated(n: usize, mode: Mode) -> Result<CustomOutcome, MethodError> {
     match mode {
         Mode::Count => {
-            let n = u32::try_from(n).map_err(|_| format!("n = {n} is too large"))?;
-            let solutions = bitboard::count(n).map_err(|e| e.to_string())?;
+            // Past u32 the counter refuses the board as too large anyway.
+            let n = u32::try_from(n).unwrap_or(u32::MAX);
+            let solutions = bitboard::count(n).map_err(MethodError::new)?;
             Ok(CustomOutcome {
                 solutions,
                 solution: None,
@@ -287,8 +290,14 @@ mac+dom-wdeg, propagators@global, dedicated";
 /// consistency (`mac`); forward checking with first-fail; MAC with dom/wdeg;
 /// the global all-different model with its propagators (Régin's matching);
 /// and the dedicated method (bitboard counter or closed-form placement).
-pub fn default_ladder() -> Vec<EntrySpec> {
-    parse_entries(DEFAULT_LADDER).unwrap_or_default()
+///
+/// ```
+/// let ladder = nqueens::compare::default_ladder()?;
+/// assert_eq!(ladder.len(), 9);
+/// # Ok::<(), nqueens::compare::SpecError>(())
+/// ```
+pub fn default_ladder() -> Result<Vec<EntrySpec>, SpecError> {
+    parse_entries(DEFAULT_LADDER)
 }
 
 /// Runs `entries` on every size in `sizes` with `options` and verifies that

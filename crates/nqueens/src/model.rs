@@ -31,7 +31,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use csp_core::{Model, Value, VarId};
+use csp_core::{Model, VarId};
 
 use crate::Error;
 use crate::construct::Line;
@@ -158,35 +158,13 @@ pub fn global_model_any_size(n: usize) -> Result<(Model, Vec<VarId>), Error> {
     build(n, Variant::Global)
 }
 
+/// csp-core's shared builders ([`csp_core::models`]): the constraints are
+/// posted in the order [`constraint_line`] relies on.
 fn build(n: usize, variant: Variant) -> Result<(Model, Vec<VarId>), Error> {
-    let mut m = Model::new();
-    // Columns and rows are below n, which a Value holds on every platform
-    // where the model fits in memory.
-    let last = n as Value - 1;
-    let q = m.int_var_array("q", n, 0..=last)?;
-    if n == 0 {
-        return Ok((m, q));
-    }
-    match variant {
-        Variant::Pairwise => {
-            for i in 0..n {
-                for j in i + 1..n {
-                    let d = (j - i) as Value;
-                    m.not_equal(q[i], q[j])?;
-                    m.not_equal_offset(q[i], q[j], d)?;
-                    m.not_equal_offset(q[i], q[j], -d)?;
-                }
-            }
-        }
-        Variant::Global => {
-            let rows: Vec<Value> = (0..n as Value).collect();
-            let minus_rows: Vec<Value> = rows.iter().map(|r| -r).collect();
-            m.all_different(&q)?;
-            m.all_different_offsets(&q, &rows)?;
-            m.all_different_offsets(&q, &minus_rows)?;
-        }
-    }
-    Ok((m, q))
+    Ok(match variant {
+        Variant::Pairwise => csp_core::models::pairwise_queens(n)?,
+        Variant::Global => csp_core::models::queens(n)?,
+    })
 }
 
 /// The line a constraint of [`model(n, variant)`](model()) keeps free of a second
@@ -225,6 +203,7 @@ pub fn constraint_line(variant: Variant, n: usize, constraint: usize) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use csp_core::Value;
 
     #[test]
     fn pairwise_posts_three_constraints_per_pair_and_global_three_in_all() {

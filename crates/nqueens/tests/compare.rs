@@ -35,7 +35,7 @@ fn csv_snapshot() {
 
 #[test]
 fn json_snapshot() {
-    insta::assert_snapshot!(small().to_json());
+    insta::assert_snapshot!(small().to_json().unwrap());
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn svg_snapshot() {
 
 #[test]
 fn the_ladder_table_reports_the_statistics_of_each_run() {
-    let ladder = nqueens::compare::default_ladder();
+    let ladder = nqueens::compare::default_ladder().unwrap();
     let options = CompareOptions {
         max_repeats: 1,
         ..CompareOptions::default()

@@ -144,12 +144,7 @@ impl Linear {
     /// Smallest and largest value of `a * x` over the current domain.
     #[inline]
     fn term_bounds(a: i128, d: &Domains, x: VarId) -> (i128, i128) {
-        let (lo, hi) = (i128::from(d.min(x)), i128::from(d.max(x)));
-        if a >= 0 {
-            (a * lo, a * hi)
-        } else {
-            (a * hi, a * lo)
-        }
+        scaled_range(a, i128::from(d.min(x)), i128::from(d.max(x)))
     }
 
     fn sum_bounds(&self, d: &Domains) -> (i128, i128) {
@@ -207,6 +202,40 @@ fn overflow() -> CspError {
 
 fn clamp(v: i128) -> Value {
     v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value
+}
+
+/// The smallest and largest value of `a * x` for `x` in `[lo, hi]`: the
+/// interval arithmetic of linear bounds reasoning (the FlatZinc front end's
+/// bounds inference uses it too).
+///
+/// ```
+/// use csp_core::constraints::scaled_range;
+/// assert_eq!(scaled_range(3, -1, 2), (-3, 6));
+/// assert_eq!(scaled_range(-3, -1, 2), (-6, 3));
+/// ```
+#[inline]
+pub fn scaled_range(a: i128, lo: i128, hi: i128) -> (i128, i128) {
+    if a >= 0 {
+        (a * lo, a * hi)
+    } else {
+        (a * hi, a * lo)
+    }
+}
+
+/// The integers `x` with `a * x` in `[lo, hi]` (`a != 0`), as the interval
+/// `[first, last]` (empty when `first > last`).
+///
+/// ```
+/// use csp_core::constraints::divide_range;
+/// assert_eq!(divide_range(2, -3, 7), (-1, 3));
+/// assert_eq!(divide_range(-2, -3, 7), (-3, 1));
+/// ```
+pub fn divide_range(a: i128, lo: i128, hi: i128) -> (i128, i128) {
+    if a > 0 {
+        (ceil_div(lo, a), floor_div(hi, a))
+    } else {
+        (ceil_div(hi, a), floor_div(lo, a))
+    }
 }
 
 /// `a / b` rounded toward negative infinity (`b != 0`); stable Rust has no

@@ -12,7 +12,7 @@ mod table;
 
 pub use all_different::AllDifferent;
 pub use element::{Element, VarElement};
-pub use linear::{Linear, Relation, ceil_div, floor_div};
+pub use linear::{Linear, Relation, ceil_div, divide_range, floor_div, scaled_range};
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
 pub use table::Table;

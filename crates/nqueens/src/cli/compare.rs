@@ -113,7 +113,11 @@ pub fn run(a: Args) -> Outcome {
         ModeArg::Count => Mode::Count,
         ModeArg::First => Mode::First,
     };
-    let entries = a.strategies.map_or_else(compare::default_ladder, |e| e.0);
+    let entries = match a.strategies {
+        Some(e) => e.0,
+        None => compare::default_ladder()
+            .map_err(|e| Failure::Other(format!("the default ladder does not parse: {e}")))?,
+    };
     let options = CompareOptions {
         mode,
         limits: Limits {
@@ -163,7 +167,12 @@ pub fn run(a: Args) -> Outcome {
     let text = match a.format {
         Format::Md => table.to_markdown(),
         Format::Csv => table.to_csv(),
-        Format::Json => table.to_json() + "\n",
+        Format::Json => {
+            table
+                .to_json()
+                .map_err(|e| Failure::Other(format!("cannot write the table as JSON: {e}")))?
+                + "\n"
+        }
         Format::Svg => chart(),
     };
     if let Some(path) = &a.chart {

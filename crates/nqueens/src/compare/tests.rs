@@ -39,7 +39,7 @@ fn diagonals_act_only_at_the_leaves_even_under_mac() {
 
 #[test]
 fn the_default_ladder_agrees_on_small_boards_in_both_modes() {
-    let ladder = default_ladder();
+    let ladder = default_ladder().unwrap();
     assert_eq!(ladder.len(), 9);
     for mode in [Mode::Count, Mode::First] {
         let options = CompareOptions {

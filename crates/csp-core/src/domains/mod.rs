@@ -7,9 +7,12 @@
 //! backtracking restores exactly the words that changed, in reverse order.
 //! A cached size per variable makes `len`, `is_fixed` and first-fail O(1).
 
+mod bulk;
+
 use fixedbitset::FixedBitSet;
 
 use crate::{Value, VarId};
+pub(crate) use bulk::{SHIFT_SAFE, ShiftedEntry};
 
 const WORD_BITS: usize = usize::BITS as usize;
 
@@ -34,20 +37,6 @@ struct TrailEntry {
     old_bits: usize,
     old_size: u32,
 }
-
-/// One variable of a prepared shifted list (see
-/// [`StateLayout::shifted`](crate::StateLayout::shifted)): where its bits live,
-/// and `offset + base`, so that the shifted value `s` is bit `s - bias`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ShiftedEntry {
-    bias: Value,
-    first: u32,
-    span: u32,
-    var: u32,
-}
-
-/// Magnitude below which shifted values and biases keep `s - bias` exact.
-pub(crate) const SHIFT_SAFE: Value = 1 << 61;
 
 /// A mark on the trail: where a search level starts and the stamp it replaced.
 #[derive(Clone, Copy, Debug)]
@@ -324,161 +313,6 @@ impl Domains {
             return Ok(false);
         }
         self.clear_bit(var, i, old, bit)
-    }
-
-    /// Removes `value - offsets[j]` from `vars[j]` for every `j` but `skip` (the
-    /// all-different forward-checking step, in one tight loop). Returns the
-    /// number of values removed, or the variable emptied with the number removed
-    /// before. The caller guarantees that `value - offsets[j]` cannot overflow.
-    #[inline]
-    pub(crate) fn remove_shifted(
-        &mut self,
-        vars: &[VarId],
-        offsets: &[Value],
-        value: Value,
-        skip: usize,
-    ) -> Result<u32, (VarId, u32)> {
-        let mut removed = 0;
-        let skip = skip.min(vars.len());
-        self.strip(&vars[..skip], &offsets[..skip], value, &mut removed)?;
-        let rest = (skip + 1).min(vars.len());
-        self.strip(&vars[rest..], &offsets[rest..], value, &mut removed)?;
-        Ok(removed)
-    }
-
-    #[inline(always)]
-    fn strip(
-        &mut self,
-        vars: &[VarId],
-        offsets: &[Value],
-        value: Value,
-        removed: &mut u32,
-    ) -> Result<(), (VarId, u32)> {
-        for (&var, &o) in vars.iter().zip(offsets) {
-            self.strip_one(var, value.wrapping_sub(o), removed)?;
-        }
-        Ok(())
-    }
-
-    /// Prepares `vars[j]` shifted by `offsets[j]` for [`Domains::remove_shifted_at`];
-    /// `None` if some `offset + base` is too large for exact arithmetic.
-    pub(crate) fn shifted_entries(
-        &self,
-        vars: &[VarId],
-        offsets: &[Value],
-    ) -> Option<Vec<ShiftedEntry>> {
-        vars.iter()
-            .zip(offsets)
-            .map(|(&var, &offset)| {
-                let lay = self.layout[var.index()];
-                let bias = offset.checked_add(lay.base)?;
-                (-2 * SHIFT_SAFE..2 * SHIFT_SAFE)
-                    .contains(&bias)
-                    .then_some(ShiftedEntry {
-                        bias,
-                        first: lay.first,
-                        // At most `MAX_DOMAIN_WIDTH` rounded up to whole words.
-                        span: u32::try_from(lay.span).unwrap_or(u32::MAX),
-                        var: var.index() as u32,
-                    })
-            })
-            .collect()
-    }
-
-    /// Removes `shifted - offset_j` from variable `j` of a prepared list for
-    /// every position `j` whose bit is set in `positions` (64 to a word), in
-    /// increasing order: forward checking's bulk step for a constraint that
-    /// keeps, in its trailed state, the positions still worth visiting. Returns
-    /// the number of values removed, or the variable emptied with the number
-    /// removed before. `|shifted|` must be below [`SHIFT_SAFE`].
-    #[inline]
-    pub(crate) fn remove_shifted_at(
-        &mut self,
-        entries: &[ShiftedEntry],
-        positions: &[u64],
-        shifted: Value,
-    ) -> Result<u32, (VarId, u32)> {
-        let mut removed = 0;
-        let bits = &mut self.bits;
-        for (chunk, &word) in positions.iter().enumerate() {
-            let mut live = word;
-            while live != 0 {
-                let k = chunk * 64 + live.trailing_zeros() as usize;
-                live &= live - 1;
-                let e = entries[k];
-                let offset = shifted.wrapping_sub(e.bias) as u64;
-                if offset >= u64::from(e.span) {
-                    continue;
-                }
-                let i = e.first as usize + (offset / WORD_BITS as u64) as usize;
-                let bit = 1usize << (offset % WORD_BITS as u64);
-                let old = bits[i];
-                if old & bit == 0 {
-                    continue;
-                }
-                // The removal step of `strip_one`, inlined by hand like there:
-                // one shared helper measured 1.4% more instructions for the
-                // whole forward-checking search (callgrind, n = 11).
-                bits[i] = old & !bit;
-                let v = e.var as usize;
-                if self.saved_at[i] != self.stamp {
-                    self.saved_at[i] = self.stamp;
-                    self.trail.push(TrailEntry {
-                        word: i as u32,
-                        var: e.var,
-                        old_bits: old,
-                        old_size: self.size[v],
-                    });
-                }
-                removed += 1;
-                self.size[v] -= 1;
-                if self.size[v] == 0 {
-                    return Err((VarId::new(v), removed));
-                }
-            }
-        }
-        Ok(removed)
-    }
-
-    /// Removes `value` from `var` if it is there, counting it in `removed`.
-    #[inline(always)]
-    fn strip_one(
-        &mut self,
-        var: VarId,
-        value: Value,
-        removed: &mut u32,
-    ) -> Result<(), (VarId, u32)> {
-        let v = var.index();
-        let lay = self.layout[v];
-        let offset = value.wrapping_sub(lay.base) as u64;
-        if offset >= lay.span {
-            return Ok(());
-        }
-        let i = lay.first as usize + (offset / WORD_BITS as u64) as usize;
-        let bit = 1usize << (offset % WORD_BITS as u64);
-        let words = &mut self.bits;
-        let old = words[i];
-        if old & bit == 0 {
-            return Ok(());
-        }
-        // `clear_bit` inlined by hand: calling it costs 5% of the whole
-        // forward-checking search (callgrind, n = 11: 286 M vs 271 M instructions).
-        words[i] = old & !bit;
-        if self.saved_at[i] != self.stamp {
-            self.saved_at[i] = self.stamp;
-            self.trail.push(TrailEntry {
-                word: i as u32,
-                var: v as u32,
-                old_bits: old,
-                old_size: self.size[v],
-            });
-        }
-        *removed += 1;
-        self.size[v] -= 1;
-        if self.size[v] == 0 {
-            return Err((var, *removed));
-        }
-        Ok(())
     }
 
     /// Reduces the domain to `value`. Returns the number of values removed.
