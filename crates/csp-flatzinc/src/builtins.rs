@@ -3,7 +3,6 @@
 use csp_core::{Constraint, Relation, Value, VarId};
 
 use crate::ast::{ConstraintItem, Expr};
-use crate::constraints::reified_linear::negate;
 use crate::constraints::{BoolOr, Func, Function, InSet, Lit, Parity, ReifiedLinear};
 use crate::error::TranslateError;
 use crate::translate::{Context, Scalar};
@@ -411,10 +410,15 @@ fn linear(
         .ok_or_else(|| overflow(cx))?;
     match result {
         None => cx.linear(&coeffs, &vars, rel, rhs),
-        Some(Scalar::Bool(b)) => cx.linear(&coeffs, &vars, if b { rel } else { negate(rel) }, rhs),
-        Some(Scalar::Int(c)) => {
-            cx.linear(&coeffs, &vars, if c != 0 { rel } else { negate(rel) }, rhs)
+        Some(Scalar::Bool(b)) => {
+            cx.linear(&coeffs, &vars, if b { rel } else { rel.negated() }, rhs)
         }
+        Some(Scalar::Int(c)) => cx.linear(
+            &coeffs,
+            &vars,
+            if c != 0 { rel } else { rel.negated() },
+            rhs,
+        ),
         Some(Scalar::IntVar(r) | Scalar::BoolVar(r)) => {
             if vars.is_empty() {
                 let holds = csp_core::Linear::new(&[], &[], rel, rhs)

@@ -1,13 +1,13 @@
-//! `z = f(x, y)` and `z = f(x)` for the integer functions of FlatZinc: times, div, mod, pow, min, max, abs.
+//! `z = f(x, y)` and `z = f(x)`: times, div, mod, pow, min, max, abs, distance.
 
-use csp_core::{
-    Conflict, Constraint, Domains, PropStatus, Propagation, PropagationContext, Value, VarId,
-};
+use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
 /// An integer function with MiniZinc's semantics: `div` rounds towards zero, `mod`
 /// takes the sign of the dividend, and both are undefined for a zero divisor;
 /// `pow` with a negative exponent is `1 div pow(x, -y)` (undefined for `x = 0`).
-/// A result that overflows 64 bits is undefined too.
+/// A result that overflows 64 bits is undefined too: where a function is
+/// undefined, no value of the result satisfies the constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Function {
     /// `x * y` (`int_times`)
@@ -24,18 +24,21 @@ pub enum Function {
     Max,
     /// `|x|` (`int_abs`, one argument)
     Abs,
+    /// `|x - y|`
+    Distance,
 }
 
 impl Function {
     /// The function's value, or `None` where it is undefined.
     ///
     /// ```
-    /// use csp_flatzinc::constraints::Function;
+    /// use csp_core::constraints::Function;
     /// assert_eq!(Function::Div.apply(-7, 2), Some(-3));
     /// assert_eq!(Function::Mod.apply(-7, 2), Some(-1));
     /// assert_eq!(Function::Pow.apply(-2, 3), Some(-8));
     /// assert_eq!(Function::Pow.apply(2, -1), Some(0));
     /// assert_eq!(Function::Div.apply(1, 0), None);
+    /// assert_eq!(Function::Distance.apply(2, 7), Some(5));
     /// ```
     pub fn apply(self, x: Value, y: Value) -> Option<Value> {
         match self {
@@ -46,6 +49,7 @@ impl Function {
             Function::Min => Some(x.min(y)),
             Function::Max => Some(x.max(y)),
             Function::Abs => x.checked_abs(),
+            Function::Distance => x.checked_sub(y).and_then(Value::checked_abs),
         }
     }
 
@@ -54,15 +58,17 @@ impl Function {
         self == Function::Abs
     }
 
-    fn name(self) -> &'static str {
+    /// The constraint's name in traces and messages.
+    pub fn name(self) -> &'static str {
         match self {
-            Function::Times => "int-times",
-            Function::Div => "int-div",
-            Function::Mod => "int-mod",
-            Function::Pow => "int-pow",
-            Function::Min => "int-min",
-            Function::Max => "int-max",
-            Function::Abs => "int-abs",
+            Function::Times => "times",
+            Function::Div => "div",
+            Function::Mod => "modulo",
+            Function::Pow => "pow",
+            Function::Min => "min",
+            Function::Max => "max",
+            Function::Abs => "abs",
+            Function::Distance => "distance",
         }
     }
 
@@ -76,15 +82,21 @@ impl Function {
             }
             Function::Min => Some((xl.min(yl), xh.min(yh))),
             Function::Max => Some((xl.max(yl), xh.max(yh))),
-            Function::Abs => Some(if xl >= 0 {
-                (xl, xh)
-            } else if xh <= 0 {
-                (-xh, -xl)
-            } else {
-                (0, xh.max(-xl))
-            }),
+            Function::Abs => Some(abs_interval(xl, xh)),
+            Function::Distance => Some(abs_interval(xl - yh, xh - yl)),
             Function::Div | Function::Mod | Function::Pow => None,
         }
+    }
+}
+
+/// The bounds of `|v|` for `v` in `[lo, hi]`.
+fn abs_interval(lo: i128, hi: i128) -> (i128, i128) {
+    if lo >= 0 {
+        (lo, hi)
+    } else if hi <= 0 {
+        (-hi, -lo)
+    } else {
+        (0, hi.max(-lo))
     }
 }
 
@@ -110,17 +122,20 @@ fn pow(x: Value, y: Value) -> Option<Value> {
 /// it narrows the result's bounds only.
 pub const ENUMERATION_LIMIT: usize = 1 << 12;
 
-/// `z = f(x, y)` (or `z = f(x)` for [`Function::Abs`]).
+/// `z = f(x, y)` (or `z = f(x)` for [`Function::Abs`]), posted by
+/// [`Model::times`], [`Model::div`], [`Model::modulo`], [`Model::abs`],
+/// [`Model::distance`] and FlatZinc's integer builtins.
 ///
-/// Propagation enumerates the argument pairs left when there are at most
-/// [`ENUMERATION_LIMIT`] of them, keeping exactly the supported values of every
-/// variable (domain consistency). Beyond that it narrows `z` to the bounds the
-/// arguments' bounds allow (for times, min, max, abs) and fixes `z` once the
-/// arguments are fixed.
+/// `promising` evaluates the function once both arguments are fixed. Propagation,
+/// at every level from forward checking up, enumerates the argument pairs left
+/// when there are at most [`ENUMERATION_LIMIT`] of them, keeping exactly the
+/// supported values of every variable (domain consistency). Beyond that it
+/// narrows `z` to the bounds the arguments' bounds allow (for times, min, max,
+/// abs, distance), and for abs and distance the arguments' bounds from `z`'s.
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
-/// use csp_flatzinc::constraints::{Func, Function};
+/// use csp_core::constraints::{Func, Function};
 ///
 /// let mut m = Model::new();
 /// let x = m.int_var(-3..=3)?;
@@ -241,9 +256,25 @@ impl Func {
         };
         ctx.note_revision();
         let clamp = |v: i128| v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value;
-        let a = ctx.remove_below(z, clamp(lo))?;
-        let b = ctx.remove_above(z, clamp(hi))?;
-        Ok(if a || b {
+        let mut changed = ctx.remove_below(z, clamp(lo))?;
+        changed |= ctx.remove_above(z, clamp(hi))?;
+        // |x| <= max z, |x - y| <= max z: each argument within max z of the other.
+        let zmax = i128::from(ctx.max(z));
+        match (self.function, y) {
+            (Function::Abs, _) if z != x => {
+                changed |= ctx.remove_below(x, clamp(-zmax))?;
+                changed |= ctx.remove_above(x, clamp(zmax))?;
+            }
+            (Function::Distance, Some(y)) if z != x && z != y => {
+                for (a, b) in [(x, y), (y, x)] {
+                    let (bl, bh) = bounds(b, ctx.domains());
+                    changed |= ctx.remove_below(a, clamp(bl - zmax))?;
+                    changed |= ctx.remove_above(a, clamp(bh + zmax))?;
+                }
+            }
+            _ => {}
+        }
+        Ok(if changed {
             PropStatus::Changed
         } else {
             PropStatus::Unchanged
@@ -286,54 +317,121 @@ impl Constraint for Func {
     }
 }
 
+/// The arithmetic constraints, posted as [`Func`]. Each variable may be a fixed
+/// one ([`Model::constant`]) and may repeat (`times(x, x, z)` is `z = x²`).
+impl Model {
+    /// `result = |x|`.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(-3..=3)?;
+    /// let r = m.int_var(2..=5)?;
+    /// m.abs(x, r)?;
+    /// let xs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| s[x]).collect();
+    /// assert_eq!(xs, vec![-3, -2, 2, 3]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn abs(&mut self, x: VarId, result: VarId) -> Result<ConstraintId, CspError> {
+        self.post(Func::unary(Function::Abs, x, result))
+    }
+
+    /// `result = |x - y|` (the all-interval series' intervals).
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=4)?;
+    /// let y = m.int_var(0..=4)?;
+    /// let d = m.constant(3)?;
+    /// m.distance(x, y, d)?;
+    /// // (0, 3), (1, 4) and the reverse pairs.
+    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn distance(
+        &mut self,
+        x: VarId,
+        y: VarId,
+        result: VarId,
+    ) -> Result<ConstraintId, CspError> {
+        self.post(Func::binary(Function::Distance, x, y, result))
+    }
+
+    /// `result = x * y` (no solution where the product overflows 64 bits).
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(1..=6)?;
+    /// let y = m.int_var(1..=6)?;
+    /// let twelve = m.constant(12)?;
+    /// m.times(x, y, twelve)?;
+    /// // 2 * 6, 3 * 4, 4 * 3, 6 * 2.
+    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn times(&mut self, x: VarId, y: VarId, result: VarId) -> Result<ConstraintId, CspError> {
+        self.post(Func::binary(Function::Times, x, y, result))
+    }
+
+    /// `result = x / y` rounded towards zero, as Rust's `/` and MiniZinc's `div`;
+    /// `y = 0` is never a solution.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.constant(-7)?;
+    /// let y = m.int_var(-2..=2)?;
+    /// let q = m.int_var(-10..=10)?;
+    /// m.div(x, y, q)?;
+    /// let qs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| (s[y], s[q])).collect();
+    /// assert_eq!(qs, vec![(-2, 3), (-1, 7), (1, -7), (2, -3)]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn div(&mut self, x: VarId, y: VarId, result: VarId) -> Result<ConstraintId, CspError> {
+        self.post(Func::binary(Function::Div, x, y, result))
+    }
+
+    /// `result = x % y`, the remainder of [`Model::div`] (the sign of `x`, as
+    /// Rust's `%` and MiniZinc's `mod`); `y = 0` is never a solution.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(-5..=5)?;
+    /// let three = m.constant(3)?;
+    /// let one = m.constant(1)?;
+    /// m.modulo(x, three, one)?;
+    /// let xs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| s[x]).collect();
+    /// assert_eq!(xs, vec![1, 4]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn modulo(&mut self, x: VarId, y: VarId, result: VarId) -> Result<ConstraintId, CspError> {
+        self.post(Func::binary(Function::Mod, x, y, result))
+    }
+
+    /// A variable fixed to `value`: a constant wherever a constraint takes a
+    /// variable.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=5)?;
+    /// let four = m.constant(4)?;
+    /// m.less_than(x, four)?;
+    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn constant(&mut self, value: Value) -> Result<VarId, CspError> {
+        self.named_int_var(value.to_string(), [value])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::testing::agrees_with_brute_force;
-    use csp_core::Model;
-
-    #[test]
-    fn every_binary_function_agrees_with_brute_force() {
-        for f in [
-            Function::Times,
-            Function::Div,
-            Function::Mod,
-            Function::Pow,
-            Function::Min,
-            Function::Max,
-        ] {
-            let mut m = Model::new();
-            let x = m.int_var(-3..=3).unwrap();
-            let y = m.int_var(-2..=3).unwrap();
-            let z = m.int_var(-4..=9).unwrap();
-            m.post(Func::binary(f, x, y, z)).unwrap();
-            agrees_with_brute_force(&m);
-        }
-    }
-
-    #[test]
-    fn abs_agrees_with_brute_force() {
-        let mut m = Model::new();
-        let x = m.int_var(-3..=2).unwrap();
-        let z = m.int_var(-1..=2).unwrap();
-        m.post(Func::unary(Function::Abs, x, z)).unwrap();
-        agrees_with_brute_force(&m);
-    }
-
-    #[test]
-    fn shared_variables_are_handled() {
-        // z = x * x and x = x mod y.
-        let mut m = Model::new();
-        let x = m.int_var(-3..=3).unwrap();
-        let z = m.int_var(0..=9).unwrap();
-        m.post(Func::binary(Function::Times, x, x, z)).unwrap();
-        agrees_with_brute_force(&m);
-        let mut m = Model::new();
-        let x = m.int_var(-3..=3).unwrap();
-        let y = m.int_var(-3..=3).unwrap();
-        m.post(Func::binary(Function::Mod, x, y, x)).unwrap();
-        agrees_with_brute_force(&m);
-    }
+    use crate::{Config, Pruning, Solver};
 
     #[test]
     fn division_and_modulo_round_towards_zero() {
@@ -362,9 +460,35 @@ mod tests {
         let y = m.int_var(-10..=10).unwrap();
         let z = m.int_var(-100_000..=100_000).unwrap();
         m.post(Func::binary(Function::Times, x, y, z)).unwrap();
-        let config = csp_core::Config::default().with_pruning(csp_core::Pruning::Propagators);
-        let solver = csp_core::Solver::new(&m, config).unwrap();
+        let config = Config::default().with_pruning(Pruning::Propagators);
+        let solver = Solver::new(&m, config).unwrap();
         let d = solver.domains();
         assert_eq!((d.min(z), d.max(z)), (-9990, 9990));
+    }
+
+    #[test]
+    fn large_domains_narrow_abs_and_distance_both_ways() {
+        let mut m = Model::new();
+        let x = m.int_var(-5000..=5000).unwrap();
+        let y = m.int_var(100..=200).unwrap();
+        let z = m.int_var(0..=10).unwrap();
+        m.distance(x, y, z).unwrap();
+        let a = m.int_var(-5000..=5000).unwrap();
+        let r = m.int_var(-3..=7).unwrap();
+        m.abs(a, r).unwrap();
+        let config = Config::default().with_pruning(Pruning::Propagators);
+        let solver = Solver::new(&m, config).unwrap();
+        let d = solver.domains();
+        assert_eq!((d.min(x), d.max(x)), (90, 210));
+        assert_eq!((d.min(a), d.max(a)), (-7, 7));
+        assert_eq!((d.min(r), d.max(r)), (0, 7));
+    }
+
+    #[test]
+    fn constants_are_named_by_their_value() {
+        let mut m = Model::new();
+        let c = m.constant(-4).unwrap();
+        assert_eq!(m.var_name(c), "-4");
+        assert_eq!(m.domain(c).unwrap().values(), vec![-4]);
     }
 }
