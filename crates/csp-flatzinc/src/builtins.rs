@@ -59,6 +59,9 @@ pub const SUPPORTED: &[&str] = &[
     "set_in_reif",
     "fzn_all_different_int",
     "fzn_table_int",
+    "csp_count_eq",
+    "fzn_at_most_int",
+    "fzn_at_least_int",
 ];
 
 /// A constraint item's name and arguments.
@@ -354,6 +357,33 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                 .table(&vars, tuples)
                 .map(|_| ())
                 .map_err(|e| cx.core(e))
+        }
+        "csp_count_eq" => {
+            call.arity(cx, 3)?;
+            let vars = call.vars(cx, 0)?;
+            let value = call.int(cx, 1)?;
+            let count = call.var(cx, 2)?;
+            cx.model
+                .count(&vars, value, count)
+                .map(|_| ())
+                .map_err(|e| cx.core(e))
+        }
+        "fzn_at_most_int" | "fzn_at_least_int" => {
+            call.arity(cx, 3)?;
+            let n = call.int(cx, 0)?;
+            let vars = call.vars(cx, 1)?;
+            let value = call.int(cx, 2)?;
+            let at_most = name == "fzn_at_most_int";
+            // Bounds the array cannot break hold trivially; those it cannot meet fail.
+            let posted = match (at_most, usize::try_from(n)) {
+                (true, Err(_)) => return cx.post_false(),
+                (false, Err(_) | Ok(0)) => return Ok(()),
+                (true, Ok(n)) if n >= vars.len() => return Ok(()),
+                (false, Ok(n)) if n > vars.len() => return cx.post_false(),
+                (true, Ok(n)) => cx.model.at_most(&vars, value, n),
+                (false, Ok(n)) => cx.model.at_least(&vars, value, n),
+            };
+            posted.map(|_| ()).map_err(|e| cx.core(e))
         }
         _ => Err(TranslateError::UnsupportedConstraint {
             name: name.to_string(),
