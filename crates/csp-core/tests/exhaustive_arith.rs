@@ -415,4 +415,20 @@ fn model_methods_agree_with_brute_force() {
     m.element_var_offset(i, &xs, 1, top).unwrap();
     m.distance(xs[2], xs[3], low).unwrap();
     agrees_at_every_level(&m, "mixed");
+
+    let mut m = Model::new();
+    let a = m.int_var(-3..=3).unwrap();
+    let b = m.int_var([-2, -1, 1, 2]).unwrap();
+    let q = m.int_var(-3..=3).unwrap();
+    let r = m.int_var(-2..=2).unwrap();
+    let p = m.int_var(-6..=6).unwrap();
+    let k = m.int_var(0..=3).unwrap();
+    let one = m.constant(1).unwrap();
+    m.div(a, b, q).unwrap();
+    m.modulo(a, b, r).unwrap();
+    m.times(q, b, p).unwrap();
+    m.abs(r, k).unwrap();
+    m.element_offset(k, &[5, 1, 7, 9], 0, one).unwrap();
+    m.element_offset(q, &[1, 0, 1, 1, 0, 1, 1], -3, k).unwrap();
+    agrees_at_every_level(&m, "arithmetic");
 }
