@@ -237,10 +237,8 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             if table.is_empty() {
                 return cx.post_false();
             }
-            one_based(cx, index, table.len())?;
-            let padded: Vec<Value> = [table[0]].iter().chain(&table).copied().collect();
             cx.model
-                .element(index, &padded, result)
+                .element_offset(index, &table, 1, result)
                 .map(|_| ())
                 .map_err(|e| cx.core(e))
         }
@@ -251,10 +249,8 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             if items.is_empty() {
                 return cx.post_false();
             }
-            one_based(cx, index, items.len())?;
-            let padded: Vec<VarId> = [items[0]].iter().chain(&items).copied().collect();
             cx.model
-                .element_var(index, &padded, result)
+                .element_var_offset(index, &items, 1, result)
                 .map(|_| ())
                 .map_err(|e| cx.core(e))
         }
@@ -475,11 +471,4 @@ fn bool_or(cx: &mut Context, lits: &[Lit], result: Option<Lit>) -> Result<(), Tr
         (false, None) => cx.post(BoolOr::clause(lits)),
         (false, Some(r)) => cx.post(BoolOr::reified(lits, r)),
     }
-}
-
-/// Restricts a 1-based `index` to `1..=len`.
-fn one_based(cx: &mut Context, index: VarId, len: usize) -> Result<(), TranslateError> {
-    let len = Value::try_from(len).unwrap_or(Value::MAX);
-    cx.linear(&[1], &[index], Relation::Ge, 1)?;
-    cx.linear(&[1], &[index], Relation::Le, len)
 }
