@@ -9,9 +9,10 @@ use csp_core::{CspError, Model, Value, VarId};
 ///
 /// The variables are declared interleaved, `x0 x1 d0 x2 d1 x3 d2 ...`, so that
 /// in input order each interval is decided right after the notes that fix it:
-/// under the plain check the declaration order *is* the search tree, and with
-/// every `x` declared before every `d` the same model visits about 40 times as
-/// many nodes at `n = 10`.
+/// under the plain check the declaration order *is* the search tree. At
+/// `n = 10`, in input order, the interleaved model visits 5.6 M nodes under
+/// `check` and 250 k under `fc`; with every `x` declared before every `d`
+/// ([`AllInterval::x_first`]), 208 M and 15 M.
 ///
 /// | n | 3 | 4 | 5 | 6 | 7 | 8 | 10 |
 /// |---|---|---|---|---|---|---|---|
