@@ -391,6 +391,15 @@ fn functions_over_large_domains_agree_with_brute_force() {
     let r = m.int_var(-3..=40).unwrap();
     m.abs(a, r).unwrap();
     agrees_at_every_level(&m, "abs");
+    // A factor of one sign: the other factor's bounds follow from the product's.
+    for f in [Function::Times, Function::Div, Function::Mod] {
+        let mut m = Model::new();
+        let a = m.int_var(-50..=50).unwrap();
+        let b = m.int_var(-60..=-3).unwrap();
+        let c = m.int_var(-6..=9).unwrap();
+        m.post(Func::binary(f, a, b, c)).unwrap();
+        agrees_at_every_level(&m, f.name());
+    }
 }
 
 #[test]

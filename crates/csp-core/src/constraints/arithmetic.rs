@@ -1,6 +1,7 @@
 //! `z = f(x, y)` and `z = f(x)`: times, div, mod, pow, min, max, abs, distance.
 
 use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::constraints::{ceil_div, floor_div};
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
 /// An integer function with MiniZinc's semantics: `div` rounds towards zero, `mod`
@@ -131,7 +132,8 @@ pub const ENUMERATION_LIMIT: usize = 1 << 12;
 /// when there are at most [`ENUMERATION_LIMIT`] of them, keeping exactly the
 /// supported values of every variable (domain consistency). Beyond that it
 /// narrows `z` to the bounds the arguments' bounds allow (for times, min, max,
-/// abs, distance), and for abs and distance the arguments' bounds from `z`'s.
+/// abs, distance), and the arguments' bounds from `z`'s (for abs, distance, min,
+/// max, and times when the other factor keeps one sign).
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -271,6 +273,34 @@ impl Func {
                     changed |= ctx.remove_below(a, clamp(bl - zmax))?;
                     changed |= ctx.remove_above(a, clamp(bh + zmax))?;
                 }
+            }
+            // x = z / y where y keeps one sign: x within the quotients of the corners.
+            (Function::Times, Some(y)) => {
+                for (a, b) in [(x, y), (y, x)] {
+                    let (bl, bh) = bounds(b, ctx.domains());
+                    if bl <= 0 && bh >= 0 {
+                        continue;
+                    }
+                    let (zl, zh) = bounds(z, ctx.domains());
+                    let corners = [(zl, bl), (zl, bh), (zh, bl), (zh, bh)];
+                    let lo = corners.iter().map(|&(n, d)| ceil_div(n, d)).min();
+                    let hi = corners.iter().map(|&(n, d)| floor_div(n, d)).max();
+                    if let (Some(lo), Some(hi)) = (lo, hi) {
+                        changed |= ctx.remove_below(a, clamp(lo))?;
+                        changed |= ctx.remove_above(a, clamp(hi))?;
+                    }
+                }
+            }
+            // Both arguments are at least min(x, y), at most max(x, y).
+            (Function::Min, Some(y)) => {
+                let zmin = ctx.min(z);
+                changed |= ctx.remove_below(x, zmin)?;
+                changed |= ctx.remove_below(y, zmin)?;
+            }
+            (Function::Max, Some(y)) => {
+                let zmax = ctx.max(z);
+                changed |= ctx.remove_above(x, zmax)?;
+                changed |= ctx.remove_above(y, zmax)?;
             }
             _ => {}
         }
@@ -482,6 +512,20 @@ mod tests {
         assert_eq!((d.min(x), d.max(x)), (90, 210));
         assert_eq!((d.min(a), d.max(a)), (-7, 7));
         assert_eq!((d.min(r), d.max(r)), (0, 7));
+    }
+
+    #[test]
+    fn large_domains_narrow_the_factors_of_a_product() {
+        let mut m = Model::new();
+        let x = m.int_var(-5000..=5000).unwrap();
+        let y = m.int_var(4..=100).unwrap();
+        let z = m.int_var(-40..=81).unwrap();
+        m.times(x, y, z).unwrap();
+        let config = Config::default().with_pruning(Pruning::Propagators);
+        let solver = Solver::new(&m, config).unwrap();
+        let d = solver.domains();
+        // x in [ceil(-40 / 4), floor(81 / 4)].
+        assert_eq!((d.min(x), d.max(x)), (-10, 20));
     }
 
     #[test]
