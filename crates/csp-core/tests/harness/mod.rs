@@ -19,7 +19,6 @@
 //! `Entailed` only when every remaining combination satisfies the constraint,
 //! say `Unchanged` only when nothing changed, and reach its documented strength
 //! (for example generalised arc consistency for `Table` and `Element`).
-
 //!
 //! Shared by `tests/exhaustive.rs` (the original constraints) and
 //! `tests/exhaustive_arith.rs` (arithmetic, counting, logic, element with an offset).
