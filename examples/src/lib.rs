@@ -16,6 +16,8 @@
 //! | [`langford`] | Langford pairings | all-different with offsets over a repeated variable |
 //! | [`zebra`] | the zebra puzzle | equalities, a table or a predicate for "next to" |
 //! | [`custom_constraint`] with [`golomb`] | Golomb rulers | a [`Constraint`](csp_core::Constraint) written from scratch, check then propagate |
+//! | [`exam_timetable`] | exams in slots of limited capacity | `at_most` / `count` instead of one big predicate |
+//! | [`all_interval`] | the all-interval series | `distance`, declaration order as the search order |
 //!
 //! Each has a program in `examples/examples/` that takes the strategy options of
 //! [`csp_cli::StrategyArgs`] (`--pruning`, `--var`, `--val`, limits, `--stats`):
@@ -31,9 +33,11 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod all_interval;
 pub mod cli;
 pub mod custom_constraint;
 pub mod dimacs;
+pub mod exam_timetable;
 pub mod golomb;
 pub mod graph;
 pub mod graph_coloring;

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-const EXAMPLES: [&str; 9] = [
+const EXAMPLES: [&str; 11] = [
     "sudoku",
     "map_coloring",
     "graph_coloring",
@@ -18,6 +18,8 @@ const EXAMPLES: [&str; 9] = [
     "langford",
     "zebra",
     "custom_constraint",
+    "exam_timetable",
+    "all_interval",
 ];
 
 fn binary(name: &str) -> PathBuf {
@@ -106,6 +108,7 @@ fn every_example_accepts_the_strategy_options_and_prints_statistics() {
             "langford" => args.push("4"),
             "custom_constraint" => args.extend(["--marks", "4"]),
             "map_coloring" => args.push("--count"),
+            "all_interval" => args.push("6"),
             _ => {}
         }
         let out = run(name, &args, None);
@@ -235,7 +238,7 @@ fn map_coloring_counts_australia() {
 
 #[test]
 fn puzzles_print_their_known_answers() {
-    let cases: [(&str, &[&str], &str); 7] = [
+    let cases: [(&str, &[&str], &str); 10] = [
         ("send_more_money", &[], "9567 + 1085 = 10652"),
         ("send_more_money", &[], "\n1 solution\n"),
         ("latin_square", &["4"], "\n576 Latin squares\n"),
@@ -247,6 +250,9 @@ fn puzzles_print_their_known_answers() {
             "The Japanese owns the zebra; the Norwegian drinks water.",
         ),
         ("custom_constraint", &["--marks", "5"], "optimal length 11"),
+        ("exam_timetable", &["--count"], "\n144 timetables\n"),
+        ("exam_timetable", &["--slots", "3"], "\nno timetable\n"),
+        ("all_interval", &["8", "--show", "0"], "\n40 solutions\n"),
     ];
     for (name, args, expected) in cases {
         let out = stdout_of(name, args);
@@ -265,6 +271,14 @@ fn puzzles_reject_bad_arguments_in_one_line() {
     assert!(usage_error("langford", &["many"], None).contains("'many'"));
     assert!(usage_error("custom_constraint", &["--marks", "40"], None).contains("40"));
     assert!(usage_error("zebra", &["--next-to", "nearby"], None).contains("'nearby'"));
+    assert_eq!(
+        usage_error("exam_timetable", &["--slots", "0"], None),
+        "error: invalid value '0' for '--slots <SLOTS>': 0 is not in 1..=1000"
+    );
+    assert_eq!(
+        usage_error("all_interval", &["1"], None),
+        "error: invalid value '1' for '[N]': 1 is not in 2..=1000"
+    );
     assert_eq!(
         usage_error("latin_square", &["0"], None),
         "error: invalid value '0' for '[N]': 0 is not in 1..=64"

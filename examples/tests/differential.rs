@@ -4,6 +4,8 @@
 //! number of solutions with a complete search.
 
 use csp_core::{Config, Model, Pruning, Solver, ValOrder, VarOrder};
+use csp_examples::all_interval::AllInterval;
+use csp_examples::exam_timetable::{Capacity, ExamTimetable, Exams};
 use csp_examples::graph_coloring::ColoringModel;
 use csp_examples::langford::Langford;
 use csp_examples::latin_square::LatinSquare;
@@ -60,6 +62,20 @@ fn model(k: &Known) -> Model {
             };
             Zebra::new(next_to).unwrap().model
         }
+        "exam_timetable" | "exam_timetable_loads" => {
+            // "4 slots of 2"
+            let w: Vec<&str> = k.instance.split_whitespace().collect();
+            let form = match k.example.as_str() {
+                "exam_timetable" => Capacity::AtMost,
+                _ => Capacity::Count,
+            };
+            let (slots, capacity) = (w[0].parse().unwrap(), w[3].parse().unwrap());
+            ExamTimetable::new(&Exams::sample(), slots, capacity, form)
+                .unwrap()
+                .model
+        }
+        "all_interval" => AllInterval::new(n()).unwrap().model,
+        "all_interval_x_first" => AllInterval::x_first(n()).unwrap().model,
         other => panic!("unknown example {other} in the corpus"),
     }
 }
@@ -78,7 +94,7 @@ fn small_enough_for_no_pruning(m: &Model) -> bool {
 #[test]
 fn the_corpus_covers_every_counting_example() {
     let c = corpus();
-    assert_eq!(c.len(), 17);
+    assert_eq!(c.len(), 24);
     for k in &c {
         let _ = model(k);
     }

@@ -176,7 +176,8 @@ pub use branching::{
 };
 pub use constraint::{Conflict, Constraint, PropStatus, Propagation};
 pub use constraints::{
-    AllDifferent, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
+    AllDifferent, BoolOr, Count, Element, Func, Function, Linear, Lit, MinMax, NotEqual,
+    OffsetElement, Predicate, ReifiedLinear, Relation, Table, VarElement,
 };
 pub use context::PropagationContext;
 pub use domains::{DomainValues, Domains};

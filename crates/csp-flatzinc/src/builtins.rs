@@ -3,7 +3,6 @@
 use csp_core::{Constraint, Relation, Value, VarId};
 
 use crate::ast::{ConstraintItem, Expr};
-use crate::constraints::reified_linear::negate;
 use crate::constraints::{BoolOr, Func, Function, InSet, Lit, Parity, ReifiedLinear};
 use crate::error::TranslateError;
 use crate::translate::{Context, Scalar};
@@ -60,6 +59,9 @@ pub const SUPPORTED: &[&str] = &[
     "set_in_reif",
     "fzn_all_different_int",
     "fzn_table_int",
+    "csp_count_eq",
+    "fzn_at_most_int",
+    "fzn_at_least_int",
 ];
 
 /// A constraint item's name and arguments.
@@ -235,10 +237,8 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             if table.is_empty() {
                 return cx.post_false();
             }
-            one_based(cx, index, table.len())?;
-            let padded: Vec<Value> = [table[0]].iter().chain(&table).copied().collect();
             cx.model
-                .element(index, &padded, result)
+                .element_offset(index, &table, 1, result)
                 .map(|_| ())
                 .map_err(|e| cx.core(e))
         }
@@ -249,10 +249,8 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             if items.is_empty() {
                 return cx.post_false();
             }
-            one_based(cx, index, items.len())?;
-            let padded: Vec<VarId> = [items[0]].iter().chain(&items).copied().collect();
             cx.model
-                .element_var(index, &padded, result)
+                .element_var_offset(index, &items, 1, result)
                 .map(|_| ())
                 .map_err(|e| cx.core(e))
         }
@@ -356,6 +354,33 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                 .map(|_| ())
                 .map_err(|e| cx.core(e))
         }
+        "csp_count_eq" => {
+            call.arity(cx, 3)?;
+            let vars = call.vars(cx, 0)?;
+            let value = call.int(cx, 1)?;
+            let count = call.var(cx, 2)?;
+            cx.model
+                .count(&vars, value, count)
+                .map(|_| ())
+                .map_err(|e| cx.core(e))
+        }
+        "fzn_at_most_int" | "fzn_at_least_int" => {
+            call.arity(cx, 3)?;
+            let n = call.int(cx, 0)?;
+            let vars = call.vars(cx, 1)?;
+            let value = call.int(cx, 2)?;
+            let at_most = name == "fzn_at_most_int";
+            // Bounds the array cannot break hold trivially; those it cannot meet fail.
+            let posted = match (at_most, usize::try_from(n)) {
+                (true, Err(_)) => return cx.post_false(),
+                (false, Err(_) | Ok(0)) => return Ok(()),
+                (true, Ok(n)) if n >= vars.len() => return Ok(()),
+                (false, Ok(n)) if n > vars.len() => return cx.post_false(),
+                (true, Ok(n)) => cx.model.at_most(&vars, value, n),
+                (false, Ok(n)) => cx.model.at_least(&vars, value, n),
+            };
+            posted.map(|_| ()).map_err(|e| cx.core(e))
+        }
         _ => Err(TranslateError::UnsupportedConstraint {
             name: name.to_string(),
             line: cx.line,
@@ -411,10 +436,15 @@ fn linear(
         .ok_or_else(|| overflow(cx))?;
     match result {
         None => cx.linear(&coeffs, &vars, rel, rhs),
-        Some(Scalar::Bool(b)) => cx.linear(&coeffs, &vars, if b { rel } else { negate(rel) }, rhs),
-        Some(Scalar::Int(c)) => {
-            cx.linear(&coeffs, &vars, if c != 0 { rel } else { negate(rel) }, rhs)
+        Some(Scalar::Bool(b)) => {
+            cx.linear(&coeffs, &vars, if b { rel } else { rel.negated() }, rhs)
         }
+        Some(Scalar::Int(c)) => cx.linear(
+            &coeffs,
+            &vars,
+            if c != 0 { rel } else { rel.negated() },
+            rhs,
+        ),
         Some(Scalar::IntVar(r) | Scalar::BoolVar(r)) => {
             if vars.is_empty() {
                 let holds = csp_core::Linear::new(&[], &[], rel, rhs)
@@ -441,11 +471,4 @@ fn bool_or(cx: &mut Context, lits: &[Lit], result: Option<Lit>) -> Result<(), Tr
         (false, None) => cx.post(BoolOr::clause(lits)),
         (false, Some(r)) => cx.post(BoolOr::reified(lits, r)),
     }
-}
-
-/// Restricts a 1-based `index` to `1..=len`.
-fn one_based(cx: &mut Context, index: VarId, len: usize) -> Result<(), TranslateError> {
-    let len = Value::try_from(len).unwrap_or(Value::MAX);
-    cx.linear(&[1], &[index], Relation::Ge, 1)?;
-    cx.linear(&[1], &[index], Relation::Le, len)
 }

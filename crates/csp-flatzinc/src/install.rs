@@ -10,6 +10,18 @@ pub const MZNLIB: &[(&str, &str)] = &[
         include_str!("../mznlib/fzn_all_different_int.mzn"),
     ),
     (
+        "fzn_at_least_int.mzn",
+        include_str!("../mznlib/fzn_at_least_int.mzn"),
+    ),
+    (
+        "fzn_at_most_int.mzn",
+        include_str!("../mznlib/fzn_at_most_int.mzn"),
+    ),
+    (
+        "fzn_count_eq.mzn",
+        include_str!("../mznlib/fzn_count_eq.mzn"),
+    ),
+    (
         "fzn_table_int.mzn",
         include_str!("../mznlib/fzn_table_int.mzn"),
     ),

@@ -42,9 +42,13 @@
 //! [`SUPPORTED`] lists the FlatZinc constraints the translation posts: the integer
 //! and Boolean builtins of MiniZinc's standard library, `set_in` over constant
 //! sets, and the natives our `mznlib` declares (`fzn_all_different_int`,
-//! `fzn_table_int`). Comparisons and linear constraints become csp-core's
-//! [`Linear`](csp_core::Linear), all-different, table and element its built-ins;
-//! the rest are the [`constraints`] of this crate. Search annotations become
+//! `fzn_table_int`, `csp_count_eq`, `fzn_at_most_int`, `fzn_at_least_int`).
+//! Comparisons and linear constraints become csp-core's
+//! [`Linear`](csp_core::Linear), all-different, table, element and count its
+//! built-ins; the integer functions, clauses and reified comparisons csp-core's
+//! [`Func`](csp_core::Func), [`BoolOr`](csp_core::BoolOr) and
+//! [`ReifiedLinear`](csp_core::ReifiedLinear) (re-exported in [`constraints`]);
+//! parity and set membership are this crate's own. Search annotations become
 //! [`Phase`]s, followed by [`PhasedVariables`] and [`PhasedValues`].
 //!
 //! # Errors

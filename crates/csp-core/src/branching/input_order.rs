@@ -13,7 +13,10 @@ pub struct InputOrder;
 impl VariableSelector for InputOrder {
     #[inline]
     fn select(&mut self, view: &SearchView<'_>) -> Option<VarId> {
-        view.decided.iter().position(|d| !d).map(VarId::new)
+        match view.decision {
+            None => view.decided.iter().position(|d| !d).map(VarId::new),
+            Some(_) => view.undecided().next(),
+        }
     }
 
     fn candidates(&mut self, view: &SearchView<'_>, limit: usize, out: &mut Vec<Candidate>) {

@@ -16,6 +16,8 @@ pub struct SearchView<'a> {
     pub(crate) domains: &'a Domains,
     pub(crate) state: &'a TrailedState,
     pub(crate) decided: &'a [bool],
+    /// The decision variables, if the search branches on some only.
+    pub(crate) decision: Option<&'a [VarId]>,
     pub(crate) watches: &'a [Vec<Watch>],
     pub(crate) constraints: &'a [Posted],
     pub(crate) weights: &'a [u64],
@@ -34,14 +36,25 @@ impl<'a> SearchView<'a> {
         self.decided[var.index()]
     }
 
-    /// The variables not decided yet, in declaration order.
+    /// The variables the search may branch on now: the undecided ones, in
+    /// declaration order; with decision variables
+    /// ([`Config::with_decision_vars`](crate::Config::with_decision_vars)),
+    /// the undecided decision variables in the order given while there is one,
+    /// then the other undecided variables in declaration order.
     #[inline]
     pub fn undecided(&self) -> impl Iterator<Item = VarId> + '_ {
-        self.decided
+        let decision = self
+            .decision
+            .filter(|vars| vars.iter().any(|v| !self.decided[v.index()]));
+        let (listed, all) = match decision {
+            Some(vars) => (vars, 0..0),
+            None => (&[][..], 0..self.decided.len()),
+        };
+        listed
             .iter()
-            .enumerate()
-            .filter(|(_, d)| !**d)
-            .map(|(i, _)| VarId::new(i))
+            .copied()
+            .chain(all.map(VarId::new))
+            .filter(|v| !self.decided[v.index()])
     }
 
     /// The constraints on `var` that are not entailed and involve another

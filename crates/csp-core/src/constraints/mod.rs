@@ -4,15 +4,27 @@
 //! `propagate`; post them with the [`Model`](crate::Model) methods of the same name.
 
 mod all_different;
+mod arithmetic;
+mod clause;
+mod count;
 mod element;
+mod element_offset;
 mod linear;
+mod linear_reif;
+mod min_max;
 mod not_equal;
 mod predicate;
 mod table;
 
 pub use all_different::AllDifferent;
+pub use arithmetic::{ENUMERATION_LIMIT, Func, Function};
+pub use clause::{BoolOr, Lit};
+pub use count::Count;
 pub use element::{Element, VarElement};
+pub use element_offset::OffsetElement;
 pub use linear::{Linear, Relation, ceil_div, divide_range, floor_div, scaled_range};
+pub use linear_reif::ReifiedLinear;
+pub use min_max::MinMax;
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
 pub use table::Table;

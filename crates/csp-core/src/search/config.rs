@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::{CancelFlag, Limits, Pruning, ValOrder, VarOrder};
+use crate::{CancelFlag, Limits, Pruning, ValOrder, VarId, VarOrder};
 
 /// How to search: the pruning level, the branching heuristics, and the limits.
 ///
@@ -25,6 +25,9 @@ pub struct Config {
     pub val_order: ValOrder,
     /// When to stop early.
     pub limits: Limits,
+    /// The variables to branch on, if not all (see
+    /// [`with_decision_vars`](Config::with_decision_vars)).
+    pub decision_vars: Option<Vec<VarId>>,
 }
 
 impl Config {
@@ -67,6 +70,39 @@ impl Config {
     /// Stops when `flag` is set.
     pub fn with_cancel_flag(mut self, flag: CancelFlag) -> Self {
         self.limits.cancel = Some(flag);
+        self
+    }
+
+    /// Branches on `vars` only, as long as one of them is undecided: the
+    /// variable heuristic chooses among them (input order takes them in the
+    /// order given). The other variables are fixed by propagation on the way
+    /// or, if not, decided afterwards in declaration order by the same
+    /// heuristics, so every solution is still complete. Under
+    /// [`Pruning::Check`] the order of the decisions decides the tree: a model
+    /// whose auxiliary variables (differences, sums) are decided only after
+    /// all the variables they depend on prunes late.
+    ///
+    /// [`Solver::new`](crate::Solver::new) refuses an unknown or repeated
+    /// variable.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Pruning, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var_array("x", 3, 0..=2)?;
+    /// let d = m.int_var(0..=2)?;
+    /// m.all_different(&x)?;
+    /// m.distance(x[0], x[2], d)?; // d = |x0 - x2|
+    /// let config = Config::default()
+    ///     .with_pruning(Pruning::ForwardChecking)
+    ///     .with_decision_vars(&[x[2], x[1], x[0]]);
+    /// let mut s = Solver::new(&m, config)?;
+    /// let first = s.first().solution.unwrap();
+    /// // x2 was decided first: it took its smallest value.
+    /// assert_eq!((first[x[2]], first[x[1]], first[x[0]], first[d]), (0, 1, 2, 2));
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn with_decision_vars(mut self, vars: &[VarId]) -> Self {
+        self.decision_vars = Some(vars.to_vec());
         self
     }
 }

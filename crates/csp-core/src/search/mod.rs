@@ -114,6 +114,8 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// When splitting: stop descending at this many decisions and record the path.
     split_depth: Option<usize>,
     frontier: Vec<Vec<(VarId, Value)>>,
+    /// The variables to branch on first, if not all ([`Config::with_decision_vars`]).
+    decision_vars: Option<Vec<VarId>>,
 }
 
 impl<'m> Solver<'m> {
@@ -146,6 +148,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     ) -> Result<Self, CspError> {
         let n = model.num_vars();
         let m = model.num_constraints();
+        if let Some(vars) = &config.decision_vars {
+            model.check_vars("decision variables", vars)?;
+            let mut seen = vec![false; n];
+            for v in vars {
+                if std::mem::replace(&mut seen[v.index()], true) {
+                    return Err(CspError::InvalidArgument {
+                        context: "decision variables".into(),
+                        message: format!("{v} is listed twice"),
+                    });
+                }
+            }
+        }
         let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
         for (cid, c) in model.posted().iter().enumerate() {
             let scope = c.scope();
@@ -197,6 +211,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             candidates: Vec::new(),
             split_depth: None,
             frontier: Vec::new(),
+            decision_vars: config.decision_vars,
         };
         solver.domains.push_level();
         solver.state.push_level();

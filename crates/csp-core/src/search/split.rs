@@ -65,6 +65,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         std::mem::take(&mut self.frontier)
     }
 
+    #[cfg(feature = "parallel")]
     /// Replaces the limits of a search that a node, failure or solution limit
     /// stopped, so that it goes on from where it stopped (the shared budgets of
     /// a parallel count hand out more work this way).

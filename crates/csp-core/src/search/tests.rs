@@ -101,3 +101,70 @@ fn zero_limits_stop_before_the_first_node() {
         (0, SearchStatus::Stopped(StopReason::Cancelled), 0)
     );
 }
+
+/// Records the variable chosen at each node, with its depth.
+#[derive(Default)]
+struct Chosen(Vec<(usize, VarId)>);
+
+impl SearchObserver for Chosen {
+    fn on_select(&mut self, depth: usize, var: VarId, _candidates: &[crate::Candidate]) {
+        self.0.push((depth, var));
+    }
+}
+
+#[test]
+fn decision_variables_are_branched_on_first_in_the_order_given() {
+    // x0..x3 all different, s = x0 + x1 (auxiliary), declared first.
+    let mut m = Model::new();
+    let s = m.int_var(0..=6).unwrap();
+    let x = m.int_var_array("x", 4, 0..=3).unwrap();
+    m.all_different(&x).unwrap();
+    m.linear(&[1, 1, -1], &[x[0], x[1], s], crate::Relation::Eq, 0)
+        .unwrap();
+    let order = [x[3], x[1], x[0], x[2]];
+    for pruning in Pruning::ALL {
+        for var in [VarOrder::Input, VarOrder::FirstFail, VarOrder::DomOverWdeg] {
+            let config = Config::default()
+                .with_pruning(pruning)
+                .with_var_order(var)
+                .with_decision_vars(&order);
+            let mut solver = Solver::with_observer(&m, config, Chosen::default()).unwrap();
+            assert_eq!(solver.count().solutions, 24, "{pruning:?} {var}");
+            let chosen = solver.into_observer().0;
+            // Whenever s is chosen, the four x are decided on the path to it.
+            let mut path: Vec<VarId> = Vec::new();
+            for &(depth, v) in &chosen {
+                path.truncate(depth);
+                if v == s {
+                    assert!(x.iter().all(|xi| path.contains(xi)), "{pruning:?} {var}");
+                }
+                path.push(v);
+            }
+            if var == VarOrder::Input {
+                let first: Vec<VarId> = chosen[..4].iter().map(|c| c.1).collect();
+                assert_eq!(first, order, "{pruning:?}");
+            }
+        }
+    }
+    // Without decision variables, input order starts with s.
+    let mut plain = Solver::with_observer(&m, Config::default(), Chosen::default()).unwrap();
+    plain.first();
+    assert_eq!(plain.into_observer().0[0], (0, s));
+}
+
+#[test]
+fn unknown_or_repeated_decision_variables_are_errors() {
+    let m = queens(4);
+    let e = Solver::new(&m, Config::default().with_decision_vars(&[VarId::new(9)]))
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "decision variables: unknown variable #9 (the model has 4 variables)"
+    );
+    let twice = [VarId::new(1), VarId::new(1)];
+    let e = Solver::new(&m, Config::default().with_decision_vars(&twice))
+        .err()
+        .unwrap();
+    assert_eq!(e.to_string(), "decision variables: #1 is listed twice");
+}

@@ -1,15 +1,13 @@
 //! The constraints FlatZinc needs beyond csp-core's built-ins, each implementing `csp_core::Constraint`.
+//!
+//! The integer functions, clauses and reified linear constraints live in
+//! csp-core (where the Rust API reaches them too) and are re-exported here.
 
-mod clause;
-mod functional;
 mod in_set;
 mod parity;
-pub(crate) mod reified_linear;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use clause::{BoolOr, Lit};
-pub use functional::{ENUMERATION_LIMIT, Func, Function};
+pub use csp_core::constraints::{BoolOr, ENUMERATION_LIMIT, Func, Function, Lit, ReifiedLinear};
 pub use in_set::InSet;
 pub use parity::Parity;
-pub use reified_linear::ReifiedLinear;

@@ -264,10 +264,27 @@ def builtins_set_in():
     return count * 1  # r and s are functions of x and y
 
 
+def exam_capacity():
+    clash = [(1, 2), (1, 3), (1, 4), (1, 8), (2, 3), (2, 5), (2, 6),
+             (3, 5), (3, 7), (4, 5), (4, 8), (5, 6), (5, 8), (6, 7)]
+    count = 0
+    for slot in product(range(1, 5), repeat=8):
+        count += all(slot[a - 1] != slot[b - 1] for a, b in clash) \
+            and all(slot.count(s) <= 2 for s in range(1, 5))
+    return count  # each load is a function of the slots
+
+
+def builtins_count():
+    count = 0
+    for xs in product(range(1, 4), repeat=3):
+        count += xs.count(1) <= 1 and xs.count(3) >= 1 and xs.count(3) == 1
+    return count  # k is a function of the xs
+
+
 if __name__ == "__main__":
     for check in [arithmetic, knapsack01, knights_knaves, bool_lin, set_domains, car_config,
                   assignment, magic_sequence, all_interval, langford, graph_colouring, nqueens,
                   golomb, jobshop, nurse_rostering, builtins_int_cmp,
                   builtins_int_lin, builtins_int_arith, builtins_element, builtins_bool,
-                  builtins_set_in]:
+                  builtins_set_in, builtins_count, exam_capacity]:
         print(check.__name__, check())

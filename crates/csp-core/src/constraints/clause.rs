@@ -1,8 +1,8 @@
 //! `r <-> (l_1 \/ ... \/ l_n)` over Boolean literals: clauses, and/or, implications and their reifications.
 
-use csp_core::{
-    Conflict, Constraint, Domains, PropStatus, Propagation, PropagationContext, Value, VarId,
-};
+use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::constraints::linear_reif::check_bool;
+use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
 /// A Boolean variable (domain `0..=1`) or its negation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,16 +56,19 @@ impl Lit {
 
 /// `result <-> (lits[0] \/ lits[1] \/ ...)`, or the plain clause when there is no result.
 ///
-/// Every Boolean connective of FlatZinc is one of these: `bool_clause(as, bs)` is
+/// [`Model::clause`] posts the plain clause. Every Boolean connective of FlatZinc
+/// is one of these: `bool_clause(as, bs)` is
 /// the clause of `as` and the negations of `bs`; `array_bool_or(as, r)` has result
 /// `r`; `array_bool_and(as, r)` is `not r <-> (not a_1 \/ ... )`; `bool_le(a, b)` is
 /// `not a \/ b`. Propagation is unit propagation: a true literal makes the result
 /// true, all literals false make it false, a false result makes every literal
-/// false, and a true result with one open literal left makes that literal true.
+/// false, and a true result with one open literal left makes that literal true
+/// (the same at every level from forward checking up); `promising` is the same
+/// test without the fixing.
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
-/// use csp_flatzinc::constraints::{BoolOr, Lit};
+/// use csp_core::constraints::{BoolOr, Lit};
 ///
 /// let mut m = Model::new();
 /// let a = m.bool_var();
@@ -190,61 +193,43 @@ impl Constraint for BoolOr {
     }
 }
 
+/// Clauses over 0/1 variables, posted as [`BoolOr`].
+impl Model {
+    /// At least one of `positive` is 1 or one of `negative` is 0:
+    /// `p_1 \/ ... \/ not n_1 \/ ...`. Every variable must be a 0/1 variable;
+    /// an empty clause never holds (and is refused: it has no scope).
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let rain = m.named_bool_var("rain");
+    /// let umbrella = m.named_bool_var("umbrella");
+    /// m.clause(&[umbrella], &[rain])?; // rain -> umbrella
+    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 3);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn clause(
+        &mut self,
+        positive: &[VarId],
+        negative: &[VarId],
+    ) -> Result<ConstraintId, CspError> {
+        let lits: Vec<Lit> = positive
+            .iter()
+            .map(|&v| Lit::pos(v))
+            .chain(negative.iter().map(|&v| Lit::neg(v)))
+            .collect();
+        for l in &lits {
+            self.check_vars("clause", &[l.var])?;
+            check_bool(self, "clause", l.var)?;
+        }
+        self.post(BoolOr::clause(&lits))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::testing::agrees_with_brute_force;
-    use csp_core::Model;
-
-    fn bools(m: &mut Model, n: usize) -> Vec<VarId> {
-        (0..n).map(|_| m.bool_var()).collect()
-    }
-
-    #[test]
-    fn clause_with_mixed_signs_agrees_with_brute_force() {
-        let mut m = Model::new();
-        let v = bools(&mut m, 3);
-        m.post(BoolOr::clause(&[
-            Lit::pos(v[0]),
-            Lit::neg(v[1]),
-            Lit::pos(v[2]),
-        ]))
-        .unwrap();
-        agrees_with_brute_force(&m);
-    }
-
-    #[test]
-    fn reified_or_and_negated_result_agree_with_brute_force() {
-        for positive in [true, false] {
-            let mut m = Model::new();
-            let v = bools(&mut m, 4);
-            let r = Lit {
-                var: v[3],
-                positive,
-            };
-            m.post(BoolOr::reified(
-                &[Lit::neg(v[0]), Lit::pos(v[1]), Lit::pos(v[2])],
-                r,
-            ))
-            .unwrap();
-            agrees_with_brute_force(&m);
-        }
-    }
-
-    #[test]
-    fn repeated_variable_in_a_clause_is_handled() {
-        // a \/ not a always holds; r <-> (a \/ a) makes r = a.
-        let mut m = Model::new();
-        let v = bools(&mut m, 2);
-        m.post(BoolOr::clause(&[Lit::pos(v[0]), Lit::neg(v[0])]))
-            .unwrap();
-        m.post(BoolOr::reified(
-            &[Lit::pos(v[0]), Lit::pos(v[0])],
-            Lit::pos(v[1]),
-        ))
-        .unwrap();
-        agrees_with_brute_force(&m);
-    }
+    use crate::{Config, Pruning, Solver};
 
     #[test]
     fn empty_clause_never_holds_and_empty_or_is_false() {
@@ -252,5 +237,32 @@ mod tests {
         assert!(!c.check(&[]));
         let r = BoolOr::reified(&[], Lit::pos(VarId::new(0)));
         assert!(r.check(&[0]) && !r.check(&[1]));
+        let mut m = Model::new();
+        assert!(matches!(
+            m.clause(&[], &[]),
+            Err(CspError::EmptyScope { .. })
+        ));
+    }
+
+    #[test]
+    fn a_clause_over_a_non_boolean_is_refused() {
+        let mut m = Model::new();
+        let a = m.bool_var();
+        let x = m.named_int_var("x", [0, 1, 2]).unwrap();
+        assert_eq!(
+            m.clause(&[a], &[x]).unwrap_err().to_string(),
+            "clause: x must be a 0/1 variable, its domain is [0, 1, 2]"
+        );
+    }
+
+    #[test]
+    fn unit_propagation_fixes_the_last_literal() {
+        let mut m = Model::new();
+        let a = m.int_var([0]).unwrap();
+        let b = m.int_var([1]).unwrap();
+        let c = m.bool_var();
+        m.clause(&[a, c], &[b]).unwrap();
+        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ForwardChecking)).unwrap();
+        assert_eq!(s.domains().value(c), Some(1));
     }
 }

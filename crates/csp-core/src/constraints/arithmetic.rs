@@ -1,0 +1,538 @@
+//! `z = f(x, y)` and `z = f(x)`: times, div, mod, pow, min, max, abs, distance.
+
+use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::constraints::{ceil_div, floor_div};
+use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
+
+/// An integer function with MiniZinc's semantics: `div` rounds towards zero, `mod`
+/// takes the sign of the dividend, and both are undefined for a zero divisor;
+/// `pow` with a negative exponent is `1 div pow(x, -y)` (undefined for `x = 0`).
+/// A result that overflows 64 bits is undefined too: where a function is
+/// undefined, no value of the result satisfies the constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Function {
+    /// `x * y` (`int_times`)
+    Times,
+    /// `x div y` (`int_div`)
+    Div,
+    /// `x mod y` (`int_mod`)
+    Mod,
+    /// `x ^ y` (`int_pow`)
+    Pow,
+    /// `min(x, y)` (`int_min`)
+    Min,
+    /// `max(x, y)` (`int_max`)
+    Max,
+    /// `|x|` (`int_abs`, one argument)
+    Abs,
+    /// `|x - y|`
+    Distance,
+}
+
+impl Function {
+    /// The function's value, or `None` where it is undefined.
+    ///
+    /// ```
+    /// use csp_core::constraints::Function;
+    /// assert_eq!(Function::Div.apply(-7, 2), Some(-3));
+    /// assert_eq!(Function::Mod.apply(-7, 2), Some(-1));
+    /// assert_eq!(Function::Pow.apply(-2, 3), Some(-8));
+    /// assert_eq!(Function::Pow.apply(2, -1), Some(0));
+    /// assert_eq!(Function::Div.apply(1, 0), None);
+    /// assert_eq!(Function::Distance.apply(2, 7), Some(5));
+    /// ```
+    pub fn apply(self, x: Value, y: Value) -> Option<Value> {
+        match self {
+            Function::Times => x.checked_mul(y),
+            Function::Div => x.checked_div(y),
+            Function::Mod => x.checked_rem(y),
+            Function::Pow => pow(x, y),
+            Function::Min => Some(x.min(y)),
+            Function::Max => Some(x.max(y)),
+            Function::Abs => x.checked_abs(),
+            Function::Distance => x.checked_sub(y).and_then(Value::checked_abs),
+        }
+    }
+
+    /// Whether the function takes one argument.
+    pub fn is_unary(self) -> bool {
+        self == Function::Abs
+    }
+
+    /// The constraint's name in traces and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Function::Times => "times",
+            Function::Div => "div",
+            Function::Mod => "modulo",
+            Function::Pow => "pow",
+            Function::Min => "min",
+            Function::Max => "max",
+            Function::Abs => "abs",
+            Function::Distance => "distance",
+        }
+    }
+
+    /// Bounds of the result over `x in [xl, xh]`, `y in [yl, yh]`, when the
+    /// function is monotone enough for its corners to bound it.
+    fn interval(self, (xl, xh): (i128, i128), (yl, yh): (i128, i128)) -> Option<(i128, i128)> {
+        match self {
+            Function::Times => {
+                let c = [xl * yl, xl * yh, xh * yl, xh * yh];
+                Some((c.iter().copied().min()?, c.iter().copied().max()?))
+            }
+            Function::Min => Some((xl.min(yl), xh.min(yh))),
+            Function::Max => Some((xl.max(yl), xh.max(yh))),
+            Function::Abs => Some(abs_interval(xl, xh)),
+            Function::Distance => Some(abs_interval(xl - yh, xh - yl)),
+            Function::Div | Function::Mod | Function::Pow => None,
+        }
+    }
+}
+
+/// The bounds of `|v|` for `v` in `[lo, hi]`.
+fn abs_interval(lo: i128, hi: i128) -> (i128, i128) {
+    if lo >= 0 {
+        (lo, hi)
+    } else if hi <= 0 {
+        (-hi, -lo)
+    } else {
+        (0, hi.max(-lo))
+    }
+}
+
+fn pow(x: Value, y: Value) -> Option<Value> {
+    if y >= 0 {
+        let e = u32::try_from(y).ok();
+        return match (x, e) {
+            (0 | 1, _) => Some(if y == 0 { 1 } else { x }),
+            (-1, _) => Some(if y % 2 == 0 { 1 } else { -1 }),
+            (_, Some(e)) => x.checked_pow(e),
+            (_, None) => None,
+        };
+    }
+    match x {
+        0 => None,
+        1 => Some(1),
+        -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
+        _ => Some(0),
+    }
+}
+
+/// The most argument combinations [`Func`] enumerates to filter exactly; above it,
+/// it narrows the result's bounds only.
+pub const ENUMERATION_LIMIT: usize = 1 << 12;
+
+/// `z = f(x, y)` (or `z = f(x)` for [`Function::Abs`]), posted by
+/// [`Model::times`], [`Model::div`], [`Model::modulo`], [`Model::abs`],
+/// [`Model::distance`] and FlatZinc's integer builtins.
+///
+/// `promising` evaluates the function once both arguments are fixed. Propagation,
+/// at every level from forward checking up, enumerates the argument pairs left
+/// when there are at most [`ENUMERATION_LIMIT`] of them, keeping exactly the
+/// supported values of every variable (domain consistency). Beyond that it
+/// narrows `z` to the bounds the arguments' bounds allow (for times, min, max,
+/// abs, distance), and the arguments' bounds from `z`'s (for abs, distance, min,
+/// max, and times when the other factor keeps one sign).
+///
+/// ```
+/// use csp_core::{Config, Model, Solver};
+/// use csp_core::constraints::{Func, Function};
+///
+/// let mut m = Model::new();
+/// let x = m.int_var(-3..=3)?;
+/// let y = m.int_var(-3..=3)?;
+/// let z = m.int_var(4..=9)?;
+/// m.post(Func::binary(Function::Times, x, y, z))?; // z = x * y
+/// // (±2)(±2), (±2)(±3) and (±3)(±2), (±3)(±3) with equal signs: 8 pairs.
+/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 8);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Func {
+    function: Function,
+    x: VarId,
+    y: Option<VarId>,
+    z: VarId,
+    /// `[x, y, z]`, or `[x, z]` for a unary function.
+    scope: Vec<VarId>,
+}
+
+impl Func {
+    /// `z = f(x, y)`.
+    pub fn binary(function: Function, x: VarId, y: VarId, z: VarId) -> Self {
+        Func {
+            function,
+            x,
+            y: Some(y),
+            z,
+            scope: vec![x, y, z],
+        }
+    }
+
+    /// `z = f(x)`.
+    pub fn unary(function: Function, x: VarId, z: VarId) -> Self {
+        Func {
+            function,
+            x,
+            y: None,
+            z,
+            scope: vec![x, z],
+        }
+    }
+
+    fn parts(&self) -> (VarId, Option<VarId>, VarId) {
+        (self.x, self.y, self.z)
+    }
+
+    fn eval(&self, x: Value, y: Value) -> Option<Value> {
+        self.function.apply(x, y)
+    }
+
+    /// Keeps exactly the supported values of `x`, `y` and `z`.
+    fn enumerate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let (x, y, z) = self.parts();
+        let xs: Vec<Value> = ctx.values(x).collect();
+        let ys: Vec<Value> = match y {
+            Some(y) => ctx.values(y).collect(),
+            None => vec![0],
+        };
+        let mut x_ok = vec![false; xs.len()];
+        let mut y_ok = vec![false; ys.len()];
+        let mut zs: Vec<Value> = Vec::new();
+        for (i, &a) in xs.iter().enumerate() {
+            for (j, &b) in ys.iter().enumerate() {
+                // With x and y the same variable only the diagonal is possible.
+                if y == Some(x) && a != b {
+                    continue;
+                }
+                if let Some(c) = self.eval(a, b)
+                    && ctx.contains(z, c)
+                    && (z != x || c == a)
+                    && (Some(z) != y || c == b)
+                {
+                    x_ok[i] = true;
+                    y_ok[j] = true;
+                    zs.push(c);
+                }
+            }
+        }
+        if zs.is_empty() {
+            return Err(Conflict::infeasible());
+        }
+        zs.sort_unstable();
+        zs.dedup();
+        ctx.note_revision();
+        let mut changed = false;
+        for (&a, ok) in xs.iter().zip(&x_ok) {
+            if !ok {
+                changed |= ctx.remove(x, a)?;
+            }
+        }
+        if let Some(y) = y {
+            for (&b, ok) in ys.iter().zip(&y_ok) {
+                if !ok {
+                    changed |= ctx.remove(y, b)?;
+                }
+            }
+        }
+        changed |= ctx.retain(z, |_, c| zs.binary_search(&c).is_ok())?;
+        let fixed = self.scope.iter().all(|&v| ctx.is_fixed(v));
+        Ok(if fixed {
+            PropStatus::Entailed
+        } else if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+
+    /// For large domains: bounds of `z` from those of the arguments.
+    fn narrow_bounds(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let (x, y, z) = self.parts();
+        let bounds = |v: VarId, d: &Domains| (i128::from(d.min(v)), i128::from(d.max(v)));
+        let xb = bounds(x, ctx.domains());
+        let yb = y.map_or((0, 0), |y| bounds(y, ctx.domains()));
+        let Some((lo, hi)) = self.function.interval(xb, yb) else {
+            return Ok(PropStatus::Unchanged);
+        };
+        ctx.note_revision();
+        let clamp = |v: i128| v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value;
+        let mut changed = ctx.remove_below(z, clamp(lo))?;
+        changed |= ctx.remove_above(z, clamp(hi))?;
+        // |x| <= max z, |x - y| <= max z: each argument within max z of the other.
+        let zmax = i128::from(ctx.max(z));
+        match (self.function, y) {
+            (Function::Abs, _) if z != x => {
+                changed |= ctx.remove_below(x, clamp(-zmax))?;
+                changed |= ctx.remove_above(x, clamp(zmax))?;
+            }
+            (Function::Distance, Some(y)) if z != x && z != y => {
+                for (a, b) in [(x, y), (y, x)] {
+                    let (bl, bh) = bounds(b, ctx.domains());
+                    changed |= ctx.remove_below(a, clamp(bl - zmax))?;
+                    changed |= ctx.remove_above(a, clamp(bh + zmax))?;
+                }
+            }
+            // x = z / y where y keeps one sign: x within the quotients of the corners.
+            (Function::Times, Some(y)) => {
+                for (a, b) in [(x, y), (y, x)] {
+                    let (bl, bh) = bounds(b, ctx.domains());
+                    if bl <= 0 && bh >= 0 {
+                        continue;
+                    }
+                    let (zl, zh) = bounds(z, ctx.domains());
+                    let corners = [(zl, bl), (zl, bh), (zh, bl), (zh, bh)];
+                    let lo = corners.iter().map(|&(n, d)| ceil_div(n, d)).min();
+                    let hi = corners.iter().map(|&(n, d)| floor_div(n, d)).max();
+                    if let (Some(lo), Some(hi)) = (lo, hi) {
+                        changed |= ctx.remove_below(a, clamp(lo))?;
+                        changed |= ctx.remove_above(a, clamp(hi))?;
+                    }
+                }
+            }
+            // Both arguments are at least min(x, y), at most max(x, y).
+            (Function::Min, Some(y)) => {
+                let zmin = ctx.min(z);
+                changed |= ctx.remove_below(x, zmin)?;
+                changed |= ctx.remove_below(y, zmin)?;
+            }
+            (Function::Max, Some(y)) => {
+                let zmax = ctx.max(z);
+                changed |= ctx.remove_above(x, zmax)?;
+                changed |= ctx.remove_above(y, zmax)?;
+            }
+            _ => {}
+        }
+        Ok(if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+}
+
+impl Constraint for Func {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, values: &[Value]) -> bool {
+        match *values {
+            [x, y, z] => self.eval(x, y) == Some(z),
+            [x, z] => self.eval(x, 0) == Some(z),
+            _ => false,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.function.name()
+    }
+
+    fn promising(&self, d: &Domains) -> bool {
+        let (x, y, z) = self.parts();
+        match (d.value(x), y.map(|y| d.value(y)).unwrap_or(Some(0))) {
+            (Some(a), Some(b)) => self.eval(a, b).is_some_and(|c| d.contains(z, c)),
+            _ => true,
+        }
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let (x, y, _) = self.parts();
+        let pairs = ctx.len(x).saturating_mul(y.map_or(1, |y| ctx.len(y)));
+        if pairs <= ENUMERATION_LIMIT {
+            return self.enumerate(ctx);
+        }
+        self.narrow_bounds(ctx)
+    }
+}
+
+/// The arithmetic constraints, posted as [`Func`]. Each variable may be a fixed
+/// one ([`Model::constant`]) and may repeat (`times(x, x, z)` is `z = x²`).
+impl Model {
+    /// `result = |x|`.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(-3..=3)?;
+    /// let r = m.int_var(2..=5)?;
+    /// m.abs(x, r)?;
+    /// let xs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| s[x]).collect();
+    /// assert_eq!(xs, vec![-3, -2, 2, 3]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn abs(&mut self, x: VarId, result: VarId) -> Result<ConstraintId, CspError> {
+        self.post(Func::unary(Function::Abs, x, result))
+    }
+
+    /// `result = |x - y|` (the all-interval series' intervals).
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=4)?;
+    /// let y = m.int_var(0..=4)?;
+    /// let d = m.constant(3)?;
+    /// m.distance(x, y, d)?;
+    /// // (0, 3), (1, 4) and the reverse pairs.
+    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn distance(
+        &mut self,
+        x: VarId,
+        y: VarId,
+        result: VarId,
+    ) -> Result<ConstraintId, CspError> {
+        self.post(Func::binary(Function::Distance, x, y, result))
+    }
+
+    /// `result = x * y` (no solution where the product overflows 64 bits).
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(1..=6)?;
+    /// let y = m.int_var(1..=6)?;
+    /// let twelve = m.constant(12)?;
+    /// m.times(x, y, twelve)?;
+    /// // 2 * 6, 3 * 4, 4 * 3, 6 * 2.
+    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn times(&mut self, x: VarId, y: VarId, result: VarId) -> Result<ConstraintId, CspError> {
+        self.post(Func::binary(Function::Times, x, y, result))
+    }
+
+    /// `result = x / y` rounded towards zero, as Rust's `/` and MiniZinc's `div`;
+    /// `y = 0` is never a solution.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.constant(-7)?;
+    /// let y = m.int_var(-2..=2)?;
+    /// let q = m.int_var(-10..=10)?;
+    /// m.div(x, y, q)?;
+    /// let qs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| (s[y], s[q])).collect();
+    /// assert_eq!(qs, vec![(-2, 3), (-1, 7), (1, -7), (2, -3)]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn div(&mut self, x: VarId, y: VarId, result: VarId) -> Result<ConstraintId, CspError> {
+        self.post(Func::binary(Function::Div, x, y, result))
+    }
+
+    /// `result = x % y`, the remainder of [`Model::div`] (the sign of `x`, as
+    /// Rust's `%` and MiniZinc's `mod`); `y = 0` is never a solution.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(-5..=5)?;
+    /// let three = m.constant(3)?;
+    /// let one = m.constant(1)?;
+    /// m.modulo(x, three, one)?;
+    /// let xs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| s[x]).collect();
+    /// assert_eq!(xs, vec![1, 4]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn modulo(&mut self, x: VarId, y: VarId, result: VarId) -> Result<ConstraintId, CspError> {
+        self.post(Func::binary(Function::Mod, x, y, result))
+    }
+
+    /// A variable fixed to `value`: a constant wherever a constraint takes a
+    /// variable.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=5)?;
+    /// let four = m.constant(4)?;
+    /// m.less_than(x, four)?;
+    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn constant(&mut self, value: Value) -> Result<VarId, CspError> {
+        self.named_int_var(value.to_string(), [value])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Config, Pruning, Solver};
+
+    #[test]
+    fn division_and_modulo_round_towards_zero() {
+        assert_eq!(Function::Div.apply(7, -2), Some(-3));
+        assert_eq!(Function::Mod.apply(7, -2), Some(1));
+        assert_eq!(Function::Mod.apply(-7, -2), Some(-1));
+        assert_eq!(Function::Mod.apply(1, 0), None);
+        assert_eq!(Function::Div.apply(Value::MIN, -1), None);
+    }
+
+    #[test]
+    fn pow_follows_minizinc_on_negative_and_large_exponents() {
+        assert_eq!(Function::Pow.apply(0, 0), Some(1));
+        assert_eq!(Function::Pow.apply(0, -1), None);
+        assert_eq!(Function::Pow.apply(-1, -3), Some(-1));
+        assert_eq!(Function::Pow.apply(3, -2), Some(0));
+        assert_eq!(Function::Pow.apply(2, 63), None);
+        assert_eq!(Function::Pow.apply(1, Value::MAX), Some(1));
+        assert_eq!(Function::Pow.apply(-1, Value::MAX), Some(-1));
+    }
+
+    #[test]
+    fn large_domains_narrow_the_result_by_bounds() {
+        let mut m = Model::new();
+        let x = m.int_var(0..=999).unwrap();
+        let y = m.int_var(-10..=10).unwrap();
+        let z = m.int_var(-100_000..=100_000).unwrap();
+        m.post(Func::binary(Function::Times, x, y, z)).unwrap();
+        let config = Config::default().with_pruning(Pruning::Propagators);
+        let solver = Solver::new(&m, config).unwrap();
+        let d = solver.domains();
+        assert_eq!((d.min(z), d.max(z)), (-9990, 9990));
+    }
+
+    #[test]
+    fn large_domains_narrow_abs_and_distance_both_ways() {
+        let mut m = Model::new();
+        let x = m.int_var(-5000..=5000).unwrap();
+        let y = m.int_var(100..=200).unwrap();
+        let z = m.int_var(0..=10).unwrap();
+        m.distance(x, y, z).unwrap();
+        let a = m.int_var(-5000..=5000).unwrap();
+        let r = m.int_var(-3..=7).unwrap();
+        m.abs(a, r).unwrap();
+        let config = Config::default().with_pruning(Pruning::Propagators);
+        let solver = Solver::new(&m, config).unwrap();
+        let d = solver.domains();
+        assert_eq!((d.min(x), d.max(x)), (90, 210));
+        assert_eq!((d.min(a), d.max(a)), (-7, 7));
+        assert_eq!((d.min(r), d.max(r)), (0, 7));
+    }
+
+    #[test]
+    fn large_domains_narrow_the_factors_of_a_product() {
+        let mut m = Model::new();
+        let x = m.int_var(-5000..=5000).unwrap();
+        let y = m.int_var(4..=100).unwrap();
+        let z = m.int_var(-40..=81).unwrap();
+        m.times(x, y, z).unwrap();
+        let config = Config::default().with_pruning(Pruning::Propagators);
+        let solver = Solver::new(&m, config).unwrap();
+        let d = solver.domains();
+        // x in [ceil(-40 / 4), floor(81 / 4)].
+        assert_eq!((d.min(x), d.max(x)), (-10, 20));
+    }
+
+    #[test]
+    fn constants_are_named_by_their_value() {
+        let mut m = Model::new();
+        let c = m.constant(-4).unwrap();
+        assert_eq!(m.var_name(c), "-4");
+        assert_eq!(m.domain(c).unwrap().values(), vec![-4]);
+    }
+}

@@ -1,0 +1,255 @@
+//! Element with an index offset: `result = array[index - offset]`, for arrays
+//! indexed from 1 (MiniZinc) or from any other number.
+
+use smallvec::SmallVec;
+
+use crate::constraint::{PropStatus, Propagation};
+use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
+
+/// `result = array[index - offset]`, over constants or variables: the array's
+/// first entry has index `offset`. Posted by [`Model::element_offset`] and
+/// [`Model::element_var_offset`]; with `offset = 0` those post
+/// [`Element`](crate::Element) and [`VarElement`](crate::VarElement).
+///
+/// The scope is `[index, result]`, then the array's variables if any.
+/// `promising` looks for an index whose entry can still be the result;
+/// propagation (the same at every level from forward checking up) keeps the
+/// indices whose entry is a possible result and the results some possible
+/// index gives (generalised arc consistency over constants), and once the index
+/// is fixed, makes its variable and the result agree.
+///
+/// ```
+/// use csp_core::{Config, Model, Solver};
+/// use csp_core::constraints::OffsetElement;
+/// let mut m = Model::new();
+/// let day = m.int_var(1..=7)?; // 1 = Monday
+/// let open = m.int_var(1..=1)?;
+/// m.post(OffsetElement::new(day, &[1, 1, 0, 1, 1, 0, 0], 1, open))?;
+/// let days: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| s[day]).collect();
+/// assert_eq!(days, vec![1, 2, 4, 5]);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OffsetElement {
+    /// `[index, result]`, then the array's variables.
+    scope: Vec<VarId>,
+    /// The constant array, or `None` for the variables of the scope.
+    array: Option<Vec<Value>>,
+    offset: Value,
+}
+
+/// One entry of the array: a constant or a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Entry {
+    Const(Value),
+    Var(VarId),
+}
+
+impl OffsetElement {
+    /// `result = array[index - offset]` over a constant array.
+    pub fn new(index: VarId, array: &[Value], offset: Value, result: VarId) -> Self {
+        OffsetElement {
+            scope: vec![index, result],
+            array: Some(array.to_vec()),
+            offset,
+        }
+    }
+
+    /// `result = vars[index - offset]` over variables.
+    pub fn with_vars(index: VarId, vars: &[VarId], offset: Value, result: VarId) -> Self {
+        let mut scope = vec![index, result];
+        scope.extend_from_slice(vars);
+        OffsetElement {
+            scope,
+            array: None,
+            offset,
+        }
+    }
+
+    fn position(&self, index: Value) -> Option<usize> {
+        index
+            .checked_sub(self.offset)
+            .and_then(|i| usize::try_from(i).ok())
+    }
+
+    fn entry(&self, index: Value) -> Option<Entry> {
+        let i = self.position(index)?;
+        match &self.array {
+            Some(a) => a.get(i).map(|&v| Entry::Const(v)),
+            None => self.scope[2..].get(i).map(|&x| Entry::Var(x)),
+        }
+    }
+
+    /// Whether the entry at `index` can equal `result`'s value `r`.
+    fn can_give(d: &Domains, entry: Entry, r: Value) -> bool {
+        match entry {
+            Entry::Const(v) => v == r,
+            Entry::Var(x) => d.contains(x, r),
+        }
+    }
+
+    /// Whether the entry at `index` can equal some value of `result`.
+    fn supported(&self, d: &Domains, index: Value) -> bool {
+        let [i, r] = [self.scope[0], self.scope[1]];
+        match self.entry(index) {
+            None => false,
+            // `x = array[x - offset]` pairs the index with itself.
+            Some(Entry::Const(v)) if i == r => v == index,
+            Some(Entry::Const(v)) => d.contains(r, v),
+            Some(Entry::Var(x)) if i == r => d.contains(x, index),
+            Some(Entry::Var(x)) => d.values(x).any(|v| d.contains(r, v)),
+        }
+    }
+}
+
+impl Constraint for OffsetElement {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, v: &[Value]) -> bool {
+        let Some(i) = self.position(v[0]) else {
+            return false;
+        };
+        let entry = match &self.array {
+            Some(a) => a.get(i),
+            None => v[2..].get(i),
+        };
+        entry == Some(&v[1])
+    }
+
+    fn name(&self) -> &str {
+        "element"
+    }
+
+    fn promising(&self, d: &Domains) -> bool {
+        d.values(self.scope[0]).any(|i| self.supported(d, i))
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let [index, result] = [self.scope[0], self.scope[1]];
+        ctx.note_revision();
+        let mut changed = ctx.retain(index, |d, i| self.supported(d, i))?;
+        if index != result {
+            ctx.note_revision();
+            let entries: SmallVec<[Entry; 16]> =
+                ctx.values(index).filter_map(|i| self.entry(i)).collect();
+            changed |= ctx.retain(result, |d, r| {
+                entries.iter().any(|&e| Self::can_give(d, e, r))
+            })?;
+        }
+        if let Some(i) = ctx.value(index)
+            && let Some(Entry::Var(x)) = self.entry(i)
+            && x != result
+        {
+            ctx.note_revision();
+            changed |= ctx.retain(x, |d, v| d.contains(result, v))?;
+        }
+        let settled = match (ctx.value(index), &self.array) {
+            (Some(_), Some(_)) => true,
+            (Some(_), None) => self.scope.iter().all(|&v| ctx.is_fixed(v)),
+            (None, _) => false,
+        };
+        Ok(if settled {
+            PropStatus::Entailed
+        } else if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+}
+
+fn non_empty(len: usize) -> Result<(), CspError> {
+    if len == 0 {
+        return Err(CspError::InvalidArgument {
+            context: "element".into(),
+            message: "the array is empty".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Element with an index offset.
+impl Model {
+    /// `result = array[index - offset]`: the array's first entry has index
+    /// `offset` (1 for MiniZinc's arrays). See [`OffsetElement`].
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let i = m.int_var(1..=4)?;
+    /// let r = m.int_var(0..=9)?;
+    /// m.element_offset(i, &[10, 4, 7, 4], 1, r)?;
+    /// let pairs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| (s[i], s[r])).collect();
+    /// assert_eq!(pairs, vec![(2, 4), (3, 7), (4, 4)]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn element_offset(
+        &mut self,
+        index: VarId,
+        array: &[Value],
+        offset: Value,
+        result: VarId,
+    ) -> Result<ConstraintId, CspError> {
+        if offset == 0 {
+            return self.element(index, array, result);
+        }
+        non_empty(array.len())?;
+        self.post(OffsetElement::new(index, array, offset, result))
+    }
+
+    /// `result = vars[index - offset]` over variables. See [`OffsetElement`].
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let xs = m.int_var_array("x", 3, 0..=1)?;
+    /// let i = m.int_var(1..=3)?;
+    /// let one = m.constant(1)?;
+    /// m.element_var_offset(i, &xs, 1, one)?;
+    /// // i picks a 1 among the x: 4 + 4 + 4 = 12 (x, i) pairs.
+    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 12);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn element_var_offset(
+        &mut self,
+        index: VarId,
+        vars: &[VarId],
+        offset: Value,
+        result: VarId,
+    ) -> Result<ConstraintId, CspError> {
+        if offset == 0 {
+            return self.element_var(index, vars, result);
+        }
+        non_empty(vars.len())?;
+        self.post(OffsetElement::with_vars(index, vars, offset, result))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Config, Pruning, Solver};
+
+    #[test]
+    fn indices_outside_the_shifted_range_have_no_entry() {
+        let mut m = Model::new();
+        let i = m.int_var(-5..=5).unwrap();
+        let r = m.int_var(0..=9).unwrap();
+        m.element_offset(i, &[3, 4], -2, r).unwrap();
+        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        assert_eq!(s.domains().values(i).collect::<Vec<_>>(), vec![-2, -1]);
+        assert_eq!(s.domains().values(r).collect::<Vec<_>>(), vec![3, 4]);
+    }
+
+    #[test]
+    fn an_empty_array_is_refused() {
+        let mut m = Model::new();
+        let i = m.int_var(0..=1).unwrap();
+        assert_eq!(
+            m.element_var_offset(i, &[], 1, i).unwrap_err().to_string(),
+            "element: the array is empty"
+        );
+    }
+}

@@ -1,0 +1,443 @@
+//! The exhaustive harness of `tests/exhaustive.rs` (see `tests/harness/`) applied
+//! to the arithmetic, counting, logic and offset-element constraints: every
+//! sub-domain combination of tiny domains, every narrowing pruning level, every
+//! `propagate` call audited against brute force, `promising` audited at `check`.
+//! Each reference semantics below is written from the documentation, in `i128`,
+//! independently of the constraint's `check`.
+//!
+//! A last group compares whole searches with brute force at every pruning level
+//! on domains too large for the harness (the bounds-only paths).
+
+mod harness;
+
+use csp_core::constraints::{
+    BoolOr, Count, Func, Function, Lit, MinMax, OffsetElement, ReifiedLinear,
+};
+use csp_core::{Config, Model, Pruning, Relation, Solver, Value};
+use harness::*;
+
+const SPARSE: &[Value] = &[-2, 0, 1, 3];
+const NEG: &[Value] = &[-1, 0, 2];
+const SMALL: &[Value] = &[0, 1, 2, 3];
+const BOOL: &[Value] = &[0, 1];
+
+fn big(v: Value) -> i128 {
+    i128::from(v)
+}
+
+// ------------------------------------------------------------------ arithmetic
+
+/// The reference semantics of `z = f(x, y)`, `None` where undefined.
+fn reference(f: Function, x: i128, y: i128) -> Option<i128> {
+    match f {
+        Function::Times => Some(x * y),
+        // Truncating division: the quotient's magnitude is |x| / |y| rounded
+        // down, its sign the product of the signs.
+        Function::Div if y == 0 => None,
+        Function::Div => {
+            let q = x.abs() / y.abs();
+            Some(if (x < 0) != (y < 0) { -q } else { q })
+        }
+        Function::Mod if y == 0 => None,
+        Function::Mod => {
+            let r = x.abs() % y.abs();
+            Some(if x < 0 { -r } else { r })
+        }
+        Function::Pow if y < 0 => match x {
+            0 => None,
+            1 => Some(1),
+            -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
+            _ => Some(0),
+        },
+        Function::Pow => Some((0..y).fold(1, |p, _| p * x)),
+        Function::Min => Some(x.min(y)),
+        Function::Max => Some(x.max(y)),
+        Function::Abs => Some(x.abs()),
+        Function::Distance => Some((x - y).abs()),
+    }
+}
+
+const BINARY: [Function; 7] = [
+    Function::Times,
+    Function::Div,
+    Function::Mod,
+    Function::Pow,
+    Function::Min,
+    Function::Max,
+    Function::Distance,
+];
+
+#[test]
+fn every_binary_function_is_sound_and_domain_consistent() {
+    for f in BINARY {
+        let c = Func::binary(f, x(0), x(1), x(2));
+        assert_trustworthy(
+            case(
+                format!("x2 = {}(x0, x1)", f.name()),
+                c,
+                &[SPARSE, &[-2, 0, 1, 2], &[-1, 0, 1, 2, 4]],
+                move |v| reference(f, big(v[0]), big(v[1])) == Some(big(v[2])),
+            )
+            .everywhere(Strength::Gac),
+        );
+    }
+}
+
+#[test]
+fn abs_is_sound_and_domain_consistent() {
+    let c = Func::unary(Function::Abs, x(0), x(1));
+    assert_trustworthy(
+        case("x1 = |x0|", c, &[&[-3, -1, 0, 1, 2], &[-1, 0, 1, 3]], |v| {
+            big(v[0]).abs() == big(v[1])
+        })
+        .everywhere(Strength::Gac),
+    );
+}
+
+#[test]
+fn functions_over_a_repeated_variable_are_sound() {
+    // x1 = x0 * x0, x0 = x0 mod x1, x0 = |x0 - x1| and x1 = |x0 - x0|: the
+    // scopes repeat a variable, the tuples are in scope order.
+    let cases = [
+        ("x1 = x0 * x0", Function::Times, [0, 0, 1]),
+        ("x0 = x0 mod x1", Function::Mod, [0, 1, 0]),
+        ("x0 = |x0 - x1|", Function::Distance, [0, 1, 0]),
+        ("x1 = |x0 - x0|", Function::Distance, [0, 0, 1]),
+    ];
+    for (name, f, [a, b, c]) in cases {
+        assert_trustworthy(
+            case(
+                name,
+                Func::binary(f, x(a), x(b), x(c)),
+                &[&[-2, -1, 0, 1, 3], &[-1, 0, 1, 4]],
+                move |v| reference(f, big(v[0]), big(v[1])) == Some(big(v[2])),
+            )
+            .everywhere(Strength::Gac),
+        );
+    }
+}
+
+#[test]
+fn max_and_min_of_an_array_are_sound_and_gac_once_one_variable_is_open() {
+    assert_trustworthy(
+        case(
+            "x3 = max(x0, x1, x2)",
+            MinMax::max(&[x(0), x(1), x(2)], x(3)),
+            &[SPARSE, NEG, &[0, 2], &[-1, 0, 2, 3]],
+            |v| v[0..3].iter().max() == Some(&v[3]),
+        )
+        .everywhere(Strength::GacWhenOneOpen),
+    );
+    assert_trustworthy(
+        case(
+            "x3 = min(x0, x1, x2)",
+            MinMax::min(&[x(0), x(1), x(2)], x(3)),
+            &[SPARSE, NEG, &[0, 2], &[-2, -1, 0, 2]],
+            |v| v[0..3].iter().min() == Some(&v[3]),
+        )
+        .everywhere(Strength::GacWhenOneOpen),
+    );
+}
+
+#[test]
+fn max_with_the_result_in_the_array_is_sound() {
+    // x1 = max(x0, x1): x0 <= x1.
+    assert_trustworthy(
+        case(
+            "x1 = max(x0, x1)",
+            MinMax::max(&[x(0), x(1)], x(1)),
+            &[SPARSE, &[-1, 0, 2]],
+            |v| v[0].max(v[1]) == v[1],
+        )
+        .everywhere(Strength::Gac),
+    );
+}
+
+// ------------------------------------------------------------------ counting
+
+fn count_of(vars: &[Value], value: Value) -> i128 {
+    vars.iter().filter(|&&v| v == value).count() as i128
+}
+
+#[test]
+fn count_is_sound_and_gac() {
+    for value in [0, 2] {
+        assert_trustworthy(
+            case(
+                format!("x3 = count(x0..x2 = {value})"),
+                Count::new(&[x(0), x(1), x(2)], value, x(3)),
+                &[NEG, &[0, 2], &[0, 1, 2], &[-1, 0, 1, 3]],
+                move |v| count_of(&v[..3], value) == big(v[3]),
+            )
+            .everywhere(Strength::Gac),
+        );
+    }
+}
+
+#[test]
+fn at_most_and_at_least_are_sound_and_gac() {
+    for n in 0..=3 {
+        assert_trustworthy(
+            case(
+                format!("at most {n} of x0..x3 = 1"),
+                Count::at_most(&[x(0), x(1), x(2), x(3)], 1, n),
+                &[SMALL, &[1, 2], NEG, &[0, 1]],
+                move |v| count_of(v, 1) <= n as i128,
+            )
+            .everywhere(Strength::Gac),
+        );
+        assert_trustworthy(
+            case(
+                format!("at least {n} of x0..x3 = 1"),
+                Count::at_least(&[x(0), x(1), x(2), x(3)], 1, n),
+                &[SMALL, &[1, 2], NEG, &[0, 1]],
+                move |v| count_of(v, 1) >= n as i128,
+            )
+            .everywhere(Strength::Gac),
+        );
+    }
+}
+
+#[test]
+fn count_over_repeated_variables_and_its_own_result_is_sound() {
+    assert_trustworthy(case(
+        "x1 = count([x0, x0, x1] = 1)",
+        Count::new(&[x(0), x(0), x(1)], 1, x(1)),
+        &[&[0, 1, 2], &[0, 1, 2, 3]],
+        // The scope is [x0, x0, x1, x1].
+        |v| count_of(&v[..3], 1) == big(v[3]),
+    ));
+}
+
+// ------------------------------------------------------------------ logic
+
+#[test]
+fn clauses_are_sound_and_gac() {
+    let lits = [Lit::pos(x(0)), Lit::neg(x(1)), Lit::pos(x(2))];
+    assert_trustworthy(
+        case(
+            "x0 or not x1 or x2",
+            BoolOr::clause(&lits),
+            &[BOOL, BOOL, BOOL],
+            |v| v[0] == 1 || v[1] == 0 || v[2] == 1,
+        )
+        .everywhere(Strength::Gac),
+    );
+    for positive in [true, false] {
+        let r = if positive {
+            Lit::pos(x(3))
+        } else {
+            Lit::neg(x(3))
+        };
+        assert_trustworthy(
+            case(
+                format!("{positive} x3 <-> (x0 or not x1 or x2)"),
+                BoolOr::reified(&lits, r),
+                &[BOOL, BOOL, BOOL, BOOL],
+                move |v| ((v[3] == 1) == positive) == (v[0] == 1 || v[1] == 0 || v[2] == 1),
+            )
+            .everywhere(Strength::Gac),
+        );
+    }
+}
+
+fn compare(s: i128, rel: Relation, rhs: i128) -> bool {
+    match rel {
+        Relation::Eq => s == rhs,
+        Relation::Ne => s != rhs,
+        Relation::Le => s <= rhs,
+        Relation::Lt => s < rhs,
+        Relation::Ge => s >= rhs,
+        Relation::Gt => s > rhs,
+    }
+}
+
+const RELATIONS: [Relation; 6] = [
+    Relation::Eq,
+    Relation::Ne,
+    Relation::Le,
+    Relation::Lt,
+    Relation::Ge,
+    Relation::Gt,
+];
+
+#[test]
+fn reified_and_implied_linear_are_sound_for_every_relation() {
+    for rel in RELATIONS {
+        let spec = move |v: &[Value]| compare(2 * big(v[0]) - big(v[1]), rel, 1);
+        assert_trustworthy(
+            case(
+                format!("x2 <-> 2 x0 - x1 {rel} 1"),
+                ReifiedLinear::new(&[2, -1], &[x(0), x(1)], rel, 1, x(2)).unwrap(),
+                &[NEG, &[1, 2, 3], BOOL],
+                move |v| (v[2] == 1) == spec(v),
+            )
+            .everywhere(Strength::GacWhenOneOpen),
+        );
+        assert_trustworthy(
+            case(
+                format!("x2 -> 2 x0 - x1 {rel} 1"),
+                ReifiedLinear::implied(&[2, -1], &[x(0), x(1)], rel, 1, x(2)).unwrap(),
+                &[NEG, &[1, 2, 3], BOOL],
+                move |v| v[2] == 0 || spec(v),
+            )
+            .everywhere(Strength::GacWhenOneOpen),
+        );
+    }
+}
+
+#[test]
+fn reified_linear_over_its_own_control_variable_is_sound() {
+    // x1 <-> x0 + x1 >= 2.
+    assert_trustworthy(case(
+        "x1 <-> x0 + x1 >= 2",
+        ReifiedLinear::new(&[1, 1], &[x(0), x(1)], Relation::Ge, 2, x(1)).unwrap(),
+        &[SMALL, BOOL],
+        |v| (v[2] == 1) == (big(v[0]) + big(v[1]) >= 2),
+    ));
+}
+
+// ------------------------------------------------------------------ element
+
+#[test]
+fn element_with_an_offset_is_sound_and_gac_over_constants() {
+    for offset in [1, -2] {
+        let array = [3, -2, 3, 0];
+        assert_trustworthy(
+            case(
+                format!("x1 = [3,-2,3,0][x0 - {offset}]"),
+                OffsetElement::new(x(0), &array, offset, x(1)),
+                &[&[-2, 0, 1, 4], &[-2, 0, 3, 5]],
+                move |v| {
+                    let i = big(v[0]) - big(offset);
+                    (0..4).contains(&i) && big(array[i as usize]) == big(v[1])
+                },
+            )
+            .everywhere(Strength::Gac),
+        );
+    }
+    // x0 = [1, 0, 3][x0 - 1]: the fixed points 1 and 3.
+    assert_trustworthy(
+        case(
+            "x0 = [1,0,3][x0 - 1]",
+            OffsetElement::new(x(0), &[1, 0, 3], 1, x(0)),
+            &[&[0, 1, 2, 3]],
+            |v| {
+                let i = big(v[0]) - 1;
+                (0..3).contains(&i) && [1, 0, 3][i as usize] == big(v[1])
+            },
+        )
+        .everywhere(Strength::Gac),
+    );
+}
+
+#[test]
+fn element_over_variables_with_an_offset_filters_the_last_open_variable() {
+    let spec = |v: &[Value]| match v[0] {
+        1 => v[2] == v[1],
+        2 => v[3] == v[1],
+        _ => false,
+    };
+    assert_trustworthy(
+        case(
+            "x1 = [x2, x3][x0 - 1]",
+            OffsetElement::with_vars(x(0), &[x(2), x(3)], 1, x(1)),
+            &[&[0, 1, 2, 3], &[0, 1, 2], &[0, 2], &[1, 2, 3]],
+            spec,
+        )
+        .everywhere(Strength::GacWhenOneOpen),
+    );
+    // The index among the items: x0 = [x1, x0][x0 - 1].
+    assert_trustworthy(case(
+        "x0 = [x1, x0][x0 - 1]",
+        OffsetElement::with_vars(x(0), &[x(1), x(0)], 1, x(0)),
+        &[&[0, 1, 2, 3], &[0, 1, 2]],
+        |v| match v[0] {
+            1 => v[2] == v[1],
+            2 => v[3] == v[1],
+            _ => false,
+        },
+    ));
+}
+
+// ------------------------------------------------------------------ large domains
+
+/// Every pruning level counts what brute force counts.
+fn agrees_at_every_level(m: &Model, name: &str) {
+    let domains: Vec<Vec<Value>> = m.vars().map(|v| m.domain(v).unwrap().values()).collect();
+    let want = assignments(&domains).filter(|a| m.is_solution(a)).count() as u64;
+    assert!(want > 0, "{name}: a test without solutions says little");
+    for pruning in Pruning::ALL {
+        let mut s = Solver::new(m, Config::default().with_pruning(pruning)).unwrap();
+        let r = s.count();
+        assert!(r.is_complete());
+        assert_eq!(r.solutions, want, "{name} under {pruning}");
+    }
+}
+
+#[test]
+fn functions_over_large_domains_agree_with_brute_force() {
+    for f in BINARY {
+        let mut m = Model::new();
+        let a = m.int_var(-50..=50).unwrap();
+        let b = m.int_var(-45..=45).unwrap();
+        let c = m.int_var(-6..=9).unwrap();
+        m.post(Func::binary(f, a, b, c)).unwrap();
+        const { assert!(101 * 91 > csp_core::constraints::ENUMERATION_LIMIT) };
+        agrees_at_every_level(&m, f.name());
+    }
+    let mut m = Model::new();
+    let a = m.int_var(-5000..=5000).unwrap();
+    let r = m.int_var(-3..=40).unwrap();
+    m.abs(a, r).unwrap();
+    agrees_at_every_level(&m, "abs");
+    // A factor of one sign: the other factor's bounds follow from the product's.
+    for f in [Function::Times, Function::Div, Function::Mod] {
+        let mut m = Model::new();
+        let a = m.int_var(-50..=50).unwrap();
+        let b = m.int_var(-60..=-3).unwrap();
+        let c = m.int_var(-6..=9).unwrap();
+        m.post(Func::binary(f, a, b, c)).unwrap();
+        agrees_at_every_level(&m, f.name());
+    }
+}
+
+#[test]
+fn model_methods_agree_with_brute_force() {
+    let mut m = Model::new();
+    let xs = m.int_var_array("x", 4, 0..=3).unwrap();
+    let b = m.bool_var();
+    let c = m.bool_var();
+    let twos = m.int_var(0..=4).unwrap();
+    let top = m.int_var(0..=3).unwrap();
+    let low = m.int_var(0..=3).unwrap();
+    let i = m.int_var(1..=4).unwrap();
+    m.count(&xs, 2, twos).unwrap();
+    m.at_most(&xs, 0, 1).unwrap();
+    m.at_least(&xs, 3, 1).unwrap();
+    m.max(&xs, top).unwrap();
+    m.min(&xs[..2], low).unwrap();
+    m.linear_reif(&[1, 1], &[xs[0], xs[1]], Relation::Ge, 4, b)
+        .unwrap();
+    m.linear_imp(&[1], &[twos], Relation::Le, 1, c).unwrap();
+    m.clause(&[b, c], &[]).unwrap();
+    m.element_var_offset(i, &xs, 1, top).unwrap();
+    m.distance(xs[2], xs[3], low).unwrap();
+    agrees_at_every_level(&m, "mixed");
+
+    let mut m = Model::new();
+    let a = m.int_var(-3..=3).unwrap();
+    let b = m.int_var([-2, -1, 1, 2]).unwrap();
+    let q = m.int_var(-3..=3).unwrap();
+    let r = m.int_var(-2..=2).unwrap();
+    let p = m.int_var(-6..=6).unwrap();
+    let k = m.int_var(0..=3).unwrap();
+    let one = m.constant(1).unwrap();
+    m.div(a, b, q).unwrap();
+    m.modulo(a, b, r).unwrap();
+    m.times(q, b, p).unwrap();
+    m.abs(r, k).unwrap();
+    m.element_offset(k, &[5, 1, 7, 9], 0, one).unwrap();
+    m.element_offset(q, &[1, 0, 1, 1, 0, 1, 1], -3, k).unwrap();
+    agrees_at_every_level(&m, "arithmetic");
+}
