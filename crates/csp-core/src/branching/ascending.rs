@@ -1,6 +1,6 @@
 //! `Ascending`: smallest value first.
 
-use super::{ValueContext, ValueSelector};
+use super::{Sweep, ValueContext, ValueSelector};
 use crate::{Value, VarId};
 
 /// Tries values from the smallest up, like the classic `for (col = 0; col < n; col++)`.
@@ -11,6 +11,10 @@ impl ValueSelector for Ascending {
     #[inline]
     fn order(&mut self, var: VarId, ctx: &mut ValueContext<'_>, out: &mut Vec<Value>) {
         out.extend(ctx.domains().values(var));
+    }
+
+    fn sweep(&self) -> Option<Sweep> {
+        Some(Sweep::Up)
     }
 
     fn name(&self) -> &str {

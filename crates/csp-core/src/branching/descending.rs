@@ -1,6 +1,6 @@
 //! `Descending`: largest value first.
 
-use super::{ValueContext, ValueSelector};
+use super::{Sweep, ValueContext, ValueSelector};
 use crate::{Value, VarId};
 
 /// Tries values from the largest down.
@@ -11,6 +11,10 @@ impl ValueSelector for Descending {
     fn order(&mut self, var: VarId, ctx: &mut ValueContext<'_>, out: &mut Vec<Value>) {
         out.extend(ctx.domains().values(var));
         out.reverse();
+    }
+
+    fn sweep(&self) -> Option<Sweep> {
+        Some(Sweep::Down)
     }
 
     fn name(&self) -> &str {

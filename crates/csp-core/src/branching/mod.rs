@@ -24,5 +24,5 @@ pub use middle_out::MiddleOut;
 pub use mrv_degree::MrvDegree;
 pub use random_value::RandomValue;
 pub use random_var::RandomVar;
-pub use value_selector::{AnyValueSelector, ValOrder, ValueContext, ValueSelector};
+pub use value_selector::{AnyValueSelector, Sweep, ValOrder, ValueContext, ValueSelector};
 pub use variable_selector::{AnyVariableSelector, SearchView, VarOrder, VariableSelector};

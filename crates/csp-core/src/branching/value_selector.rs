@@ -78,8 +78,25 @@ pub trait ValueSelector {
     /// them. `out` is empty on entry. Must list each value of the domain once.
     fn order(&mut self, var: VarId, ctx: &mut ValueContext<'_>, out: &mut Vec<Value>);
 
+    /// `Some` if the order is a plain sweep of the domain (smallest first or
+    /// largest first): the search then walks the domain as it goes instead of
+    /// calling [`order`](ValueSelector::order), and no list of values is kept
+    /// per decision, whatever the domain's width. The default is `None`.
+    fn sweep(&self) -> Option<Sweep> {
+        None
+    }
+
     /// The heuristic's name.
     fn name(&self) -> &str;
+}
+
+/// A value order that walks the domain in one direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sweep {
+    /// Smallest value first.
+    Up,
+    /// Largest value first.
+    Down,
 }
 
 /// The built-in value orders, by name.
@@ -179,6 +196,17 @@ impl ValueSelector for AnyValueSelector {
             AnyValueSelector::MiddleOut(s) => s.order(var, ctx, out),
             AnyValueSelector::LeastConstraining(s) => s.order(var, ctx, out),
             AnyValueSelector::Random(s) => s.order(var, ctx, out),
+        }
+    }
+
+    #[inline]
+    fn sweep(&self) -> Option<Sweep> {
+        match self {
+            AnyValueSelector::Ascending(s) => s.sweep(),
+            AnyValueSelector::Descending(s) => s.sweep(),
+            AnyValueSelector::MiddleOut(s) => s.sweep(),
+            AnyValueSelector::LeastConstraining(s) => s.sweep(),
+            AnyValueSelector::Random(s) => s.sweep(),
         }
     }
 

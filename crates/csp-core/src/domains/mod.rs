@@ -11,6 +11,7 @@ mod bulk;
 
 use fixedbitset::FixedBitSet;
 
+use crate::branching::Sweep;
 use crate::{Value, VarId};
 pub(crate) use bulk::{SHIFT_SAFE, ShiftedEntry};
 
@@ -240,6 +241,48 @@ impl Domains {
                 return None;
             }
             w = words[i];
+        }
+    }
+
+    /// The largest value left that is smaller than `value`, if any.
+    pub fn prev_value(&self, var: VarId, value: Value) -> Option<Value> {
+        let lay = self.layout[var.index()];
+        if value <= lay.base {
+            return None;
+        }
+        let width = lay.words as usize * WORD_BITS;
+        // The last offset to look at: value - 1 - base, capped at the span.
+        let last = (value as i128 - lay.base as i128 - 1).min(width as i128 - 1) as usize;
+        let words = self.words(var);
+        let mut i = last / WORD_BITS;
+        let shift = WORD_BITS - 1 - last % WORD_BITS;
+        let mut w = words[i] & (usize::MAX >> shift);
+        loop {
+            if w != 0 {
+                let bit = WORD_BITS - 1 - w.leading_zeros() as usize;
+                return Some(lay.base + (i * WORD_BITS + bit) as Value);
+            }
+            if i == 0 {
+                return None;
+            }
+            i -= 1;
+            w = words[i];
+        }
+    }
+
+    /// The value a sweep tries after `last` (the first one if `None`).
+    #[inline]
+    pub(crate) fn sweep_next(
+        &self,
+        var: VarId,
+        sweep: Sweep,
+        last: Option<Value>,
+    ) -> Option<Value> {
+        match (sweep, last) {
+            (Sweep::Up, None) => (self.len(var) > 0).then(|| self.min(var)),
+            (Sweep::Up, Some(v)) => self.next_value(var, v),
+            (Sweep::Down, None) => (self.len(var) > 0).then(|| self.max(var)),
+            (Sweep::Down, Some(v)) => self.prev_value(var, v),
         }
     }
 
@@ -503,6 +546,24 @@ mod tests {
         assert_eq!(d.values(x).nth(66), Some(63));
         assert_eq!(d.next_value(x, 62), Some(63));
         assert_eq!(d.next_value(x, 70), None);
+    }
+
+    #[test]
+    fn prev_and_next_values_walk_the_domain_both_ways() {
+        let vals = [-70, -5, 0, 63, 64, 130];
+        let d = Domains::new(std::iter::once((-70, 130, Some(&vals[..]))));
+        let x = VarId::new(0);
+        let mut down = Vec::new();
+        let mut at = d.sweep_next(x, Sweep::Down, None);
+        while let Some(v) = at {
+            down.push(v);
+            at = d.sweep_next(x, Sweep::Down, Some(v));
+        }
+        assert_eq!(down, [130, 64, 63, 0, -5, -70]);
+        assert_eq!(d.prev_value(x, Value::MAX), Some(130));
+        assert_eq!(d.prev_value(x, -70), None);
+        assert_eq!(d.prev_value(x, Value::MIN), None);
+        assert_eq!(d.sweep_next(x, Sweep::Up, Some(0)), Some(63));
     }
 
     #[test]

@@ -9,7 +9,9 @@ use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use crate::branching::{AnyValueSelector, AnyVariableSelector, ValueSelector, VariableSelector};
+use crate::branching::{
+    AnyValueSelector, AnyVariableSelector, Sweep, ValueSelector, VariableSelector,
+};
 use crate::context::Changes;
 use crate::limits::{Limits, SearchStatus, StopReason};
 use crate::observer::{Candidate, NoObserver, Node, SearchObserver};
@@ -43,10 +45,13 @@ pub(crate) struct Watch {
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     var: VarId,
-    /// Range of this frame's values in `Solver::values`.
+    /// Range of this frame's values in `Solver::values` (empty for a sweep).
     start: usize,
     next: usize,
     end: usize,
+    /// A sweep of the domain instead of a list, with the value tried last.
+    sweep: Option<Sweep>,
+    last: Option<Value>,
     /// The node (value) currently assigned, if its level is open.
     open: Option<Node>,
     /// The id of the node this frame branches from.

@@ -85,7 +85,13 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 self.num_decided -= 1;
             }
             let top = *top;
-            if top.next == top.end {
+            // After the pop, `var`'s domain is again what it was when the frame
+            // was pushed, so a sweep continues from the value tried last.
+            let next = match top.sweep {
+                None => (top.next < top.end).then(|| self.values[top.next]),
+                Some(sweep) => self.domains.sweep_next(top.var, sweep, top.last),
+            };
+            let Some(value) = next else {
                 self.frames.pop();
                 self.values.truncate(top.start);
                 self.stats.backtracks += 1;
@@ -95,7 +101,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     return false;
                 }
                 continue;
-            }
+            };
             if self.limits.nodes.is_some_and(|n| self.stats.tried >= n) {
                 return self.stop(StopReason::NodeLimit);
             }
@@ -112,7 +118,6 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             {
                 return self.stop(reason);
             }
-            let value = self.values[top.next];
             let node = Node {
                 id: self.next_id,
                 parent: top.parent,
@@ -125,6 +130,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.observer.on_try(&node);
             if let Some(frame) = self.frames.last_mut() {
                 frame.next += 1;
+                frame.last = Some(value);
                 frame.open = Some(node);
             }
             self.domains.push_level();
@@ -198,6 +204,21 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.observer.on_select(self.frames.len(), var, &[]);
         }
         let start = self.values.len();
+        let parent = self.frames.last().and_then(|f| f.open).map_or(0, |n| n.id);
+        let sweep = self.val_sel.sweep();
+        if sweep.is_some() {
+            self.frames.push(Frame {
+                var,
+                start,
+                next: start,
+                end: start,
+                sweep,
+                last: None,
+                open: None,
+                parent,
+            });
+            return true;
+        }
         let mut out = std::mem::take(&mut self.values);
         let mut scratch = std::mem::take(&mut self.buf);
         scratch.clear();
@@ -215,12 +236,13 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         out.extend_from_slice(&scratch);
         self.buf = scratch;
         self.values = out;
-        let parent = self.frames.last().and_then(|f| f.open).map_or(0, |n| n.id);
         self.frames.push(Frame {
             var,
             start,
             next: start,
             end: self.values.len(),
+            sweep: None,
+            last: None,
             open: None,
             parent,
         });
