@@ -181,6 +181,9 @@ pub use constraint::{Conflict, Constraint, PropStatus, Propagation};
 pub use constraints::{
     AllDifferent, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
 };
+pub use constraints::{
+    Automaton, Circuit, Cumulative, Disjunctive, GlobalCardinality, Inverse, LexLessEq, Regular,
+};
 pub use context::PropagationContext;
 pub use domains::{DomainValues, Domains};
 pub use error::CspError;

@@ -20,6 +20,9 @@
 //! say `Unchanged` only when nothing changed, and reach its documented strength
 //! (for example generalised arc consistency for `Table` and `Element`).
 
+#[path = "exhaustive/globals.rs"]
+mod globals;
+
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 

@@ -4,15 +4,29 @@
 //! `propagate`; post them with the [`Model`](crate::Model) methods of the same name.
 
 mod all_different;
+mod circuit;
+mod cumulative;
+mod disjunctive;
 mod element;
+mod global_cardinality;
+mod inverse;
+mod lex_less_eq;
 mod linear;
 mod not_equal;
 mod predicate;
+mod regular;
 mod table;
 
 pub use all_different::AllDifferent;
+pub use circuit::Circuit;
+pub use cumulative::Cumulative;
+pub use disjunctive::Disjunctive;
 pub use element::{Element, VarElement};
+pub use global_cardinality::GlobalCardinality;
+pub use inverse::Inverse;
+pub use lex_less_eq::LexLessEq;
 pub use linear::{Linear, Relation, ceil_div, floor_div};
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
+pub use regular::{Automaton, Regular};
 pub use table::Table;
