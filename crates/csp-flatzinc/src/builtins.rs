@@ -60,6 +60,21 @@ pub const SUPPORTED: &[&str] = &[
     "set_in_reif",
     "fzn_all_different_int",
     "fzn_table_int",
+    // Globals (globals.rs).
+    "csp_circuit_offset",
+    "fzn_circuit",
+    "fzn_cumulative",
+    "fzn_disjunctive",
+    "fzn_global_cardinality",
+    "fzn_global_cardinality_closed",
+    "fzn_global_cardinality_low_up",
+    "fzn_global_cardinality_low_up_closed",
+    "csp_inverse_offsets",
+    "fzn_inverse",
+    "fzn_regular",
+    "fzn_lex_lesseq_int",
+    "fzn_lex_lesseq_bool",
+    "fzn_count_eq",
 ];
 
 /// A constraint item's name and arguments.
@@ -356,10 +371,7 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                 .map(|_| ())
                 .map_err(|e| cx.core(e))
         }
-        _ => Err(TranslateError::UnsupportedConstraint {
-            name: name.to_string(),
-            line: cx.line,
-        }),
+        _ => crate::globals::post(cx, item),
     }
 }
 
