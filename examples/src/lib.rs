@@ -39,12 +39,14 @@ pub mod graph;
 pub mod graph_coloring;
 pub mod graph_generators;
 mod input_error;
+pub mod jobshop;
 pub mod langford;
 pub mod latin_square;
 pub mod magic_square;
 pub mod map_coloring;
 pub mod send_more_money;
 pub mod sudoku;
+pub mod tsp;
 pub mod zebra;
 
 pub use input_error::{InputError, SourcedError};

@@ -9,10 +9,7 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "fzn_all_different_int.mzn",
         include_str!("../mznlib/fzn_all_different_int.mzn"),
     ),
-    (
-        "fzn_circuit.mzn",
-        include_str!("../mznlib/fzn_circuit.mzn"),
-    ),
+    ("fzn_circuit.mzn", include_str!("../mznlib/fzn_circuit.mzn")),
     (
         "fzn_count_eq.mzn",
         include_str!("../mznlib/fzn_count_eq.mzn"),
@@ -45,10 +42,7 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "fzn_global_cardinality_low_up_closed.mzn",
         include_str!("../mznlib/fzn_global_cardinality_low_up_closed.mzn"),
     ),
-    (
-        "fzn_inverse.mzn",
-        include_str!("../mznlib/fzn_inverse.mzn"),
-    ),
+    ("fzn_inverse.mzn", include_str!("../mznlib/fzn_inverse.mzn")),
     (
         "fzn_lex_lesseq_bool.mzn",
         include_str!("../mznlib/fzn_lex_lesseq_bool.mzn"),
@@ -57,10 +51,7 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "fzn_lex_lesseq_int.mzn",
         include_str!("../mznlib/fzn_lex_lesseq_int.mzn"),
     ),
-    (
-        "fzn_regular.mzn",
-        include_str!("../mznlib/fzn_regular.mzn"),
-    ),
+    ("fzn_regular.mzn", include_str!("../mznlib/fzn_regular.mzn")),
     (
         "fzn_table_int.mzn",
         include_str!("../mznlib/fzn_table_int.mzn"),
