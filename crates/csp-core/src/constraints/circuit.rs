@@ -92,8 +92,8 @@ impl Circuit {
         }
         let mut covered = 0;
         let mut out = Vec::new();
-        for end in 0..n {
-            if succ[end].is_some() {
+        for (end, s) in succ.iter().enumerate() {
+            if s.is_some() {
                 continue;
             }
             let (mut start, mut len) = (end, 1);

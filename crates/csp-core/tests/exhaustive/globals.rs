@@ -160,7 +160,7 @@ fn circuit_spec(offset: Value) -> impl Fn(&[Value]) -> bool + Send + Sync {
         let mut seen = std::collections::BTreeSet::new();
         let mut at = 0;
         while seen.insert(at) {
-            at = (v[at as usize] - offset) as usize;
+            at = (v[at] - offset) as usize;
         }
         seen.len() as Value == n && at == 0
     }
