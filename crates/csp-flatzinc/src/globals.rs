@@ -260,3 +260,85 @@ fn automaton(cx: &mut Context, a: &Args<'_>) -> Result<Automaton, TranslateError
     }
     Automaton::new(states + 1, start, &accepting, &transitions).map_err(|e| cx.core(e))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Options, parse, solve, translate};
+
+    /// The number of solutions of a FlatZinc text (all of them, every variable).
+    fn count(src: &str) -> u64 {
+        let ast = parse(src).unwrap();
+        let t = translate(&ast, &Default::default()).unwrap();
+        let options = Options {
+            all_solutions: true,
+            ..Default::default()
+        };
+        solve(&t, &options, &mut |_| {}).unwrap().solutions
+    }
+
+    fn error(src: &str) -> String {
+        let ast = parse(src).unwrap();
+        translate(&ast, &Default::default())
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn circuit_and_inverse_count_from_one_by_default() {
+        let xs = "array [1..4] of var 1..4: x :: output_array([1..4]);\n";
+        assert_eq!(
+            count(&format!("{xs}constraint fzn_circuit(x);\nsolve satisfy;")),
+            6
+        );
+        let src = "array [1..3] of var 0..2: x :: output_array([1..3]);\n\
+                   constraint csp_circuit_offset(0, x);\nsolve satisfy;";
+        assert_eq!(count(src), 2);
+        let fg = "array [1..3] of var 1..3: f :: output_array([1..3]);\n\
+                  array [1..3] of var 1..3: g :: output_array([1..3]);\n";
+        assert_eq!(
+            count(&format!(
+                "{fg}constraint fzn_inverse(f, g);\nsolve satisfy;"
+            )),
+            6
+        );
+        // Different lengths cannot be inverse.
+        let src = "array [1..2] of var 1..2: f :: output_array([1..2]);\n\
+                   array [1..1] of var 1..2: g :: output_array([1..1]);\n\
+                   constraint fzn_inverse(f, g);\nsolve satisfy;";
+        assert_eq!(count(src), 0);
+    }
+
+    #[test]
+    fn cardinality_forms() {
+        let xs = "array [1..3] of var 1..3: x :: output_array([1..3]);\n";
+        // Exactly one 1 and at most one 2, values outside the cover allowed.
+        let low_up = format!(
+            "{xs}constraint fzn_global_cardinality_low_up(x, [1, 2], [1, 0], [1, 1]);\nsolve satisfy;"
+        );
+        assert_eq!(count(&low_up), 3 * 3); // where the 1 goes; (2,3), (3,2), (3,3)
+        // Closed: only 1s and 2s.
+        let closed = format!(
+            "{xs}constraint fzn_global_cardinality_low_up_closed(x, [1, 2], [1, 0], [1, 2]);\nsolve satisfy;"
+        );
+        assert_eq!(count(&closed), 3);
+        // count with a variable value: c = |{i : x[i] = v}|, c = 2.
+        let var_count = format!(
+            "{xs}var 1..3: v :: output_var;\nconstraint fzn_count_eq(x, v, 2);\nsolve satisfy;"
+        );
+        assert_eq!(count(&var_count), 3 * 3 * 2);
+    }
+
+    #[test]
+    fn regular_reads_the_flattened_table() {
+        // Over {1, 2}: no two 2s in a row (state 2 = just read a 2).
+        let src = "array [1..4] of var 1..2: x :: output_array([1..4]);\n\
+                   constraint fzn_regular(x, 2, 2, [1, 2, 1, 0], 1, 1..2);\nsolve satisfy;";
+        assert_eq!(count(src), 8);
+        let bad = "array [1..2] of var 1..2: x;\n\
+                   constraint fzn_regular(x, 2, 2, [1, 2, 1], 1, 1..2);\nsolve satisfy;";
+        assert!(error(bad).contains("2 x 2 transitions"), "{}", error(bad));
+        let bad = "array [1..2] of var 1..2: x;\n\
+                   constraint fzn_regular(x, 2, 2, [1, 2, 1, 3], 1, 1..2);\nsolve satisfy;";
+        assert!(error(bad).contains("states in 0..2"), "{}", error(bad));
+    }
+}

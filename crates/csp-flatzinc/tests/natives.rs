@@ -25,7 +25,13 @@ fn flatten(model: &str) -> String {
     let out = std::env::temp_dir().join(format!("csp-natives-{}-{model}.fzn", std::process::id()));
     let status = Command::new("minizinc")
         .env("MZN_SOLVER_PATH", share())
-        .args(["--solver", "org.csp.csp", "--compile", "--no-output-ozn", "--fzn"])
+        .args([
+            "--solver",
+            "org.csp.csp",
+            "--compile",
+            "--no-output-ozn",
+            "--fzn",
+        ])
         .arg(&out)
         .arg(models_dir().join(format!("{model}.mzn")))
         .status()
@@ -49,7 +55,10 @@ fn globals_reach_flatzinc_as_natives() {
         return;
     }
     for (model, natives) in [
-        ("routing", &["csp_circuit_offset", "csp_inverse_offsets"][..]),
+        (
+            "routing",
+            &["csp_circuit_offset", "csp_inverse_offsets"][..],
+        ),
         ("scheduling", &["fzn_cumulative", "fzn_disjunctive"][..]),
         (
             "sequences",
@@ -86,7 +95,11 @@ fn a_float_model_is_refused_in_one_line() {
     let dir = std::env::temp_dir().join(format!("csp-natives-float-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let model = dir.join("float.mzn");
-    std::fs::write(&model, "var 0.0..1.0: f;\nconstraint f >= 0.5;\nsolve satisfy;\n").unwrap();
+    std::fs::write(
+        &model,
+        "var 0.0..1.0: f;\nconstraint f >= 0.5;\nsolve satisfy;\n",
+    )
+    .unwrap();
     let path = std::env::var_os("PATH").unwrap_or_default();
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_fzn-csp"));
     let mut dirs = vec![bin.parent().unwrap().to_path_buf()];
@@ -101,7 +114,13 @@ fn a_float_model_is_refused_in_one_line() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
-    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("fzn-csp:")).collect();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("fzn-csp:"))
+        .collect();
     assert_eq!(lines.len(), 1, "{stderr}");
-    assert!(lines[0].ends_with("unsupported type: `f` is a float variable"), "{stderr}");
+    assert!(
+        lines[0].ends_with("unsupported type: `f` is a float variable"),
+        "{stderr}"
+    );
 }
