@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-const EXAMPLES: [&str; 9] = [
+const EXAMPLES: [&str; 11] = [
     "sudoku",
     "map_coloring",
     "graph_coloring",
@@ -18,6 +18,8 @@ const EXAMPLES: [&str; 9] = [
     "langford",
     "zebra",
     "custom_constraint",
+    "jobshop",
+    "tsp",
 ];
 
 fn binary(name: &str) -> PathBuf {
@@ -106,6 +108,8 @@ fn every_example_accepts_the_strategy_options_and_prints_statistics() {
             "langford" => args.push("4"),
             "custom_constraint" => args.extend(["--marks", "4"]),
             "map_coloring" => args.push("--count"),
+            "jobshop" => args.push("small"),
+            "tsp" => args.push("5"),
             _ => {}
         }
         let out = run(name, &args, None);
@@ -235,7 +239,7 @@ fn map_coloring_counts_australia() {
 
 #[test]
 fn puzzles_print_their_known_answers() {
-    let cases: [(&str, &[&str], &str); 7] = [
+    let cases: [(&str, &[&str], &str); 9] = [
         ("send_more_money", &[], "9567 + 1085 = 10652"),
         ("send_more_money", &[], "\n1 solution\n"),
         ("latin_square", &["4"], "\n576 Latin squares\n"),
@@ -247,6 +251,8 @@ fn puzzles_print_their_known_answers() {
             "The Japanese owns the zebra; the Norwegian drinks water.",
         ),
         ("custom_constraint", &["--marks", "5"], "optimal length 11"),
+        ("jobshop", &[], "\nmakespan 55 (optimal)"),
+        ("tsp", &["8"], "\nlength 304 (optimal): 0 "),
     ];
     for (name, args, expected) in cases {
         let out = stdout_of(name, args);
@@ -280,6 +286,14 @@ fn puzzles_reject_bad_arguments_in_one_line() {
     assert_eq!(
         usage_error("zebra", &["--next-to", "nearby"], None),
         "error: invalid value 'nearby' for '--next-to <NEXT_TO>' [possible values: table, predicate]"
+    );
+    assert_eq!(
+        usage_error("jobshop", &["ft10"], None),
+        "error: unknown instance `ft10` (expected ft06 or small)"
+    );
+    assert_eq!(
+        usage_error("tsp", &["1"], None),
+        "error: invalid value '1' for '[N]': 1 is not in 2..=200"
     );
     assert_eq!(
         usage_error("send_more_money", &["SEND + MORE ="], None),
