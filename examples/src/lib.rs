@@ -16,7 +16,7 @@
 //! | [`langford`] | Langford pairings | all-different with offsets over a repeated variable |
 //! | [`zebra`] | the zebra puzzle | equalities, a table or a predicate for "next to" |
 //! | [`custom_constraint`] with [`golomb`] | Golomb rulers | a [`Constraint`](csp_core::Constraint) written from scratch, check then propagate |
-//! | [`jobshop`] | job-shop scheduling (ft06, optimum 55) | `disjunctive` per machine, order variables, branch and bound |
+//! | [`jobshop`] | job-shop scheduling (ft06, optimum 55) | `disjunctive` per machine (edge finding), branch and bound |
 //! | [`tsp`] | the travelling salesman | `circuit` for the tour, `element` for the legs, branch and bound |
 //!
 //! Each has a program in `examples/examples/` that takes the strategy options of

@@ -111,9 +111,9 @@ fn the_small_job_shop_optimum_agrees_with_brute_force_at_every_level() {
             Pruning::Propagators,
         ] {
             let m = if order_vars {
-                JobShopModel::new(&shop, shop.total_duration())
+                JobShopModel::with_order_vars(&shop, shop.total_duration())
             } else {
-                JobShopModel::starts_only(&shop, shop.total_duration())
+                JobShopModel::new(&shop, shop.total_duration())
             }
             .unwrap();
             let config = Config::default().with_pruning(pruning);

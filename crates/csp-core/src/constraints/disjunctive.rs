@@ -1,6 +1,7 @@
 //! Disjunctive resource: tasks that may not overlap (a machine doing one job at a
 //! time).
 
+use crate::Pruning;
 use crate::constraint::{Conflict, Propagation};
 use crate::constraints::cumulative::{Task, profile, time_table};
 use crate::constraints::global_cardinality::finish;
@@ -16,6 +17,9 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// impossible on the current bounds the other is enforced on the bounds (detected
 /// precedences), and time-tabling on the compulsory parts removes the starts that
 /// would overlap them (see [`Cumulative`](crate::constraints::Cumulative)).
+/// Under [`Pruning::Propagators`] edge finding on task intervals adds, for tasks
+/// of fixed duration: a task that cannot share a window with the tasks inside
+/// it goes after (or before) all of them.
 /// `promising` rejects domains where some pair can be ordered neither way.
 ///
 /// ```
@@ -144,6 +148,9 @@ impl Constraint for Disjunctive {
             }
             let tasks = self.tasks(ctx.domains());
             again |= time_table(&tasks, 1, ctx)?;
+            if ctx.pruning() == Pruning::Propagators {
+                again |= self.edge_finding(ctx)?;
+            }
             if !again {
                 break;
             }
@@ -184,6 +191,56 @@ impl Disjunctive {
             }
             (true, true) => Ok(false),
         }
+    }
+}
+
+impl Disjunctive {
+    /// Edge finding on task intervals, for tasks of fixed positive duration:
+    /// for every window `[a, b]` from an earliest start to a latest end, the
+    /// tasks `Ω` inside it must fit (`a + p(Ω) <= b`), and a task `i` outside
+    /// that cannot fit in the window together with them goes after all of them
+    /// (`s_i >= a + p(Ω)`) or, symmetrically, before (`s_i + p_i <= b - p(Ω)`).
+    fn edge_finding(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+        let n = self.n;
+        // (start, est, lct, p) of the tasks with a fixed positive duration.
+        let mut tasks: Vec<(VarId, i128, i128, i128)> = Vec::with_capacity(n);
+        for i in 0..n {
+            let Some(p) = ctx.value(self.scope[n + i]) else {
+                continue;
+            };
+            if p > 0 {
+                let s = self.scope[i];
+                let p = i128::from(p);
+                tasks.push((s, i128::from(ctx.min(s)), i128::from(ctx.max(s)) + p, p));
+            }
+        }
+        let mut changed = false;
+        for &(_, a, _, _) in &tasks {
+            for &(_, _, b, _) in &tasks {
+                if a >= b {
+                    continue;
+                }
+                let inside = |t: &(VarId, i128, i128, i128)| t.1 >= a && t.2 <= b;
+                let work: i128 = tasks.iter().filter(|t| inside(t)).map(|t| t.3).sum();
+                if work == 0 {
+                    continue;
+                }
+                ctx.note_revision();
+                if a + work > b {
+                    return Err(Conflict::infeasible());
+                }
+                for t in tasks.iter().filter(|t| !inside(t)) {
+                    let (s, est, lct, p) = *t;
+                    if est.min(a) + work + p > b {
+                        changed |= ctx.remove_below(s, clamp(a + work))?;
+                    }
+                    if lct.max(b) - work - p < a {
+                        changed |= ctx.remove_above(s, clamp(b - work - p))?;
+                    }
+                }
+            }
+        }
+        Ok(changed)
     }
 }
 

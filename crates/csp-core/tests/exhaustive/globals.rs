@@ -150,6 +150,33 @@ fn disjunctive_is_sound() {
     ));
 }
 
+#[test]
+fn disjunctive_with_fixed_durations_is_sound_under_edge_finding() {
+    let c = Disjunctive::new(&[x(0), x(1), x(2), x(3)], &[x(4), x(5), x(6), x(7)]).unwrap();
+    let spec = |v: &[Value]| {
+        let (s, d) = v.split_at(4);
+        (0..4).all(|i| (i + 1..4).all(|j| s[i] + d[i] <= s[j] || s[j] + d[j] <= s[i]))
+    };
+    assert_trustworthy(sampled(
+        case(
+            "disjunctive(4 tasks of fixed durations)",
+            c,
+            &[
+                &[0, 1, 2, 4, 5],
+                &[0, 2, 3, 5],
+                &[1, 2, 3, 6],
+                &[0, 3, 4, 6],
+                &[2],
+                &[1],
+                &[3],
+                &[2],
+            ],
+            spec,
+        ),
+        1_500,
+    ));
+}
+
 /// Following the successors from node 0 visits all `n` nodes once and returns.
 fn circuit_spec(offset: Value) -> impl Fn(&[Value]) -> bool + Send + Sync {
     move |v: &[Value]| {
