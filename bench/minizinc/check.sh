@@ -47,7 +47,7 @@ while IFS=$'\t' read -r family model data kind expected _; do
   timeout -k 10 $((limit + 30)) minizinc --solver csp --output-mode dzn --output-objective \
     --time-limit $((limit * 1000)) ${EXTRA:-} "${args[@]}" >"$tmp/out" 2>"$tmp/err"
   status=$?
-  secs=$(echo "$(date +%s.%N) - $start" | bc)
+  secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
   out=$(cat "$tmp/out" "$tmp/err")
   last_obj=$(grep -o '_objective = -\?[0-9]*' "$tmp/out" | tail -1 | awk '{print $3}')
   answer=-
