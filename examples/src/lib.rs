@@ -18,6 +18,8 @@
 //! | [`custom_constraint`] with [`golomb`] | Golomb rulers | a [`Constraint`](csp_core::Constraint) written from scratch, check then propagate |
 //! | [`exam_timetable`] | exams in slots of limited capacity | `at_most` / `count` instead of one big predicate |
 //! | [`all_interval`] | the all-interval series | `distance`, declaration order as the search order |
+//! | [`jobshop`] | job-shop scheduling (ft06, optimum 55) | `disjunctive` per machine (edge finding), branch and bound |
+//! | [`tsp`] | the travelling salesman | `circuit` for the tour, `element` for the legs, branch and bound |
 //!
 //! Each has a program in `examples/examples/` that takes the strategy options of
 //! [`csp_cli::StrategyArgs`] (`--pruning`, `--var`, `--val`, limits, `--stats`):
@@ -43,12 +45,14 @@ pub mod graph;
 pub mod graph_coloring;
 pub mod graph_generators;
 mod input_error;
+pub mod jobshop;
 pub mod langford;
 pub mod latin_square;
 pub mod magic_square;
 pub mod map_coloring;
 pub mod send_more_money;
 pub mod sudoku;
+pub mod tsp;
 pub mod zebra;
 
 pub use input_error::{InputError, SourcedError};

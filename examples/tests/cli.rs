@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-const EXAMPLES: [&str; 11] = [
+const EXAMPLES: [&str; 13] = [
     "sudoku",
     "map_coloring",
     "graph_coloring",
@@ -20,6 +20,8 @@ const EXAMPLES: [&str; 11] = [
     "custom_constraint",
     "exam_timetable",
     "all_interval",
+    "jobshop",
+    "tsp",
 ];
 
 fn binary(name: &str) -> PathBuf {
@@ -109,6 +111,8 @@ fn every_example_accepts_the_strategy_options_and_prints_statistics() {
             "custom_constraint" => args.extend(["--marks", "4"]),
             "map_coloring" => args.push("--count"),
             "all_interval" => args.push("6"),
+            "jobshop" => args.push("small"),
+            "tsp" => args.push("5"),
             _ => {}
         }
         let out = run(name, &args, None);
@@ -238,7 +242,7 @@ fn map_coloring_counts_australia() {
 
 #[test]
 fn puzzles_print_their_known_answers() {
-    let cases: [(&str, &[&str], &str); 10] = [
+    let cases: [(&str, &[&str], &str); 12] = [
         ("send_more_money", &[], "9567 + 1085 = 10652"),
         ("send_more_money", &[], "\n1 solution\n"),
         ("latin_square", &["4"], "\n576 Latin squares\n"),
@@ -253,6 +257,8 @@ fn puzzles_print_their_known_answers() {
         ("exam_timetable", &["--count"], "\n144 timetables\n"),
         ("exam_timetable", &["--slots", "3"], "\nno timetable\n"),
         ("all_interval", &["8", "--show", "0"], "\n40 solutions\n"),
+        ("jobshop", &[], "\nmakespan 55 (optimal)"),
+        ("tsp", &["8"], "\nlength 304 (optimal): 0 "),
     ];
     for (name, args, expected) in cases {
         let out = stdout_of(name, args);
@@ -294,6 +300,14 @@ fn puzzles_reject_bad_arguments_in_one_line() {
     assert_eq!(
         usage_error("zebra", &["--next-to", "nearby"], None),
         "error: invalid value 'nearby' for '--next-to <NEXT_TO>' [possible values: table, predicate]"
+    );
+    assert_eq!(
+        usage_error("jobshop", &["ft10"], None),
+        "error: unknown instance `ft10` (expected ft06 or small)"
+    );
+    assert_eq!(
+        usage_error("tsp", &["1"], None),
+        "error: invalid value '1' for '[N]': 1 is not in 2..=200"
     );
     assert_eq!(
         usage_error("send_more_money", &["SEND + MORE ="], None),

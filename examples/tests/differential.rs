@@ -7,11 +7,13 @@ use csp_core::{Config, Model, Pruning, Solver, ValOrder, VarOrder};
 use csp_examples::all_interval::AllInterval;
 use csp_examples::exam_timetable::{Capacity, ExamTimetable, Exams};
 use csp_examples::graph_coloring::ColoringModel;
+use csp_examples::jobshop::{JobShop, JobShopModel};
 use csp_examples::langford::Langford;
 use csp_examples::latin_square::LatinSquare;
 use csp_examples::magic_square::MagicSquare;
 use csp_examples::map_coloring;
 use csp_examples::send_more_money::{Cryptarithm, CryptarithmModel};
+use csp_examples::tsp::{Tsp, TspModel};
 use csp_examples::zebra::{NextTo, Zebra};
 
 struct Known {
@@ -76,6 +78,18 @@ fn model(k: &Known) -> Model {
         }
         "all_interval" => AllInterval::new(n()).unwrap().model,
         "all_interval_x_first" => AllInterval::x_first(n()).unwrap().model,
+        "jobshop" => {
+            let (name, horizon) = k.instance.split_once(' ').unwrap();
+            let shop = JobShop::by_name(name).unwrap();
+            JobShopModel::new(&shop, horizon.parse().unwrap())
+                .unwrap()
+                .model
+        }
+        "tsp" => {
+            let f: Vec<u64> = k.instance.split(' ').map(|x| x.parse().unwrap()).collect();
+            let tsp = Tsp::random(f[0] as usize, f[1]);
+            TspModel::new(&tsp, Some(f[2] as i64)).unwrap().model
+        }
         other => panic!("unknown example {other} in the corpus"),
     }
 }
@@ -94,7 +108,7 @@ fn small_enough_for_no_pruning(m: &Model) -> bool {
 #[test]
 fn the_corpus_covers_every_counting_example() {
     let c = corpus();
-    assert_eq!(c.len(), 24);
+    assert_eq!(c.len(), 26);
     for k in &c {
         let _ = model(k);
     }

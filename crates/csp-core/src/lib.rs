@@ -179,6 +179,9 @@ pub use constraints::{
     AllDifferent, BoolOr, Count, Element, Func, Function, Linear, Lit, MinMax, NotEqual,
     OffsetElement, Predicate, ReifiedLinear, Relation, Table, VarElement,
 };
+pub use constraints::{
+    Automaton, Circuit, Cumulative, Disjunctive, GlobalCardinality, Inverse, LexLessEq, Regular,
+};
 pub use context::PropagationContext;
 pub use domains::{DomainValues, Domains};
 pub use error::CspError;

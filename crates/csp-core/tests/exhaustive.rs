@@ -22,6 +22,9 @@
 
 mod harness;
 
+#[path = "exhaustive/globals.rs"]
+mod globals;
+
 use std::sync::{Arc, Mutex};
 
 use csp_core::generic::SUPPORT_SEARCH_LIMIT;

@@ -59,9 +59,23 @@ pub const SUPPORTED: &[&str] = &[
     "set_in_reif",
     "fzn_all_different_int",
     "fzn_table_int",
-    "csp_count_eq",
     "fzn_at_most_int",
     "fzn_at_least_int",
+    // Globals (globals.rs).
+    "csp_circuit_offset",
+    "fzn_circuit",
+    "fzn_cumulative",
+    "fzn_disjunctive",
+    "fzn_global_cardinality",
+    "fzn_global_cardinality_closed",
+    "fzn_global_cardinality_low_up",
+    "fzn_global_cardinality_low_up_closed",
+    "csp_inverse_offsets",
+    "fzn_inverse",
+    "fzn_regular",
+    "fzn_lex_lesseq_int",
+    "fzn_lex_lesseq_bool",
+    "fzn_count_eq",
 ];
 
 /// A constraint item's name and arguments.
@@ -354,16 +368,6 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                 .map(|_| ())
                 .map_err(|e| cx.core(e))
         }
-        "csp_count_eq" => {
-            call.arity(cx, 3)?;
-            let vars = call.vars(cx, 0)?;
-            let value = call.int(cx, 1)?;
-            let count = call.var(cx, 2)?;
-            cx.model
-                .count(&vars, value, count)
-                .map(|_| ())
-                .map_err(|e| cx.core(e))
-        }
         "fzn_at_most_int" | "fzn_at_least_int" => {
             call.arity(cx, 3)?;
             let n = call.int(cx, 0)?;
@@ -381,10 +385,7 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             };
             posted.map(|_| ()).map_err(|e| cx.core(e))
         }
-        _ => Err(TranslateError::UnsupportedConstraint {
-            name: name.to_string(),
-            line: cx.line,
-        }),
+        _ => crate::globals::post(cx, item),
     }
 }
 

@@ -17,13 +17,56 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "fzn_at_most_int.mzn",
         include_str!("../mznlib/fzn_at_most_int.mzn"),
     ),
+    ("fzn_circuit.mzn", include_str!("../mznlib/fzn_circuit.mzn")),
     (
         "fzn_count_eq.mzn",
         include_str!("../mznlib/fzn_count_eq.mzn"),
     ),
     (
+        "fzn_cumulative.mzn",
+        include_str!("../mznlib/fzn_cumulative.mzn"),
+    ),
+    (
+        "fzn_disjunctive.mzn",
+        include_str!("../mznlib/fzn_disjunctive.mzn"),
+    ),
+    (
+        "fzn_disjunctive_strict.mzn",
+        include_str!("../mznlib/fzn_disjunctive_strict.mzn"),
+    ),
+    (
+        "fzn_global_cardinality.mzn",
+        include_str!("../mznlib/fzn_global_cardinality.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_closed.mzn",
+        include_str!("../mznlib/fzn_global_cardinality_closed.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_low_up.mzn",
+        include_str!("../mznlib/fzn_global_cardinality_low_up.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_low_up_closed.mzn",
+        include_str!("../mznlib/fzn_global_cardinality_low_up_closed.mzn"),
+    ),
+    ("fzn_inverse.mzn", include_str!("../mznlib/fzn_inverse.mzn")),
+    (
+        "fzn_lex_lesseq_bool.mzn",
+        include_str!("../mznlib/fzn_lex_lesseq_bool.mzn"),
+    ),
+    (
+        "fzn_lex_lesseq_int.mzn",
+        include_str!("../mznlib/fzn_lex_lesseq_int.mzn"),
+    ),
+    ("fzn_regular.mzn", include_str!("../mznlib/fzn_regular.mzn")),
+    (
         "fzn_table_int.mzn",
         include_str!("../mznlib/fzn_table_int.mzn"),
+    ),
+    (
+        "redefinitions.mzn",
+        include_str!("../mznlib/redefinitions.mzn"),
     ),
 ];
 

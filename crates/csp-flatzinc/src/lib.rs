@@ -65,6 +65,7 @@ mod branching;
 mod builtins;
 pub mod constraints;
 mod error;
+mod globals;
 mod install;
 mod lexer;
 mod output;

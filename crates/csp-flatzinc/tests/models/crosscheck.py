@@ -279,6 +279,53 @@ def builtins_count():
     for xs in product(range(1, 4), repeat=3):
         count += xs.count(1) <= 1 and xs.count(3) >= 1 and xs.count(3) == 1
     return count  # k is a function of the xs
+def _circuit(nxt):
+    seen, at = set(), 0
+    while at not in seen:
+        seen.add(at)
+        at = nxt[at]
+    return len(seen) == len(nxt) and at == 0
+
+
+def routing():
+    circuits = sum(1 for p in product(range(5), repeat=5) if _circuit(p) and p[0] != 1)
+    inverses = sum(1 for f in permutations(range(1, 5)) if f[0] < f[1])  # g = f^-1
+    return circuits * inverses
+
+
+def sequences():
+    d = {1: {1: 1, 2: 2, 3: 3}, 2: {1: 1, 3: 3}, 3: {1: 1, 2: 2, 3: 3}}
+
+    def accepts(w):
+        q = 1
+        for s in w:
+            if s not in d[q]:
+                return False
+            q = d[q][s]
+        return q == 1
+
+    count = 0
+    for x in product(range(1, 4), repeat=5):
+        if accepts(x) and list(x) <= list(reversed(x)) and x.count(2) >= 1 and x.count(3) <= 1:
+            count += sum(1 for v in range(1, 4) if x.count(v) >= 2)  # c and k follow
+    return count
+
+
+def scheduling():
+    dur, need, best = [3, 2, 2, 4], [1, 1, 2, 1], None
+    for s in product(range(11), repeat=4):
+        if not (s[0] + 3 <= s[1] or s[1] + 2 <= s[0]):
+            continue
+        if all(sum(need[i] for i in range(4) if s[i] <= t < s[i] + dur[i]) <= 2
+               for t in range(15)):
+            m = max(s[i] + dur[i] for i in range(4))
+            best = m if best is None else min(best, m)
+    return best
+
+
+def set_vars():
+    sets = {frozenset(c) for c in product(range(1, 6), repeat=2)}
+    return sum(len(s) for s in sets if len(s) == 2 and 1 in s and 2 not in s)
 
 
 if __name__ == "__main__":
@@ -287,4 +334,5 @@ if __name__ == "__main__":
                   golomb, jobshop, nurse_rostering, builtins_int_cmp,
                   builtins_int_lin, builtins_int_arith, builtins_element, builtins_bool,
                   builtins_set_in, builtins_count, exam_capacity]:
+                  builtins_set_in, routing, sequences, scheduling, set_vars]:
         print(check.__name__, check())

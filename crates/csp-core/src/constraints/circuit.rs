@@ -1,0 +1,227 @@
+//! Circuit: successor variables forming one Hamiltonian circuit.
+
+use smallvec::SmallVec;
+
+use crate::constraint::{Conflict, Propagation};
+use crate::constraints::global_cardinality::finish;
+use crate::{
+    AllDifferent, Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value,
+    VarId,
+};
+
+/// `successors[i]` is the node after node `i` on a single circuit through all
+/// `n` nodes, numbered from `offset` (0 for [`Model::circuit`]): the successors
+/// are all different and following them from any node visits every node before
+/// coming back (no sub-tours). With one node, its successor is itself.
+///
+/// Filtering (every level, to a fixpoint): values outside the nodes and (for
+/// `n > 1`) self-loops go; for every chain of fixed successors that does not yet
+/// cover all nodes, the chain's end may not point back to its start (and
+/// must, once the chain covers them all); and
+/// all-different filtering at the pruning level's strength (Régin's matching
+/// under [`Pruning::Propagators`](crate::Pruning)). `promising` rejects a fixed
+/// value out of range, two equal fixed successors and a closed sub-tour.
+///
+/// ```
+/// use csp_core::{Config, Model, Solver};
+/// let mut m = Model::new();
+/// let next = m.int_var_array("next", 4, 0..=3)?;
+/// m.circuit(&next)?;
+/// // (4 - 1)! = 6 circuits through 4 nodes.
+/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 6);
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Circuit {
+    scope: Vec<VarId>,
+    offset: Value,
+    all_different: AllDifferent,
+}
+
+impl Circuit {
+    /// `successors[i]` is the successor of node `i`, nodes numbered from 0.
+    pub fn new(successors: &[VarId]) -> Self {
+        Self::with_offset(successors, 0)
+    }
+
+    /// Nodes numbered from `offset`: `successors[i]` is the successor of node
+    /// `offset + i` (MiniZinc's arrays count from 1).
+    pub fn with_offset(successors: &[VarId], offset: Value) -> Self {
+        Circuit {
+            scope: successors.to_vec(),
+            offset,
+            all_different: AllDifferent::new(successors),
+        }
+    }
+
+    /// The node index of a value, if it names a node.
+    fn node(&self, value: Value) -> Option<usize> {
+        let k = i128::from(value) - i128::from(self.offset);
+        usize::try_from(k).ok().filter(|&k| k < self.scope.len())
+    }
+
+    /// For each node, its fixed successor (a node index), `None` if open or
+    /// out of range. `Err` if two nodes have the same fixed successor.
+    fn fixed_successors(&self, d: &Domains) -> Result<Vec<Option<usize>>, ()> {
+        let n = self.scope.len();
+        let mut pred = vec![false; n];
+        let mut out = Vec::with_capacity(n);
+        for &x in &self.scope {
+            let s = d.value(x).and_then(|v| self.node(v));
+            if let Some(k) = s {
+                if pred[k] {
+                    return Err(());
+                }
+                pred[k] = true;
+            }
+            out.push(s);
+        }
+        Ok(out)
+    }
+
+    /// The chains of fixed successors: for each node whose successor is open,
+    /// the start of the chain ending there and the chain's node count. `Err` if
+    /// the fixed successors close a cycle shorter than `n`.
+    fn chains(&self, succ: &[Option<usize>]) -> Result<Vec<(usize, usize, usize)>, ()> {
+        let n = succ.len();
+        let mut pred: Vec<Option<usize>> = vec![None; n];
+        for (i, s) in succ.iter().enumerate() {
+            if let Some(k) = *s {
+                pred[k] = Some(i);
+            }
+        }
+        let mut covered = 0;
+        let mut out = Vec::new();
+        for (end, s) in succ.iter().enumerate() {
+            if s.is_some() {
+                continue;
+            }
+            let (mut start, mut len) = (end, 1);
+            while let Some(p) = pred[start] {
+                start = p;
+                len += 1;
+                if len > n {
+                    return Err(());
+                }
+            }
+            covered += len;
+            out.push((start, end, len));
+        }
+        // Nodes on no chain lie on a closed cycle of fixed successors.
+        if covered < n && !out.is_empty() {
+            return Err(());
+        }
+        Ok(out)
+    }
+}
+
+impl Constraint for Circuit {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, v: &[Value]) -> bool {
+        let n = v.len();
+        let mut seen = vec![false; n];
+        let mut at = 0;
+        for _ in 0..n {
+            if seen[at] {
+                return false;
+            }
+            seen[at] = true;
+            match self.node(v[at]) {
+                Some(k) => at = k,
+                None => return false,
+            }
+        }
+        at == 0
+    }
+
+    fn name(&self) -> &str {
+        "circuit"
+    }
+
+    fn promising(&self, d: &Domains) -> bool {
+        if self
+            .scope
+            .iter()
+            .any(|&x| d.value(x).is_some_and(|v| self.node(v).is_none()))
+        {
+            return false;
+        }
+        let Ok(succ) = self.fixed_successors(d) else {
+            return false;
+        };
+        if succ.iter().all(Option::is_some) {
+            let values: SmallVec<[Value; 16]> = self.scope.iter().map(|&x| d.min(x)).collect();
+            return self.check(&values);
+        }
+        self.chains(&succ).is_ok()
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let n = self.scope.len();
+        let size = |ctx: &PropagationContext<'_>| -> usize {
+            self.scope.iter().map(|&x| ctx.len(x)).sum()
+        };
+        let before = size(ctx);
+        for (i, &x) in self.scope.iter().enumerate() {
+            ctx.note_revision();
+            ctx.retain(x, |_, v| self.node(v).is_some_and(|k| n == 1 || k != i))?;
+        }
+        loop {
+            let round = size(ctx);
+            let succ = self
+                .fixed_successors(ctx.domains())
+                .map_err(|()| Conflict::infeasible())?;
+            if succ.iter().any(Option::is_none) {
+                let chains = self.chains(&succ).map_err(|()| Conflict::infeasible())?;
+                for (start, end, len) in chains {
+                    let Ok(back) = Value::try_from(i128::from(self.offset) + start as i128) else {
+                        return Err(Conflict::infeasible());
+                    };
+                    ctx.note_revision();
+                    if len < n {
+                        ctx.remove(self.scope[end], back)?;
+                    } else {
+                        // The chain holds every node: its end closes the circuit.
+                        ctx.fix(self.scope[end], back)?;
+                    }
+                }
+            }
+            self.all_different.propagate(ctx)?;
+            if size(ctx) == round {
+                break;
+            }
+        }
+        finish(self, ctx, size(ctx) != before)
+    }
+}
+
+impl Model {
+    /// `successors` form one circuit through all nodes, numbered from 0 (see
+    /// [`Circuit`]).
+    ///
+    /// Fails if the list is empty or on a variable of another model.
+    pub fn circuit(&mut self, successors: &[VarId]) -> Result<ConstraintId, CspError> {
+        self.post(Circuit::new(successors))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Config, Model, Pruning, Solver};
+
+    #[test]
+    fn a_chain_may_not_close_early() {
+        let mut m = Model::new();
+        let next = m.int_var_array("next", 4, 0..=3).unwrap();
+        m.linear(&[1], &[next[0]], crate::Relation::Eq, 1).unwrap();
+        m.linear(&[1], &[next[1]], crate::Relation::Eq, 2).unwrap();
+        m.circuit(&next).unwrap();
+        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        // 0 -> 1 -> 2: node 2 goes to 3 (not back to 0), and 3 closes to 0.
+        assert_eq!(s.domains().value(next[2]), Some(3));
+        assert_eq!(s.domains().value(next[3]), Some(0));
+    }
+}

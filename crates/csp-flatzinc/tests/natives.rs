@@ -1,0 +1,126 @@
+//! Our `mznlib` at work, when MiniZinc is installed: the globals reach FlatZinc
+//! as csp natives (not decomposed), and a float model is refused in one line.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn minizinc_available() -> bool {
+    let found = Command::new("minizinc").arg("--version").output().is_ok();
+    if !found {
+        println!("note: minizinc is not on PATH; skipping");
+    }
+    found
+}
+
+fn share() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("share")
+}
+
+fn models_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/models")
+}
+
+/// Flattens a model of `tests/models` with our library; the FlatZinc text.
+fn flatten(model: &str) -> String {
+    let out = std::env::temp_dir().join(format!("csp-natives-{}-{model}.fzn", std::process::id()));
+    let status = Command::new("minizinc")
+        .env("MZN_SOLVER_PATH", share())
+        .args([
+            "--solver",
+            "org.csp.csp",
+            "--compile",
+            "--no-output-ozn",
+            "--fzn",
+        ])
+        .arg(&out)
+        .arg(models_dir().join(format!("{model}.mzn")))
+        .status()
+        .unwrap();
+    assert!(status.success(), "{model}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    text
+}
+
+fn constraints(fzn: &str) -> Vec<&str> {
+    fzn.lines()
+        .filter_map(|l| l.strip_prefix("constraint "))
+        .filter_map(|l| l.split('(').next())
+        .collect()
+}
+
+#[test]
+fn globals_reach_flatzinc_as_natives() {
+    if !minizinc_available() {
+        return;
+    }
+    for (model, natives) in [
+        (
+            "routing",
+            &["csp_circuit_offset", "csp_inverse_offsets"][..],
+        ),
+        ("scheduling", &["fzn_cumulative", "fzn_disjunctive"][..]),
+        (
+            "sequences",
+            &[
+                "fzn_regular",
+                "fzn_lex_lesseq_int",
+                "fzn_global_cardinality",
+                "fzn_count_eq",
+            ][..],
+        ),
+    ] {
+        let fzn = flatten(model);
+        let used = constraints(&fzn);
+        for native in natives {
+            assert!(used.contains(native), "{model}: no {native} in\n{fzn}");
+        }
+        // Every constraint is one fzn-csp supports.
+        for c in used {
+            assert!(csp_flatzinc::SUPPORTED.contains(&c), "{model}: {c}");
+        }
+    }
+    // The circuit keeps its index set's first index (0 here).
+    assert!(flatten("routing").contains("csp_circuit_offset(0,"));
+    // A set variable becomes Booleans.
+    let sets = flatten("set_vars");
+    assert!(!sets.contains("set of int: s") && sets.contains("var bool"));
+}
+
+#[test]
+fn a_float_model_is_refused_in_one_line() {
+    if !minizinc_available() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("csp-natives-float-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("float.mzn");
+    std::fs::write(
+        &model,
+        "var 0.0..1.0: f;\nconstraint f >= 0.5;\nsolve satisfy;\n",
+    )
+    .unwrap();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_fzn-csp"));
+    let mut dirs = vec![bin.parent().unwrap().to_path_buf()];
+    dirs.extend(std::env::split_paths(&path));
+    let out = Command::new("minizinc")
+        .env("MZN_SOLVER_PATH", share())
+        .env("PATH", std::env::join_paths(dirs).unwrap())
+        .args(["--solver", "csp"])
+        .arg(&model)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("fzn-csp:"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].ends_with("unsupported type: `f` is a float variable"),
+        "{stderr}"
+    );
+}
