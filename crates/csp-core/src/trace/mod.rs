@@ -28,6 +28,7 @@
 
 mod diff;
 mod dot;
+mod explore;
 mod json;
 mod svg;
 mod text;
@@ -38,6 +39,10 @@ use crate::observer::{Candidate, Failure, FailureKind, Node, PruneCause, SearchO
 use crate::{Value, VarId};
 
 pub use diff::{Divergence, diff};
+pub use explore::{
+    CellState, DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun, GridState,
+    MAX_GRID_VALUES, explore_html, steps,
+};
 pub use svg::{NodeBox, NodePainter, SvgOptions};
 
 /// One event of a search, as stored in a trace and written to JSON Lines.
