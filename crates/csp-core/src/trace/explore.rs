@@ -293,6 +293,62 @@ pub fn steps(trace: &Trace) -> Vec<Range<usize>> {
     out
 }
 
+/// How side-by-side traces advance together on the page ("Together by").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Advance {
+    /// One step (event) at a time.
+    #[default]
+    Step,
+    /// One node at a time: to just before the next `try`.
+    Node,
+    /// One decision at a time: to the next `accept` (or `solution`).
+    Decision,
+}
+
+/// Where a trace stops when advanced `by` one unit at a time: the numbers of
+/// steps shown after 0, 1, 2, ... presses of Forward (the page's position
+/// `t` shows `stops[min(t, stops.len() - 1)]` steps). Starts at 0, ends with
+/// the number of steps.
+///
+/// ```
+/// use csp_core::trace::{Advance, Trace, stops};
+/// let trace = Trace::from_json_lines(concat!(
+///     r#"{"event":"try","id":1,"parent":0,"depth":1,"var":0,"value":0}"#, "\n",
+///     r#"{"event":"reject","id":1,"kind":"not_promising","constraint":0,"wiped_out":null}"#, "\n",
+///     r#"{"event":"try","id":2,"parent":0,"depth":1,"var":0,"value":1}"#, "\n",
+///     r#"{"event":"accept","id":2}"#, "\n",
+/// ))?;
+/// assert_eq!(stops(&trace, Advance::Step), vec![0, 1, 2, 3, 4]);
+/// assert_eq!(stops(&trace, Advance::Node), vec![0, 2, 4]);
+/// assert_eq!(stops(&trace, Advance::Decision), vec![0, 4]);
+/// # Ok::<(), String>(())
+/// ```
+pub fn stops(trace: &Trace, by: Advance) -> Vec<usize> {
+    let all = steps(trace);
+    let mut out = vec![0];
+    if by == Advance::Step {
+        out.extend(1..=all.len());
+        return out;
+    }
+    for (s, range) in all.iter().enumerate() {
+        let last = &trace.events[range.end - 1];
+        let stop = match (by, last) {
+            (Advance::Node, TraceEvent::Try { .. }) if s > 0 => Some(s),
+            (Advance::Decision, TraceEvent::Accept { .. } | TraceEvent::Solution { .. }) => {
+                Some(s + 1)
+            }
+            _ => None,
+        };
+        if let Some(stop) = stop.filter(|&x| x > out[out.len() - 1]) {
+            out.push(stop);
+        }
+    }
+    if all.len() > out[out.len() - 1] {
+        out.push(all.len());
+    }
+    out
+}
+
 /// What a cell of the grid (a variable's value) shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CellState {

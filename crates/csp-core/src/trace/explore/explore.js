@@ -70,7 +70,7 @@ var CspExplore = (function () {
     return this.counts[k * 6 + COUNTERS.indexOf(name)];
   };
 
-  // The tree: one node per `try`, laid out with leaves in visit order.
+  // The tree: one node per `try`, with its outcome and the steps they happen at.
   Run.prototype.buildTree = function () {
     var nodes = [], byId = {}, steps = this.steps, ev = this.events;
     for (var k = 0; k < steps.length; k++) {
@@ -79,6 +79,7 @@ var CspExplore = (function () {
         if (e.event === "try") {
           n = { id: e.id, parent: e.parent, depth: e.depth, v: e["var"], value: e.value,
             tryStep: k, endStep: null, outcome: "open", solution: false, children: [] };
+          n.index = nodes.length;
           byId[e.id] = n; nodes.push(n);
           if (byId[e.parent]) byId[e.parent].children.push(n);
         } else if (e.event === "accept" && byId[e.id]) {
@@ -90,20 +91,9 @@ var CspExplore = (function () {
         }
       }
     }
-    var leaf = 0, maxDepth = 0;
-    function place(n) {
-      maxDepth = Math.max(maxDepth, n.depth);
-      if (!n.children.length) { n.x = leaf++; return; }
-      n.children.forEach(place);
-      n.x = (n.children[0].x + n.children[n.children.length - 1].x) / 2;
-    }
-    var roots = nodes.filter(function (n) { return !byId[n.parent]; });
-    roots.forEach(place);
     this.nodes = nodes;
     this.byId = byId;
-    this.leaves = Math.max(leaf, 1);
-    this.maxDepth = maxDepth;
-    this.rootX = roots.length ? (roots[0].x + roots[roots.length - 1].x) / 2 : 0;
+    this.maxDepth = nodes.reduce(function (m, n) { return Math.max(m, n.depth); }, 0);
   };
 
   // The positions (numbers of steps) a run stops at when advancing by `mode`.
@@ -354,49 +344,79 @@ var CspExplore = (function () {
     this.drawTree(k);
   };
 
-  Panel.prototype.geometry = function () {
+  // Lays out the tree so far (the first `count` nodes): leaves in visit order,
+  // each parent centred over its children. Returns the number of leaves.
+  function layout(run, count) {
+    var leaf = 0, i, n;
+    for (i = count - 1; i >= 0; i--) {
+      n = run.nodes[i];
+      n.shown = 0;
+      for (var c = 0; c < n.children.length && n.children[c].index < count; c++) n.shown++;
+    }
+    // Depth-first over the visible nodes, children before their parent's x.
+    var order = [];
+    var stack = [];
+    for (i = 0; i < count; i++) if (!run.byId[run.nodes[i].parent]) stack.push(run.nodes[i]);
+    stack.reverse();
+    while (stack.length) {
+      n = stack.pop();
+      order.push(n);
+      if (!n.shown) n.x = leaf++;
+      for (var j = n.shown - 1; j >= 0; j--) stack.push(n.children[j]);
+    }
+    for (i = order.length - 1; i >= 0; i--) {
+      n = order[i];
+      if (n.shown) n.x = (n.children[0].x + n.children[n.shown - 1].x) / 2;
+    }
+    var roots = order.filter(function (m) { return !run.byId[m.parent]; });
+    run.rootX = roots.length ? (roots[0].x + roots[roots.length - 1].x) / 2 : 0;
+    return Math.max(leaf, 1);
+  }
+
+  Panel.prototype.geometry = function (leaves) {
     var run = this.run, avail = Math.max(this.treeWrap.clientWidth - 16, 100);
-    var dx = Math.min(22, Math.max(2, avail / run.leaves));
-    var width = Math.min(16000, Math.ceil(run.leaves * dx + 16));
-    dx = (width - 16) / run.leaves;
-    var dy = run.maxDepth > 30 ? 12 : 22;
-    return { dx: dx, dy: dy, width: width, height: (run.maxDepth + 1) * dy + 16 };
+    var dx = Math.min(28, Math.max(3, avail / leaves));
+    var width = Math.max(avail + 16, Math.min(16000, Math.ceil(leaves * dx + 16)));
+    dx = Math.min(dx, (width - 16) / leaves);
+    var dy = run.maxDepth > 30 ? 12 : 24;
+    return { dx: dx, dy: dy, width: width, height: (run.maxDepth + 1) * dy + 16,
+      left: (width - 16 - leaves * dx) / 2 };
   };
 
   Panel.prototype.drawTree = function (k) {
-    var run = this.run, g = this.geometry(), c = this.canvas, ratio = window.devicePixelRatio || 1;
+    var run = this.run, c = this.canvas, ratio = window.devicePixelRatio || 1, count = 0;
+    while (count < run.nodes.length && run.nodes[count].tryStep < k) count++;
+    var g = this.geometry(layout(run, count));
     if (c.width !== Math.round(g.width * ratio) || c.height !== Math.round(g.height * ratio)) {
       c.width = Math.round(g.width * ratio); c.height = Math.round(g.height * ratio);
       c.style.width = g.width + "px"; c.style.height = g.height + "px";
     }
     this.g = g;
+    this.count = count;
     var ctx = c.getContext("2d");
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, g.width, g.height);
-    function X(x) { return 8 + (x + 0.5) * g.dx; }
+    function X(x) { return 8 + g.left + (x + 0.5) * g.dx; }
     function Y(d) { return 8 + d * g.dy; }
+    this.X = X; this.Y = Y;
     ctx.strokeStyle = "#b8c0ca"; ctx.lineWidth = 1;
     ctx.beginPath();
-    var current = null, i, n;
-    for (i = 0; i < run.nodes.length; i++) {
+    var current = count ? run.nodes[count - 1] : null, i, n;
+    for (i = 0; i < count; i++) {
       n = run.nodes[i];
-      if (n.tryStep >= k) break;
       var parent = run.byId[n.parent];
       ctx.moveTo(parent ? X(parent.x) : X(run.rootX), parent ? Y(parent.depth) : Y(0));
       ctx.lineTo(X(n.x), Y(n.depth));
-      current = n;
     }
     ctx.stroke();
     var r = Math.max(1.5, Math.min(5, g.dx / 2.4));
     ctx.fillStyle = "#555";
     ctx.beginPath(); ctx.arc(X(run.rootX), Y(0), r, 0, 7); ctx.fill();
-    for (i = 0; i < run.nodes.length; i++) {
+    for (i = 0; i < count; i++) {
       n = run.nodes[i];
-      if (n.tryStep >= k) break;
-      var done = n.endStep !== null && n.endStep < k;
-      ctx.fillStyle = !done ? "#6c9be0" : n.outcome === "rejected" ? "#c62828"
-        : n.solution && n.solStep < k ? "#d4a017" : "#2e7d32";
-      ctx.beginPath(); ctx.arc(X(n.x), Y(n.depth), n.solution && n.solStep < k ? r * 1.6 : r, 0, 7); ctx.fill();
+      var done = n.endStep !== null && n.endStep < k, sol = n.solution && n.solStep < k;
+      ctx.fillStyle = !done ? "#6c9be0" : n.outcome === "rejected" ? "#c62828" : sol ? "#d4a017" : "#2e7d32";
+      ctx.beginPath(); ctx.arc(X(n.x), Y(n.depth), sol ? r * 1.6 : r, 0, 7); ctx.fill();
     }
     if (current) {
       ctx.strokeStyle = "#1d4ed8"; ctx.lineWidth = 2;
@@ -407,13 +427,12 @@ var CspExplore = (function () {
     }
   };
 
-  // The node drawn nearest a click, among those visible at step k.
-  Panel.prototype.nodeAt = function (px, py, k) {
-    var g = this.g, best = null, bestD = 14 * 14;
-    for (var i = 0; i < this.run.nodes.length; i++) {
+  // The node drawn nearest a click, among those on show.
+  Panel.prototype.nodeAt = function (px, py) {
+    var best = null, bestD = 14 * 14;
+    for (var i = 0; i < this.count; i++) {
       var n = this.run.nodes[i];
-      if (n.tryStep >= k) break;
-      var dx = 8 + (n.x + 0.5) * g.dx - px, dy = 8 + n.depth * g.dy - py, d = dx * dx + dy * dy;
+      var dx = this.X(n.x) - px, dy = this.Y(n.depth) - py, d = dx * dx + dy * dy;
       if (d < bestD) { bestD = d; best = n; }
     }
     return best;
@@ -449,7 +468,7 @@ var CspExplore = (function () {
       main.appendChild(p.element);
       p.canvas.addEventListener("click", function (ev) {
         var rect = p.canvas.getBoundingClientRect();
-        var n = p.nodeAt(ev.clientX - rect.left, ev.clientY - rect.top, self.posOf(i, self.t));
+        var n = p.nodeAt(ev.clientX - rect.left, ev.clientY - rect.top);
         if (n) self.jumpTo(i, n.tryStep + 1);
       });
     });
