@@ -1,4 +1,5 @@
 //! A small WebDriver client for the browser tests: starts chromedriver on a
+#![allow(dead_code)] // each test uses part of it
 //! free localhost port and headless Chromium with a fresh profile, and speaks
 //! the W3C protocol over plain HTTP to 127.0.0.1 only.
 

@@ -374,9 +374,9 @@ var CspExplore = (function () {
   }
 
   Panel.prototype.geometry = function (leaves) {
-    var run = this.run, avail = Math.max(this.treeWrap.clientWidth - 16, 100);
+    var run = this.run, avail = Math.max(this.treeWrap.clientWidth - 24, 100);
     var dx = Math.min(28, Math.max(3, avail / leaves));
-    var width = Math.max(avail + 16, Math.min(16000, Math.ceil(leaves * dx + 16)));
+    var width = Math.max(avail, Math.min(16000, Math.ceil(leaves * dx + 16)));
     dx = Math.min(dx, (width - 16) / leaves);
     var dy = run.maxDepth > 30 ? 12 : 24;
     return { dx: dx, dy: dy, width: width, height: (run.maxDepth + 1) * dy + 16,
