@@ -67,7 +67,11 @@ fn main() {
             eprintln!("error: cannot write {}: {e}", path.display());
             std::process::exit(1);
         }
-        let more = if entries.len() > 1 { " (the first puzzle)" } else { "" };
+        let more = if entries.len() > 1 {
+            " (the first puzzle)"
+        } else {
+            ""
+        };
         eprintln!("explorer page written to {}{more}", path.display());
         if page.truncated {
             eprintln!(

@@ -19,7 +19,8 @@ const PUZZLE: &str =
 fn example(name: &str) -> std::path::PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
-    dir.join("examples").join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+    dir.join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
 #[test]
@@ -39,7 +40,11 @@ fn the_sudoku_page_replays_the_search_in_a_real_browser() {
         .arg(&path)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let html = std::fs::read_to_string(&path).unwrap();
     let start = html.find("id=\"csp-trace-0\">").unwrap() + "id=\"csp-trace-0\">".len();
     let end = start + html[start..].find("</script>").unwrap();

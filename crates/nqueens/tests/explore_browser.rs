@@ -128,7 +128,11 @@ fn page(dir: &Path) -> (PathBuf, String) {
         .arg(&path)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let html = std::fs::read_to_string(&path).unwrap();
     (path, html)
 }
@@ -137,7 +141,14 @@ fn page(dir: &Path) -> (PathBuf, String) {
 fn the_page_is_one_file_with_no_network_reference() {
     let dir = tempdir("file");
     let (_, html) = page(&dir);
-    for banned in ["http://", "https://", "<script src", "<link rel=\"stylesheet\"", "@import", "url("] {
+    for banned in [
+        "http://",
+        "https://",
+        "<script src",
+        "<link rel=\"stylesheet\"",
+        "@import",
+        "url(",
+    ] {
         assert!(!html.contains(banned), "the page contains {banned}");
     }
     let runs = traces_in(&html);
@@ -147,6 +158,22 @@ fn the_page_is_one_file_with_no_network_reference() {
     let tried: Vec<u64> = runs.iter().map(|(_, t)| t.summary().tried).collect();
     assert!(tried[0] > tried[1] && tried[1] >= tried[2], "{tried:?}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn explore_refuses_the_dedicated_method() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["explore", "6", "--strategies", "check,dedicated"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: 'dedicated' is the dedicated method"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -163,7 +190,8 @@ fn the_page_replays_the_trace_in_a_real_browser() {
     let runs = traces_in(&html);
     let queens = Queens::new(N, Variant::Pairwise).unwrap();
     let rows: Vec<usize> = queens.rows().iter().map(|v| v.index()).collect();
-    let b = Browser::start(&found, &dir).unwrap_or_else(|e| panic!("cannot start the browser: {e}"));
+    let b =
+        Browser::start(&found, &dir).unwrap_or_else(|e| panic!("cannot start the browser: {e}"));
     let url = format!("file://{}", path.display());
     b.set_viewport(1200, 1000);
     b.open(&url);
@@ -203,7 +231,11 @@ fn the_page_replays_the_trace_in_a_real_browser() {
         b.click_n("step-back", back);
         at -= back;
         let (shown, _, _) = read_panel(&b, "a");
-        assert_eq!(shown, expected(trace_a, &rows, at), "check back at step {at}");
+        assert_eq!(
+            shown,
+            expected(trace_a, &rows, at),
+            "check back at step {at}"
+        );
     }
 
     // Next dead end lands on a step where the rejected counter has just grown.
@@ -229,8 +261,16 @@ fn the_page_replays_the_trace_in_a_real_browser() {
         let (bb, _, _) = read_panel(&b, "b");
         let ka = stops_a[t.min(stops_a.len() - 1)];
         let kb = stops_b[t.min(stops_b.len() - 1)];
-        assert_eq!(a, expected(trace_a, &rows, ka), "check, side by side, t = {t}");
-        assert_eq!(bb, expected(trace_b, &rows, kb), "fc, side by side, t = {t}");
+        assert_eq!(
+            a,
+            expected(trace_a, &rows, ka),
+            "check, side by side, t = {t}"
+        );
+        assert_eq!(
+            bb,
+            expected(trace_b, &rows, kb),
+            "fc, side by side, t = {t}"
+        );
         // In step by node: each board has tried as many nodes as presses (until it ends).
         assert_eq!(a.counters[0], GridState::at(trace_a, ka).summary.tried);
     }
@@ -238,7 +278,10 @@ fn the_page_replays_the_trace_in_a_real_browser() {
     let (a, _, _) = read_panel(&b, "a");
     let (bb, _, _) = read_panel(&b, "b");
     assert_eq!(a, expected(trace_a, &rows, stops_a[9]));
-    assert_eq!(bb, expected(trace_b, &rows, stops_b[9.min(stops_b.len() - 1)]));
+    assert_eq!(
+        bb,
+        expected(trace_b, &rows, stops_b[9.min(stops_b.len() - 1)])
+    );
 
     // A link opens at its step, with its strategies.
     b.open(&format!("{url}#step=5&a=2"));
@@ -270,14 +313,62 @@ fn the_page_replays_the_trace_in_a_real_browser() {
         json!([]),
     );
     assert_eq!(v["inner"], 390, "{v}");
-    assert!(v["scroll"].as_f64().unwrap() <= 390.0, "the page scrolls sideways: {v}");
-    assert!(v["left"].as_f64().unwrap() >= 0.0 && v["right"].as_f64().unwrap() <= 390.0, "{v}");
-    assert!(v["sq"].as_f64().unwrap() >= 40.0, "squares too small to tap: {v}");
-    assert!(v["fwd"].as_f64().unwrap() > 0.0 && v["fwdRight"].as_f64().unwrap() <= 390.0, "{v}");
+    assert!(
+        v["scroll"].as_f64().unwrap() <= 390.0,
+        "the page scrolls sideways: {v}"
+    );
+    assert!(
+        v["left"].as_f64().unwrap() >= 0.0 && v["right"].as_f64().unwrap() <= 390.0,
+        "{v}"
+    );
+    assert!(
+        v["sq"].as_f64().unwrap() >= 40.0,
+        "squares too small to tap: {v}"
+    );
+    assert!(
+        v["fwd"].as_f64().unwrap() > 0.0 && v["fwdRight"].as_f64().unwrap() <= 390.0,
+        "{v}"
+    );
     b.click_n("step-forward", 1);
     let (shown, _, _) = read_panel(&b, "a");
     assert_eq!(shown, expected(trace_a, &rows, 9));
     std::fs::write(shots.join("explorer-phone.png"), b.screenshot()).unwrap();
+
+    // A recording cut by --limit-events says where it stopped, and the last
+    // step is the last one recorded.
+    let cut = dir.join("cut.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args([
+            "explore",
+            "6",
+            "--strategies",
+            "check",
+            "--limit-events",
+            "50",
+            "-o",
+        ])
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let cut_html = std::fs::read_to_string(&cut).unwrap();
+    let (_, cut_trace) = &traces_in(&cut_html)[0];
+    assert!(cut_trace.is_truncated());
+    b.set_viewport(1200, 1000);
+    b.open(&format!("file://{}", cut.display()));
+    b.click_n("next-solution", 1);
+    let note = b.execute(
+        r#"return document.querySelector('[data-panel="a"] .note').textContent;"#,
+        json!([]),
+    );
+    assert!(
+        note.as_str().unwrap().contains("stopped after 50 events"),
+        "{note}"
+    );
+    let last = csp_core::trace::steps(cut_trace).len();
+    let (shown, step, _) = read_panel(&b, "a");
+    assert_eq!(step, format!("{last} / {last}"));
+    assert_eq!(shown, expected(cut_trace, &rows, last));
 
     // No error in the browser's console at any point.
     let errors = b.console_errors();
@@ -290,7 +381,8 @@ fn tempdir(tag: &str) -> PathBuf {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
-    let dir = std::env::temp_dir().join(format!("csp-explore-{tag}-{}-{nanos}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("csp-explore-{tag}-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -67,8 +67,13 @@ pub fn explore_page(
         style: BOARD_STYLE.to_string(),
     };
     let options = ExploreOptions {
-        title: Some(format!("Sudoku ({} givens): the search, step by step", puzzle.givens())),
-        subtitle: Some(format!("{strategy} · up to a second solution (to prove uniqueness)")),
+        title: Some(format!(
+            "Sudoku ({} givens): the search, step by step",
+            puzzle.givens()
+        )),
+        subtitle: Some(format!(
+            "{strategy} · up to a second solution (to prove uniqueness)"
+        )),
         painter: Some(&painter),
         axis_names: Some(("cells".to_string(), "digits".to_string())),
     };

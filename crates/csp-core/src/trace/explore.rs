@@ -150,7 +150,10 @@ struct PageHeader<'a> {
 ///
 /// Fails if `runs` is empty or a variable's domain has more than
 /// [`MAX_GRID_VALUES`] values.
-pub fn explore_html(runs: &[ExploreRun<'_>], options: &ExploreOptions<'_>) -> Result<String, CspError> {
+pub fn explore_html(
+    runs: &[ExploreRun<'_>],
+    options: &ExploreOptions<'_>,
+) -> Result<String, CspError> {
     let invalid = |message: String| CspError::InvalidArgument {
         context: "explore page".to_string(),
         message,
@@ -206,7 +209,12 @@ pub fn explore_html(runs: &[ExploreRun<'_>], options: &ExploreOptions<'_>) -> Re
             events: run.trace.events.len(),
             painter: run.painter_data.as_ref().unwrap_or(&null),
         };
-        push_script(&mut data, "application/json", &format!("csp-run-{i}"), &to_json(&header));
+        push_script(
+            &mut data,
+            "application/json",
+            &format!("csp-run-{i}"),
+            &to_json(&header),
+        );
         push_script(
             &mut data,
             "application/x-ndjson",
@@ -495,5 +503,148 @@ impl GridState {
         } else {
             CellState::Empty
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_models::queens;
+    use crate::{Config, Pruning, Solver};
+
+    fn record(n: usize, pruning: Pruning, cap: usize) -> (Model, Trace) {
+        let m = queens(n);
+        let mut s = Solver::with_observer(
+            &m,
+            Config::default().with_pruning(pruning),
+            super::super::TraceRecorder::new(cap),
+        )
+        .unwrap();
+        s.first();
+        let t = s.into_observer().finish();
+        (m, t)
+    }
+
+    #[test]
+    fn steps_cover_every_event_but_the_marker_and_merge_one_nodes_prunes() {
+        for pruning in [
+            Pruning::Check,
+            Pruning::ForwardChecking,
+            Pruning::ArcConsistency,
+        ] {
+            let (_, t) = record(6, pruning, usize::MAX);
+            let st = steps(&t);
+            assert_eq!(st[0].start, 0);
+            assert_eq!(st.last().unwrap().end, t.events.len());
+            for w in st.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+                // A step of prunes is never followed by prunes of the same node.
+                if let (TraceEvent::Prune { node: a, .. }, TraceEvent::Prune { node: b, .. }) =
+                    (&t.events[w[0].end - 1], &t.events[w[1].start])
+                {
+                    assert_ne!(a, b, "{pruning}");
+                }
+            }
+        }
+        let (_, cut) = record(8, Pruning::ForwardChecking, 40);
+        assert!(cut.is_truncated());
+        assert_eq!(steps(&cut).last().unwrap().end, 40);
+    }
+
+    #[test]
+    fn the_state_follows_the_search_to_its_solution() {
+        let (m, t) = record(6, Pruning::ForwardChecking, usize::MAX);
+        let st = steps(&t);
+        let last = GridState::at(&t, st.len());
+        assert_eq!(last.summary, t.summary());
+        assert_eq!(last.assigned.len(), 6);
+        assert!(last.tried.is_none() && !last.rejected);
+        let values: Vec<Value> = (0..6)
+            .map(|v| last.assigned.iter().find(|a| a.0 == v).unwrap().1)
+            .collect();
+        assert!(m.is_solution(&values));
+        // Past the end: the same state.
+        assert_eq!(GridState::at(&t, st.len() + 5), last);
+        assert_eq!(GridState::at(&t, 0), GridState::default());
+        for k in 1..=st.len() {
+            let s = GridState::at(&t, k);
+            let event = &t.events[st[k - 1].end - 1];
+            match event {
+                TraceEvent::Try { var, value, .. } => {
+                    assert_eq!(s.tried, Some((*var, *value)));
+                    assert_eq!(s.cell(*var, *value), CellState::Tried);
+                }
+                TraceEvent::Reject { .. } => assert!(s.rejected && s.tried.is_some()),
+                TraceEvent::Accept { .. } => assert!(s.tried.is_none()),
+                TraceEvent::Backtrack { .. } => assert!(s.tried.is_none() && !s.rejected),
+                _ => {}
+            }
+            // No value is both crossed out and assigned.
+            for &(var, value) in &s.assigned {
+                assert_eq!(s.cell(var, value), CellState::Assigned);
+                assert!(!s.crossed.contains_key(&(var, value)), "step {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn stops_start_at_zero_grow_and_end_at_the_last_step() {
+        let (_, t) = record(6, Pruning::Check, usize::MAX);
+        let n = steps(&t).len();
+        for by in [Advance::Step, Advance::Node, Advance::Decision] {
+            let s = stops(&t, by);
+            assert_eq!(s[0], 0);
+            assert_eq!(*s.last().unwrap(), n);
+            assert!(s.windows(2).all(|w| w[0] < w[1]), "{by:?}");
+        }
+        // By node: one stop per value tried, and the root's.
+        assert_eq!(stops(&t, Advance::Node).len() as u64, t.summary().tried + 1);
+        let by_decision = stops(&t, Advance::Decision);
+        for &k in &by_decision[1..by_decision.len() - 1] {
+            assert!(matches!(
+                t.events[steps(&t)[k - 1].end - 1],
+                TraceEvent::Accept { .. } | TraceEvent::Solution { .. }
+            ));
+        }
+    }
+
+    #[test]
+    fn the_page_is_self_contained_and_escapes_names() {
+        let mut m = Model::new();
+        let x = m.named_int_var("</script><b>x", 0..=1).unwrap();
+        let y = m.named_int_var("y", 0..=1).unwrap();
+        m.not_equal(x, y).unwrap();
+        let mut s =
+            Solver::with_observer(&m, Config::default(), super::super::TraceRecorder::new(100))
+                .unwrap();
+        s.first();
+        let t = s.into_observer().finish();
+        let options = ExploreOptions {
+            title: Some("a <title> & more".to_string()),
+            ..ExploreOptions::default()
+        };
+        let html = explore_html(&[ExploreRun::new("check", &m, &t)], &options).unwrap();
+        assert!(!html.contains("http://") && !html.contains("https://"));
+        assert!(!html.contains("</script><b>"));
+        assert!(html.contains("a &lt;title&gt; &amp; more"));
+        assert_eq!(
+            html.matches("<script").count(),
+            html.matches("</script>").count()
+        );
+        assert!(html.contains(r#"id="csp-trace-0""#) && html.contains(r#"id="csp-run-0""#));
+    }
+
+    #[test]
+    fn bad_pages_are_refused() {
+        let (m, t) = record(4, Pruning::Check, 100);
+        assert!(explore_html(&[], &ExploreOptions::default()).is_err());
+        let mut wide = Model::new();
+        wide.named_int_var("w", 0..=10_000).unwrap();
+        let err = explore_html(
+            &[ExploreRun::new("a", &wide, &t)],
+            &ExploreOptions::default(),
+        );
+        assert!(err.unwrap_err().to_string().contains("at most 256"));
+        assert!(explore_html(&[ExploreRun::new("a", &m, &t)], &ExploreOptions::default()).is_ok());
     }
 }

@@ -40,8 +40,8 @@ use crate::{Value, VarId};
 
 pub use diff::{Divergence, diff};
 pub use explore::{
-    Advance, CellState, DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun, GridState,
-    MAX_GRID_VALUES, explore_html, steps, stops,
+    Advance, CellState, DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun,
+    GridState, MAX_GRID_VALUES, explore_html, steps, stops,
 };
 pub use svg::{NodeBox, NodePainter, SvgOptions};
 

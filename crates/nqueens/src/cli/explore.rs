@@ -84,7 +84,9 @@ struct Recorded {
 pub fn run(a: Args) -> Outcome {
     let entries = match a.strategies {
         Some(e) => e.0,
-        None => compare::parse_entries(DEFAULT_STRATEGIES).map_err(|e| Failure::Other(e.to_string()))?,
+        None => {
+            compare::parse_entries(DEFAULT_STRATEGIES).map_err(|e| Failure::Other(e.to_string()))?
+        }
     };
     let cancel = csp_cli::cancel_on_ctrl_c();
     let mut recorded = Vec::with_capacity(entries.len());
@@ -107,9 +109,12 @@ pub fn run(a: Args) -> Outcome {
             solver.first().stats.tried
         };
         let note = match solver.status() {
-            SearchStatus::Stopped(reason) if reason != csp_core::StopReason::SolutionLimit => Some(
-                format!("The search was {} after {tried} nodes.", args::stopped_by(reason)),
-            ),
+            SearchStatus::Stopped(reason) if reason != csp_core::StopReason::SolutionLimit => {
+                Some(format!(
+                    "The search was {} after {tried} nodes.",
+                    args::stopped_by(reason)
+                ))
+            }
             _ => None,
         };
         let trace = solver.into_observer().finish();
@@ -140,7 +145,11 @@ pub fn run(a: Args) -> Outcome {
         title: Some(format!("{}-queens: the search, step by step", a.n)),
         subtitle: Some(format!(
             "{} · {}",
-            entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", "),
+            entries
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
             if a.all {
                 "every solution"
             } else {
@@ -196,14 +205,16 @@ impl Built {
 /// The model of `variant`, its constraints' names and the painter's data: the
 /// variable of each row, and the line each constraint guards
 /// (`{"kind": "column", "rows": [0, 2]}`; `rows` for a constraint on two rows).
-fn build(n: usize, variant: ModelVariant) -> Result<(Built, Option<Vec<String>>, serde_json::Value), Failure> {
+fn build(
+    n: usize,
+    variant: ModelVariant,
+) -> Result<(Built, Option<Vec<String>>, serde_json::Value), Failure> {
     let queens_variant = match variant {
         ModelVariant::Pairwise => Variant::Pairwise,
         ModelVariant::Global => Variant::Global,
         ModelVariant::Columns => {
             // Columns are checked during the search, the diagonals at the leaves.
-            let (model, rows) =
-                compare::columns_then_leaves(n).map_err(args::engine_error)?;
+            let (model, rows) = compare::columns_then_leaves(n).map_err(args::engine_error)?;
             let lines: Vec<serde_json::Value> = model
                 .constraints()
                 .map(|(_, c)| {
@@ -238,7 +249,11 @@ fn build(n: usize, variant: ModelVariant) -> Result<(Built, Option<Vec<String>>,
     Ok((Built::Queens(queens), Some(names), data))
 }
 
-fn painter_data(n: usize, rows: &[csp_core::VarId], lines: Vec<serde_json::Value>) -> serde_json::Value {
+fn painter_data(
+    n: usize,
+    rows: &[csp_core::VarId],
+    lines: Vec<serde_json::Value>,
+) -> serde_json::Value {
     json!({
         "n": n,
         "rows": rows.iter().map(|v| v.index()).collect::<Vec<_>>(),

@@ -1,7 +1,7 @@
 //! A small WebDriver client for the browser tests: starts chromedriver on a
-#![allow(dead_code)] // each test uses part of it
 //! free localhost port and headless Chromium with a fresh profile, and speaks
 //! the W3C protocol over plain HTTP to 127.0.0.1 only.
+#![allow(dead_code)] // each test uses part of it
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -32,7 +32,11 @@ fn which(names: &[&str]) -> Option<PathBuf> {
 
 /// Chromium and chromedriver: `CHROME` and `CHROMEDRIVER` if set, else from `PATH`.
 pub fn find_browser() -> Option<Found> {
-    let from_env = |var: &str| std::env::var_os(var).map(PathBuf::from).filter(|p| p.is_file());
+    let from_env = |var: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .filter(|p| p.is_file())
+    };
     let chrome = from_env("CHROME")
         .or_else(|| which(&["chromium", "chromium-browser", "google-chrome", "chrome"]))?;
     let driver = from_env("CHROMEDRIVER").or_else(|| which(&["chromedriver"]))?;
@@ -124,7 +128,10 @@ impl Browser {
             .send_json(&body)
             .map_err(|e| format!("POST {path}: {e}"))?;
         let status = r.status();
-        let v: Value = r.body_mut().read_json().map_err(|e| format!("POST {path}: {e}"))?;
+        let v: Value = r
+            .body_mut()
+            .read_json()
+            .map_err(|e| format!("POST {path}: {e}"))?;
         if !status.is_success() {
             return Err(format!("POST {path}: {status}: {}", v["value"]));
         }
@@ -176,7 +183,9 @@ impl Browser {
 
     /// Picks the option with `value` in the `<select>` with `data-testid` = `testid`.
     pub fn select(&self, testid: &str, value: &str) {
-        let id = self.element(&format!("[data-testid=\"{testid}\"] option[value=\"{value}\"]"));
+        let id = self.element(&format!(
+            "[data-testid=\"{testid}\"] option[value=\"{value}\"]"
+        ));
         self.post(&format!("/element/{id}/click"), json!({}));
     }
 
