@@ -36,8 +36,9 @@
 //! let html = explore_html(&[ExploreRun::new("fc", &m, &trace)], &ExploreOptions::default())?;
 //! assert!(html.starts_with("<!DOCTYPE html>"));
 //! assert!(!html.contains("http://") && !html.contains("https://"));
-//! // After the first step, x = 0 is being tried.
-//! let state = GridState::at(&trace, 1);
+//! // Step 1: propagation at the root crossed out x = 2; step 2 tries x = 0.
+//! assert_eq!(GridState::at(&trace, 1).cell(0, 2), CellState::Crossed);
+//! let state = GridState::at(&trace, 2);
 //! assert_eq!(state.cell(0, 0), CellState::Tried);
 //! assert_eq!(state.summary.tried, 1);
 //! # Ok::<(), csp_core::CspError>(())
