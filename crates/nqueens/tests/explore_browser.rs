@@ -238,6 +238,59 @@ fn the_page_replays_the_trace_in_a_real_browser() {
         );
     }
 
+    // The keyboard: → forward, ← back.
+    b.keys("\u{E014}\u{E014}\u{E014}\u{E012}");
+    at += 2;
+    let (shown, step, _) = read_panel(&b, "a");
+    assert_eq!(shown, expected(trace_a, &rows, at), "after the arrow keys");
+    assert!(step.starts_with(&format!("{at} / ")));
+
+    // Play advances on its own; pressing it again pauses.
+    b.click_n("play", 1);
+    std::thread::sleep(std::time::Duration::from_millis(1300));
+    b.click_n("play", 1);
+    let (_, step, _) = read_panel(&b, "a");
+    let played: usize = step.split(' ').next().unwrap().parse().unwrap();
+    assert!(played >= at + 2, "play moved from {at} to {played}");
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let (shown, step, _) = read_panel(&b, "a");
+    assert!(
+        step.starts_with(&format!("{played} / ")),
+        "paused at {played}: {step}"
+    );
+    assert_eq!(shown, expected(trace_a, &rows, played));
+
+    // Clicking a node of the tree jumps to the step that tried it.
+    let third = b.execute(
+        r#"const p = CspExplore.app.panels[0], n = p.run.nodes[2], c = p.canvas;
+           return [p.X(n.x) - c.clientWidth / 2, p.Y(n.depth) - c.clientHeight / 2];"#,
+        json!([]),
+    );
+    b.click_at(
+        "tree",
+        third[0].as_f64().unwrap(),
+        third[1].as_f64().unwrap(),
+    );
+    let third_try = trace_a
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, csp_core::trace::TraceEvent::Try { .. }))
+        .nth(2)
+        .unwrap()
+        .0;
+    let k = csp_core::trace::steps(trace_a)
+        .iter()
+        .position(|r| r.contains(&third_try))
+        .unwrap()
+        + 1;
+    let (shown, step, _) = read_panel(&b, "a");
+    assert!(
+        step.starts_with(&format!("{k} / ")),
+        "tree click: {step}, expected {k}"
+    );
+    assert_eq!(shown, expected(trace_a, &rows, k));
+
     // Next dead end lands on a step where the rejected counter has just grown.
     b.click_n("next-dead-end", 1);
     let (shown, step, _) = read_panel(&b, "a");

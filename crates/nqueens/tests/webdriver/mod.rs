@@ -181,6 +181,28 @@ impl Browser {
         }
     }
 
+    /// Types `text` (WebDriver key codes such as `\u{E014}` for →) into the page's body.
+    pub fn keys(&self, text: &str) {
+        let id = self.element("body");
+        self.post(&format!("/element/{id}/value"), json!({"text": text}));
+    }
+
+    /// Clicks the element with `data-testid` = `testid` at (`dx`, `dy`) from its centre.
+    pub fn click_at(&self, testid: &str, dx: f64, dy: f64) {
+        let id = self.element(&format!("[data-testid=\"{testid}\"]"));
+        let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": id });
+        self.post(
+            "/actions",
+            json!({"actions": [{"type": "pointer", "id": "mouse",
+                "parameters": {"pointerType": "mouse"},
+                "actions": [
+                    {"type": "pointerMove", "origin": origin, "x": dx.round() as i64, "y": dy.round() as i64},
+                    {"type": "pointerDown", "button": 0},
+                    {"type": "pointerUp", "button": 0}
+                ]}]}),
+        );
+    }
+
     /// Picks the option with `value` in the `<select>` with `data-testid` = `testid`.
     pub fn select(&self, testid: &str, value: &str) {
         let id = self.element(&format!(
