@@ -75,7 +75,7 @@ fn main() {
         eprintln!("explorer page written to {}{more}", path.display());
         if page.truncated {
             eprintln!(
-                "note: the recording stopped at {} events (the search tried {} values); raise --limit-events to see more",
+                "note: the recording stopped at {} events ({} values tried); raise --limit-events to see more",
                 args.limit_events, page.tried
             );
         }

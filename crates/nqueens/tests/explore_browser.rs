@@ -157,6 +157,18 @@ fn the_page_is_one_file_with_no_network_reference() {
     // The traces are the searches themselves: check tries more than fc, fc more than mac.
     let tried: Vec<u64> = runs.iter().map(|(_, t)| t.summary().tried).collect();
     assert!(tried[0] > tried[1] && tried[1] >= tried[2], "{tried:?}");
+    // The three strategies share one model description.
+    assert_eq!(html.matches("id=\"csp-model-").count(), 1);
+    // With the default --limit-events, even a large board stays under 5 MB.
+    let big = dir.join("q100.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["explore", "100", "--all", "-o"])
+        .arg(&big)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let size = std::fs::metadata(&big).unwrap().len();
+    assert!(size < 5_000_000, "{size} bytes");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -422,6 +434,34 @@ fn the_page_replays_the_trace_in_a_real_browser() {
     let (shown, step, _) = read_panel(&b, "a");
     assert_eq!(step, format!("{last} / {last}"));
     assert_eq!(shown, expected(cut_trace, &rows, last));
+
+    // The generic grid (no painter): variables x values, same states.
+    let grid = dir.join("grid.html");
+    let queens = Queens::new(N, Variant::Global).unwrap();
+    let config = csp_core::Config::default().with_pruning(csp_core::Pruning::ArcConsistency);
+    let (trace, _) = nqueens::tree::record(&queens, config, false, 10_000).unwrap();
+    let run = csp_core::trace::ExploreRun::new("mac", queens.model(), &trace);
+    let html = csp_core::trace::explore_html(&[run], &Default::default()).unwrap();
+    std::fs::write(&grid, html).unwrap();
+    b.open(&format!("file://{}", grid.display()));
+    b.click_n("step-forward", 6);
+    let cells = b.execute(
+        r#"return Array.from(document.querySelectorAll('[data-testid="square"]'))
+             .map(s => [Number(s.dataset.var), Number(s.dataset.value), s.dataset.state]);"#,
+        json!([]),
+    );
+    let cells = cells.as_array().unwrap();
+    assert_eq!(cells.len(), N * N);
+    let state = GridState::at(&trace, 6);
+    for c in cells {
+        let (var, value) = (c[0].as_u64().unwrap() as usize, c[1].as_i64().unwrap());
+        assert_eq!(
+            c[2].as_str().unwrap(),
+            state.cell(var, value).as_str(),
+            "grid {var}, {value}"
+        );
+    }
+    std::fs::write(shots.join("explorer-grid.png"), b.screenshot()).unwrap();
 
     // No error in the browser's console at any point.
     let errors = b.console_errors();

@@ -19,7 +19,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use csp_core::trace::{ExploreOptions, ExplorePainter, ExploreRun, TraceRecorder, explore_html};
+use csp_core::trace::{ExploreOptions, ExplorePainter, ExploreRun, StopAtCap, explore_html};
 use csp_core::{Config, CspError, Solver};
 
 use super::{Sudoku, SudokuModel, units};
@@ -34,7 +34,7 @@ pub struct ExplorePage {
     pub html: String,
     /// Whether the recording stopped at its cap (the page says so too).
     pub truncated: bool,
-    /// Values tried by the search.
+    /// Values tried by the search (which stops when the recording is full).
     pub tried: u64,
 }
 
@@ -48,7 +48,9 @@ pub fn explore_page(
     let m = SudokuModel::new(puzzle)?;
     let strategy = crate::cli::strategy_name(&config);
     config.limits.solutions = Some(2);
-    let mut solver = Solver::with_observer(&m.model, config, TraceRecorder::new(limit_events))?;
+    // The search stops when the recording is full: the page shows no more.
+    let recorder = StopAtCap::new(limit_events, &mut config);
+    let mut solver = Solver::with_observer(&m.model, config, recorder)?;
     while solver.next_solution().is_some() {}
     let tried = solver.stats().tried;
     let trace = solver.into_observer().finish();

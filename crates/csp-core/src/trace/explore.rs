@@ -52,9 +52,13 @@ use serde::Serialize;
 use super::{Trace, TraceEvent, TraceSummary};
 use crate::{CspError, Model, Value};
 
+mod stop;
+
+pub use stop::StopAtCap;
+
 /// The default cap on the events recorded per trace for a page: about 1 MB
 /// of JSON per trace, so that a page with three strategies stays under 5 MB.
-pub const DEFAULT_LIMIT_EVENTS: usize = 15_000;
+pub const DEFAULT_LIMIT_EVENTS: usize = 12_000;
 
 /// The largest domain the page draws as a grid row (wider domains are an
 /// error: the grid would be unreadable and the file large).
@@ -128,15 +132,20 @@ pub struct ExploreOptions<'a> {
 }
 
 #[derive(Serialize)]
-struct RunHeader<'a> {
-    name: &'a str,
+struct ModelHeader<'a> {
     vars: Vec<String>,
     constraints: Vec<String>,
     domains: Vec<Vec<Value>>,
+    painter: &'a serde_json::Value,
+}
+
+#[derive(Serialize)]
+struct RunHeader<'a> {
+    name: &'a str,
+    model: usize,
     note: Option<&'a str>,
     truncated: Option<usize>,
     events: usize,
-    painter: &'a serde_json::Value,
 }
 
 #[derive(Serialize)]
@@ -148,6 +157,9 @@ struct PageHeader<'a> {
 }
 
 /// The explorer page for `runs` (at least one): a complete HTML document.
+///
+/// Each trace is stored as JSON Lines, its `select` events without their
+/// `candidates` (the page does not show them).
 ///
 /// Fails if `runs` is empty or a variable's domain has more than
 /// [`MAX_GRID_VALUES`] values.
@@ -176,6 +188,7 @@ pub fn explore_html(
     let mut data = String::new();
     push_script(&mut data, "application/json", "csp-page", &to_json(&page));
     let null = serde_json::Value::Null;
+    let mut models: Vec<String> = Vec::new();
     for (i, run) in runs.iter().enumerate() {
         let model = run.model;
         let mut domains = Vec::with_capacity(model.num_vars());
@@ -197,18 +210,35 @@ pub fn explore_html(
                 .map(|(id, c)| format!("{} c{}", c.name(), id.index()))
                 .collect(),
         };
-        let header = RunHeader {
-            name: &run.name,
+        let described = to_json(&ModelHeader {
             vars: model.vars().map(|v| model.var_name(v)).collect(),
             constraints,
             domains,
+            painter: run.painter_data.as_ref().unwrap_or(&null),
+        });
+        // Runs on the same model (and painter data) share one description.
+        let index = match models.iter().position(|m| *m == described) {
+            Some(index) => index,
+            None => {
+                push_script(
+                    &mut data,
+                    "application/json",
+                    &format!("csp-model-{}", models.len()),
+                    &described,
+                );
+                models.push(described);
+                models.len() - 1
+            }
+        };
+        let header = RunHeader {
+            name: &run.name,
+            model: index,
             note: run.note.as_deref(),
             truncated: run.trace.events.iter().find_map(|e| match e {
                 TraceEvent::Truncated { cap } => Some(*cap),
                 _ => None,
             }),
             events: run.trace.events.len(),
-            painter: run.painter_data.as_ref().unwrap_or(&null),
         };
         push_script(
             &mut data,
@@ -216,11 +246,31 @@ pub fn explore_html(
             &format!("csp-run-{i}"),
             &to_json(&header),
         );
+        // The heuristic's candidates are left out of `select` events: the page
+        // does not show them, and on large models they would dominate the file.
+        let slim = Trace {
+            events: run
+                .trace
+                .events
+                .iter()
+                .map(|e| match e {
+                    TraceEvent::Select {
+                        parent, depth, var, ..
+                    } => TraceEvent::Select {
+                        parent: *parent,
+                        depth: *depth,
+                        var: *var,
+                        candidates: Vec::new(),
+                    },
+                    e => e.clone(),
+                })
+                .collect(),
+        };
         push_script(
             &mut data,
             "application/x-ndjson",
             &format!("csp-trace-{i}"),
-            &run.trace.to_json_lines(model),
+            &slim.to_json_lines(model),
         );
     }
     let (painter_script, painter_style) = options
@@ -633,6 +683,7 @@ mod tests {
             html.matches("</script>").count()
         );
         assert!(html.contains(r#"id="csp-trace-0""#) && html.contains(r#"id="csp-run-0""#));
+        assert!(html.contains(r#"id="csp-model-0""#) && !html.contains(r#"id="csp-model-1""#));
     }
 
     #[test]

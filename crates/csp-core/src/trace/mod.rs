@@ -41,7 +41,7 @@ use crate::{Value, VarId};
 pub use diff::{Divergence, diff};
 pub use explore::{
     Advance, CellState, DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun,
-    GridState, MAX_GRID_VALUES, explore_html, steps, stops,
+    GridState, MAX_GRID_VALUES, StopAtCap, explore_html, steps, stops,
 };
 pub use svg::{NodeBox, NodePainter, SvgOptions};
 

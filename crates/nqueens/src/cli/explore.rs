@@ -4,10 +4,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use csp_core::trace::{
-    DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun, Trace, TraceRecorder,
-    explore_html,
+    DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun, MAX_GRID_VALUES, StopAtCap,
+    Trace, explore_html,
 };
-use csp_core::{Model, SearchStatus, Solver};
+use csp_core::{Model, SearchStatus, Solver, StopReason};
 use nqueens::compare::{self, EntrySpec, Method, ModelVariant};
 use nqueens::construct::Line;
 use nqueens::{Queens, Variant};
@@ -62,7 +62,7 @@ pub struct Args {
     /// recording stopped).
     #[arg(long, value_name = "K", default_value_t = DEFAULT_LIMIT_EVENTS)]
     limit_events: usize,
-    /// Stop each search after this many nodes.
+    /// Stop each search after this many nodes (0: no limit).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_NODE_LIMIT)]
     node_limit: u64,
     /// Write the page to FILE (default: standard output).
@@ -88,6 +88,12 @@ pub fn run(a: Args) -> Outcome {
             compare::parse_entries(DEFAULT_STRATEGIES).map_err(|e| Failure::Other(e.to_string()))?
         }
     };
+    if a.n > MAX_GRID_VALUES {
+        return Err(Failure::Usage(format!(
+            "N = {} is too large for the explorer (at most {MAX_GRID_VALUES} columns)",
+            a.n
+        )));
+    }
     let cancel = csp_cli::cancel_on_ctrl_c();
     let mut recorded = Vec::with_capacity(entries.len());
     for entry in &entries {
@@ -101,23 +107,27 @@ pub fn run(a: Args) -> Outcome {
         let model = built.model();
         let mut config = strategy.config().with_cancel_flag(cancel.clone());
         config.limits.nodes = (a.node_limit > 0).then_some(a.node_limit);
-        let mut solver = Solver::with_observer(model, config, TraceRecorder::new(a.limit_events))
+        // The search stops when the recording is full: the page shows no more.
+        let recorder = StopAtCap::new(a.limit_events, &mut config);
+        let mut solver = Solver::with_observer(model, config, recorder)
             .map_err(|e| Failure::Other(e.to_string()))?;
         let tried = if a.all {
             solver.count().stats.tried
         } else {
             solver.first().stats.tried
         };
-        let note = match solver.status() {
-            SearchStatus::Stopped(reason) if reason != csp_core::StopReason::SolutionLimit => {
-                Some(format!(
-                    "The search was {} after {tried} nodes.",
-                    args::stopped_by(reason)
-                ))
-            }
+        let status = solver.status();
+        let recorder = solver.into_observer();
+        let note = match status {
+            // Stopped by the full recording: the page says where it stopped.
+            SearchStatus::Stopped(StopReason::Cancelled) if !recorder.cancelled() => None,
+            SearchStatus::Stopped(reason) if reason != StopReason::SolutionLimit => Some(format!(
+                "The search was {} after {tried} nodes.",
+                args::stopped_by(reason)
+            )),
             _ => None,
         };
-        let trace = solver.into_observer().finish();
+        let trace = recorder.finish();
         recorded.push(Recorded {
             name: entry.name.clone(),
             built,

@@ -23,13 +23,14 @@ var CspExplore = (function () {
       var e = JSON.parse(line);
       if (e.event !== "model") events.push(e);
     });
+    var model = readJson("csp-model-" + head.model);
     this.index = index;
     this.head = head;
     this.name = head.name;
-    this.vars = head.vars;
-    this.constraints = head.constraints;
-    this.domains = head.domains;
-    this.painter = head.painter;
+    this.vars = model.vars;
+    this.constraints = model.constraints;
+    this.domains = model.domains;
+    this.painter = model.painter;
     this.events = events;
     this.cutSteps();
     this.buildTree();
@@ -295,7 +296,7 @@ var CspExplore = (function () {
     if (run.head.note) note.push(run.head.note);
     if (run.head.truncated !== null && run.head.truncated !== undefined) {
       note.push("The recording stopped after " + run.head.truncated.toLocaleString("en") +
-        " events (the search went on); the last step shown is where it stopped.");
+        " events: the last step shown is where it stopped.");
     }
     p.appendChild(el("p", "note", note.join(" ")));
     var counters = el("div", "counters");
