@@ -265,11 +265,12 @@ fn the_page_replays_the_trace_in_a_real_browser() {
     let played: usize = step.split(' ').next().unwrap().parse().unwrap();
     assert!(played >= at + 2, "play moved from {at} to {played}");
     std::thread::sleep(std::time::Duration::from_millis(600));
-    let (shown, step, _) = read_panel(&b, "a");
+    let (shown, step, hash) = read_panel(&b, "a");
     assert!(
         step.starts_with(&format!("{played} / ")),
         "paused at {played}: {step}"
     );
+    assert!(hash.starts_with(&format!("#step={played}&")), "{hash}");
     assert_eq!(shown, expected(trace_a, &rows, played));
 
     // Clicking a node of the tree jumps to the step that tried it.

@@ -440,7 +440,7 @@ var CspExplore = (function () {
   };
 
   // The page: runs, panels, the shared position t and the controls.
-  var app = { runs: [], panels: [], t: 0, mode: "step", a: 0, b: -1, timer: null };
+  var app = { runs: [], panels: [], t: 0, mode: "step", a: 0, b: -1, timer: null, hashTimer: null };
 
   function q(id) { return document.querySelector("[data-testid=\"" + id + "\"]"); }
 
@@ -492,6 +492,15 @@ var CspExplore = (function () {
     var tl = q("timeline");
     tl.max = String(max); tl.value = String(this.t);
     q("step").textContent = this.t + " / " + max;
+    // While playing, the URL is updated at most twice a second (browsers
+    // throttle pages that rewrite it faster).
+    if (!this.timer) this.writeHash();
+    else if (!this.hashTimer) {
+      this.hashTimer = setTimeout(function () { self.hashTimer = null; self.writeHash(); }, 500);
+    }
+  };
+
+  app.writeHash = function () {
     var hash = "#step=" + this.t + "&a=" + this.a + (this.b >= 0 ? "&b=" + this.b : "") +
       (this.mode !== "step" ? "&by=" + this.mode : "");
     if (location.hash !== hash) {
@@ -513,7 +522,7 @@ var CspExplore = (function () {
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     btn.setAttribute("aria-pressed", on ? "true" : "false");
     btn.textContent = on ? "\u275A\u275A Pause" : "\u25B6 Play";
-    if (!on) return;
+    if (!on) { this.writeHash(); return; }
     var self = this;
     (function tick() {
       if (self.t >= self.maxT()) { self.play(false); return; }
