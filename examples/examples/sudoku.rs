@@ -4,7 +4,11 @@
 //! ```text
 //! cargo run --release --example sudoku -- 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..
 //! cargo run --release --example sudoku -- --file examples/data/sudoku.txt --stats
+//! cargo run --release --example sudoku -- --file examples/data/sudoku.txt --explore sudoku.html
 //! ```
+//!
+//! `--explore FILE.html` also writes the first puzzle's search as an
+//! interactive page (csp-core's explorer with a 9 × 9 painter).
 
 use clap::Parser;
 use csp_core::{Config, Pruning, VarOrder};
@@ -21,6 +25,13 @@ struct Cli {
     /// Read puzzles from this file (`-` for standard input): 81 cells each, `#` comments.
     #[arg(long, short)]
     file: Option<String>,
+    /// Also write the first puzzle's search as an interactive page: step through it
+    /// in a browser (one self-contained HTML file).
+    #[arg(long, value_name = "FILE.html")]
+    explore: Option<std::path::PathBuf>,
+    /// With --explore: keep at most this many events of the search.
+    #[arg(long, value_name = "K", default_value_t = csp_trace::DEFAULT_LIMIT_EVENTS)]
+    limit_events: usize,
     #[command(flatten)]
     strategy: csp_cli::StrategyArgs,
 }
@@ -49,6 +60,26 @@ fn main() {
         .with_var_order(VarOrder::FirstFail);
     let config = cli::config_from(&args.strategy, defaults);
     println!("strategy: {}", cli::strategy_name(&config));
+    if let (Some(path), Some(first)) = (&args.explore, entries.first()) {
+        let page = sudoku::explore::explore_page(&first.puzzle, config.clone(), args.limit_events)
+            .unwrap_or_else(|e| csp_cli::exit_usage(e));
+        if let Err(e) = std::fs::write(path, page.html.as_bytes()) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            std::process::exit(1);
+        }
+        let more = if entries.len() > 1 {
+            " (the first puzzle)"
+        } else {
+            ""
+        };
+        eprintln!("explorer page written to {}{more}", path.display());
+        if page.truncated {
+            eprintln!(
+                "note: the recording stopped at {} events ({} values tried); raise --limit-events to see more",
+                args.limit_events, page.tried
+            );
+        }
+    }
     for (i, entry) in entries.iter().enumerate() {
         let label = entry
             .label

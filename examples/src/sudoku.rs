@@ -7,6 +7,8 @@ use csp_core::{Config, CspError, Model, SearchStats, SearchStatus, Solver, StopR
 
 use crate::InputError;
 
+pub mod explore;
+
 /// A Sudoku grid: 81 cells, row by row, `0` for a blank.
 ///
 /// Read one from 81 characters, `1`-`9` for a given and `.` or `0` for a blank;

@@ -137,6 +137,47 @@ fn sudoku_solves_the_shipped_puzzles_uniquely() {
 }
 
 #[test]
+fn sudoku_explore_writes_a_self_contained_page_of_the_search() {
+    let path = std::env::temp_dir().join(format!("csp-sudoku-explore-{}.html", std::process::id()));
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let out = run(
+        "sudoku",
+        &[
+            puzzle,
+            "--pruning",
+            "fc",
+            "--explore",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(!html.contains("http://") && !html.contains("https://"));
+    // The page holds the search's trace: the JSON Lines block reads back, and its
+    // last step shows the solution's counters.
+    let start = html.find("id=\"csp-trace-0\">").unwrap() + "id=\"csp-trace-0\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let trace = csp_trace::Trace::from_json_lines(&html[start..end]).unwrap();
+    let summary = trace.summary();
+    assert_eq!(summary.solutions, 1, "{summary:?}");
+    assert!(
+        summary.tried >= 51,
+        "51 open cells, each decided: {summary:?}"
+    );
+    assert!(summary.pruned > 0);
+    // The 9 x 9 painter and its data: the cell variables, row by row.
+    assert!(html.contains("CspExplore.painter("));
+    assert!(html.contains("\"cells\":["));
+}
+
+#[test]
 fn sudoku_reads_standard_input() {
     let puzzle =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";

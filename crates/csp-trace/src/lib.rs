@@ -31,6 +31,7 @@
 
 mod diff;
 mod dot;
+mod explore;
 mod json;
 mod svg;
 mod text;
@@ -41,6 +42,10 @@ use serde::{Deserialize, Serialize};
 use csp_core::{Candidate, Failure, FailureKind, Node, PruneCause, SearchObserver, Value, VarId};
 
 pub use diff::{Divergence, diff};
+pub use explore::{
+    Advance, CellState, DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun,
+    GridState, MAX_GRID_VALUES, StopAtCap, explore_html, steps, stops,
+};
 pub use svg::{NodeBox, NodePainter, SvgOptions};
 pub use xml::escape_xml;
 

@@ -8,6 +8,7 @@ mod args;
 mod compare;
 mod count;
 mod diff;
+mod explore;
 mod merge;
 mod progress;
 mod solve;
@@ -56,6 +57,8 @@ enum Command {
     Tree(tree::Args),
     /// Where two strategies' searches part ways, and the nodes each explores below.
     Diff(diff::Args),
+    /// Write a page that replays the searches step by step in a browser.
+    Explore(explore::Args),
 }
 
 /// How a command ended, when it did not fail.
@@ -101,6 +104,7 @@ pub fn run() -> ExitCode {
         Some(Command::Compare(a)) => compare::run(a),
         Some(Command::Tree(a)) => tree::run(a),
         Some(Command::Diff(a)) => diff::run(a),
+        Some(Command::Explore(a)) => explore::run(a),
     };
     match outcome {
         Ok(Done::Complete) => ExitCode::SUCCESS,

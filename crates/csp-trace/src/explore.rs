@@ -1,0 +1,705 @@
+//! An interactive explorer: one self-contained HTML page that replays traces step by step.
+//!
+//! [`explore_html`] writes a page holding one or more traces (each in the JSON
+//! Lines format of [`Trace::to_json_lines`], so the page is also a way to ship
+//! a trace) with the code to replay them: a board, the state-space tree so far,
+//! the counters, and controls (step forward and back, next dead end, next
+//! solution, play with a speed slider, a timeline, the keyboard's ← → and
+//! space, the step in the URL fragment). Two traces can run side by side, in
+//! step by event, by node or by decision.
+//!
+//! The page draws any model as a grid of variables × values (the current
+//! assignment, the value being tried, the values pruned with why on hover or
+//! tap). An [`ExplorePainter`] replaces the grid with a picture of the problem
+//! (a chess board for N-Queens, a 9 × 9 grid for Sudoku): a piece of
+//! JavaScript, the page's hook, described in `docs/trace-format.md`.
+//!
+//! The file has no network reference at all: no external script, style, font
+//! or image, and no `http:`/`https:` URL, so it opens from disk.
+//!
+//! What the page shows at step `k` is defined here too, in Rust: [`steps`]
+//! cuts a trace into the page's steps and [`GridState::at`] is the state after
+//! `k` of them, so tests and scripts can check the page against it.
+//!
+//! ```
+//! use csp_core::{Config, Model, Pruning, Solver};
+//! use csp_trace::{CellState, ExploreOptions, ExploreRun, GridState, TraceRecorder, explore_html};
+//!
+//! let mut m = Model::new();
+//! let x = m.named_int_var("x", 0..=2)?;
+//! let y = m.named_int_var("y", 0..=2)?;
+//! m.less_than(x, y)?;
+//! let config = Config::default().with_pruning(Pruning::ForwardChecking);
+//! let mut solver = Solver::with_observer(&m, config, TraceRecorder::new(1000))?;
+//! solver.first();
+//! let trace = solver.into_observer().finish();
+//! let html = explore_html(&[ExploreRun::new("fc", &m, &trace)], &ExploreOptions::default())?;
+//! assert!(html.starts_with("<!DOCTYPE html>"));
+//! assert!(!html.contains("http://") && !html.contains("https://"));
+//! // Step 1: propagation at the root crossed out x = 2; step 2 tries x = 0.
+//! assert_eq!(GridState::at(&trace, 1).cell(0, 2), CellState::Crossed);
+//! let state = GridState::at(&trace, 2);
+//! assert_eq!(state.cell(0, 0), CellState::Tried);
+//! assert_eq!(state.summary.tried, 1);
+//! # Ok::<(), csp_core::CspError>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Serialize;
+
+use crate::{Trace, TraceEvent, TraceSummary};
+use csp_core::{CspError, Model, Value};
+
+mod stop;
+
+pub use stop::StopAtCap;
+
+/// The default cap on the events recorded per trace for a page: about 1 MB
+/// of JSON per trace, so that a page with three strategies stays under 5 MB.
+pub const DEFAULT_LIMIT_EVENTS: usize = 12_000;
+
+/// The largest domain the page draws as a grid row (wider domains are an
+/// error: the grid would be unreadable and the file large).
+pub const MAX_GRID_VALUES: usize = 256;
+
+const TEMPLATE: &str = include_str!("explore/page.html");
+const STYLE: &str = include_str!("explore/explore.css");
+const SCRIPT: &str = include_str!("explore/explore.js");
+
+/// A board painter: JavaScript that draws the model instead of the generic grid.
+///
+/// `script` runs once when the page loads and registers the painter with
+/// `CspExplore.painter({build, paint})`; `style` is added to the page's CSS.
+/// `build(panel, run)` returns the board element for one panel (the page puts
+/// `data-testid="board"` on it), `paint(board, view)` draws the state of a
+/// step. `run.painter` is the run's [`ExploreRun::painter_data`]; `view` gives
+/// the assignment, the value being tried, the values crossed out with why, and
+/// the dead end's reason. The page's own grid painter (in
+/// `trace/explore/explore.js`) is the reference.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExplorePainter {
+    /// JavaScript calling `CspExplore.painter({...})`.
+    pub script: String,
+    /// CSS for what the painter draws.
+    pub style: String,
+}
+
+/// One trace to show, with the model it came from.
+#[derive(Clone, Debug)]
+pub struct ExploreRun<'a> {
+    /// The label (a strategy's name, such as `fc`).
+    pub name: String,
+    /// The model searched (names and domains of the variables).
+    pub model: &'a Model,
+    /// The recorded search.
+    pub trace: &'a Trace,
+    /// Names to show for the constraints, by index (default: the model's).
+    pub constraint_names: Option<Vec<String>>,
+    /// A sentence shown under the run's name (how the search ended, say).
+    pub note: Option<String>,
+    /// JSON handed to the painter as `run.painter` (default `null`).
+    pub painter_data: Option<serde_json::Value>,
+}
+
+impl<'a> ExploreRun<'a> {
+    /// A run named `name` with the model's own constraint names.
+    pub fn new(name: impl Into<String>, model: &'a Model, trace: &'a Trace) -> Self {
+        ExploreRun {
+            name: name.into(),
+            model,
+            trace,
+            constraint_names: None,
+            note: None,
+            painter_data: None,
+        }
+    }
+}
+
+/// Options for [`explore_html`].
+#[derive(Clone, Debug, Default)]
+pub struct ExploreOptions<'a> {
+    /// The page's heading and title (default: "Search explorer").
+    pub title: Option<String>,
+    /// A line under the heading.
+    pub subtitle: Option<String>,
+    /// Draws the boards; `None`: the variables × values grid.
+    pub painter: Option<&'a ExplorePainter>,
+    /// What the grid's rows and columns stand for, for the legend (default
+    /// "variables" and "values").
+    pub axis_names: Option<(String, String)>,
+}
+
+#[derive(Serialize)]
+struct ModelHeader<'a> {
+    vars: Vec<String>,
+    constraints: Vec<String>,
+    domains: Vec<Vec<Value>>,
+    painter: &'a serde_json::Value,
+}
+
+#[derive(Serialize)]
+struct RunHeader<'a> {
+    name: &'a str,
+    model: usize,
+    note: Option<&'a str>,
+    truncated: Option<usize>,
+    events: usize,
+}
+
+#[derive(Serialize)]
+struct PageHeader<'a> {
+    title: &'a str,
+    subtitle: Option<&'a str>,
+    rows: &'a str,
+    cols: &'a str,
+}
+
+/// The explorer page for `runs` (at least one): a complete HTML document.
+///
+/// Each trace is stored as JSON Lines, its `select` events without their
+/// `candidates` (the page does not show them).
+///
+/// Fails if `runs` is empty or a variable's domain has more than
+/// [`MAX_GRID_VALUES`] values.
+pub fn explore_html(
+    runs: &[ExploreRun<'_>],
+    options: &ExploreOptions<'_>,
+) -> Result<String, CspError> {
+    let invalid = |message: String| CspError::InvalidArgument {
+        context: "explore page".to_string(),
+        message,
+    };
+    if runs.is_empty() {
+        return Err(invalid("no trace to show".to_string()));
+    }
+    let title = options.title.as_deref().unwrap_or("Search explorer");
+    let (rows, cols) = options
+        .axis_names
+        .as_ref()
+        .map_or(("variables", "values"), |(r, c)| (r.as_str(), c.as_str()));
+    let page = PageHeader {
+        title,
+        subtitle: options.subtitle.as_deref(),
+        rows,
+        cols,
+    };
+    let mut data = String::new();
+    push_script(&mut data, "application/json", "csp-page", &to_json(&page));
+    let null = serde_json::Value::Null;
+    let mut models: Vec<String> = Vec::new();
+    for (i, run) in runs.iter().enumerate() {
+        let model = run.model;
+        let mut domains = Vec::with_capacity(model.num_vars());
+        for v in model.vars() {
+            let d = model.domain(v)?;
+            if d.len() > MAX_GRID_VALUES as u128 {
+                return Err(invalid(format!(
+                    "{} has {} values; the page draws at most {MAX_GRID_VALUES}",
+                    model.var_name(v),
+                    d.len()
+                )));
+            }
+            domains.push(d.values());
+        }
+        let constraints = match &run.constraint_names {
+            Some(names) => names.clone(),
+            None => model
+                .constraints()
+                .map(|(id, c)| format!("{} c{}", c.name(), id.index()))
+                .collect(),
+        };
+        let described = to_json(&ModelHeader {
+            vars: model.vars().map(|v| model.var_name(v)).collect(),
+            constraints,
+            domains,
+            painter: run.painter_data.as_ref().unwrap_or(&null),
+        });
+        // Runs on the same model (and painter data) share one description.
+        let index = match models.iter().position(|m| *m == described) {
+            Some(index) => index,
+            None => {
+                push_script(
+                    &mut data,
+                    "application/json",
+                    &format!("csp-model-{}", models.len()),
+                    &described,
+                );
+                models.push(described);
+                models.len() - 1
+            }
+        };
+        let header = RunHeader {
+            name: &run.name,
+            model: index,
+            note: run.note.as_deref(),
+            truncated: run.trace.events.iter().find_map(|e| match e {
+                TraceEvent::Truncated { cap } => Some(*cap),
+                _ => None,
+            }),
+            events: run.trace.events.len(),
+        };
+        push_script(
+            &mut data,
+            "application/json",
+            &format!("csp-run-{i}"),
+            &to_json(&header),
+        );
+        // The heuristic's candidates are left out of `select` events: the page
+        // does not show them, and on large models they would dominate the file.
+        let slim = Trace {
+            events: run
+                .trace
+                .events
+                .iter()
+                .map(|e| match e {
+                    TraceEvent::Select {
+                        parent, depth, var, ..
+                    } => TraceEvent::Select {
+                        parent: *parent,
+                        depth: *depth,
+                        var: *var,
+                        candidates: Vec::new(),
+                    },
+                    e => e.clone(),
+                })
+                .collect(),
+        };
+        push_script(
+            &mut data,
+            "application/x-ndjson",
+            &format!("csp-trace-{i}"),
+            &slim.to_json_lines(model),
+        );
+    }
+    let (painter_script, painter_style) = options
+        .painter
+        .map_or(("", ""), |p| (p.script.as_str(), p.style.as_str()));
+    Ok(TEMPLATE
+        .replace("{{TITLE}}", &escape_html(title))
+        .replace("{{STYLE}}", &format!("{STYLE}\n{painter_style}"))
+        .replace("{{DATA}}", &data)
+        .replace("{{SCRIPT}}", &guard_script(SCRIPT))
+        .replace("{{PAINTER}}", &guard_script(painter_script)))
+}
+
+fn to_json<T: Serialize>(value: &T) -> String {
+    // Plain structs of strings and numbers always serialise.
+    serde_json::to_string(value).unwrap_or_else(|_| "null".to_string())
+}
+
+/// Data blocks: `<` only occurs inside JSON strings, where `\u003c` means the
+/// same, so no `</script>` can end the block early.
+fn push_script(out: &mut String, kind: &str, id: &str, json: &str) {
+    out.push_str(&format!("<script type=\"{kind}\" id=\"{id}\">\n"));
+    out.push_str(&json.replace('<', "\\u003c"));
+    out.push_str("</script>\n");
+}
+
+fn guard_script(js: &str) -> String {
+    js.replace("</script", "<\\/script")
+}
+
+fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The page's steps: ranges of event indices. A step is one event, except
+/// that `select` events join the step of the event after them and that
+/// consecutive `prune` events of one node make one step (the values one
+/// decision removed); the `truncated` marker is no step.
+///
+/// ```
+/// use csp_trace::{Trace, TraceEvent, steps};
+/// let trace = Trace::from_json_lines(concat!(
+///     r#"{"event":"select","parent":0,"depth":0,"var":0}"#, "\n",
+///     r#"{"event":"try","id":1,"parent":0,"depth":1,"var":0,"value":0}"#, "\n",
+///     r#"{"event":"prune","node":1,"var":1,"value":0,"constraint":0,"pruning":"fc"}"#, "\n",
+///     r#"{"event":"prune","node":1,"var":1,"value":1,"constraint":0,"pruning":"fc"}"#, "\n",
+///     r#"{"event":"accept","id":1}"#, "\n",
+/// ))?;
+/// assert_eq!(steps(&trace), vec![0..2, 2..4, 4..5]);
+/// # Ok::<(), String>(())
+/// ```
+pub fn steps(trace: &Trace) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    let mut start = 0;
+    let mut last_prune: Option<u64> = None;
+    for (i, e) in trace.events.iter().enumerate() {
+        match e {
+            TraceEvent::Select { .. } => continue,
+            TraceEvent::Truncated { .. } => break,
+            TraceEvent::Prune { node, .. } => {
+                if last_prune == Some(*node) && start == i {
+                    // Extend the previous step (no select came in between).
+                    if let Some(prev) = out.last_mut() {
+                        prev.end = i + 1;
+                        start = i + 1;
+                        continue;
+                    }
+                }
+                last_prune = Some(*node);
+            }
+            _ => last_prune = None,
+        }
+        out.push(start..i + 1);
+        start = i + 1;
+    }
+    out
+}
+
+/// How side-by-side traces advance together on the page ("Together by").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Advance {
+    /// One step (event) at a time.
+    #[default]
+    Step,
+    /// One node at a time: to just before the next `try`.
+    Node,
+    /// One decision at a time: to the next `accept` (or `solution`).
+    Decision,
+}
+
+/// Where a trace stops when advanced `by` one unit at a time: the numbers of
+/// steps shown after 0, 1, 2, ... presses of Forward (the page's position
+/// `t` shows `stops[min(t, stops.len() - 1)]` steps). Starts at 0, ends with
+/// the number of steps.
+///
+/// ```
+/// use csp_trace::{Advance, Trace, stops};
+/// let trace = Trace::from_json_lines(concat!(
+///     r#"{"event":"try","id":1,"parent":0,"depth":1,"var":0,"value":0}"#, "\n",
+///     r#"{"event":"reject","id":1,"kind":"not_promising","constraint":0,"wiped_out":null}"#, "\n",
+///     r#"{"event":"try","id":2,"parent":0,"depth":1,"var":0,"value":1}"#, "\n",
+///     r#"{"event":"accept","id":2}"#, "\n",
+/// ))?;
+/// assert_eq!(stops(&trace, Advance::Step), vec![0, 1, 2, 3, 4]);
+/// assert_eq!(stops(&trace, Advance::Node), vec![0, 2, 4]);
+/// assert_eq!(stops(&trace, Advance::Decision), vec![0, 4]);
+/// # Ok::<(), String>(())
+/// ```
+pub fn stops(trace: &Trace, by: Advance) -> Vec<usize> {
+    let all = steps(trace);
+    let mut out = vec![0];
+    if by == Advance::Step {
+        out.extend(1..=all.len());
+        return out;
+    }
+    for (s, range) in all.iter().enumerate() {
+        let last = &trace.events[range.end - 1];
+        let stop = match (by, last) {
+            (Advance::Node, TraceEvent::Try { .. }) if s > 0 => Some(s),
+            (Advance::Decision, TraceEvent::Accept { .. } | TraceEvent::Solution { .. }) => {
+                Some(s + 1)
+            }
+            _ => None,
+        };
+        if let Some(stop) = stop.filter(|&x| x > out[out.len() - 1]) {
+            out.push(stop);
+        }
+    }
+    if all.len() > out[out.len() - 1] {
+        out.push(all.len());
+    }
+    out
+}
+
+/// What a cell of the grid (a variable's value) shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellState {
+    /// Still in the domain, not assigned.
+    Empty,
+    /// The variable's current value (an accepted decision; the board shows a queen).
+    Assigned,
+    /// The value being tried (before its outcome, or the dead end just met).
+    Tried,
+    /// Removed by propagation under the current decisions (crossed out).
+    Crossed,
+}
+
+impl CellState {
+    /// The page's `data-state` word: `empty`, `assigned`, `tried`, `crossed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CellState::Empty => "empty",
+            CellState::Assigned => "assigned",
+            CellState::Tried => "tried",
+            CellState::Crossed => "crossed",
+        }
+    }
+}
+
+/// A decision on the page's stack: the node and the values pruned after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Decision {
+    id: u64,
+    var: usize,
+    value: Value,
+    pruned: Vec<(usize, Value)>,
+}
+
+/// The state the page shows after some steps of a trace (see [`steps`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GridState {
+    /// The accepted decisions on the current path, root first: `(var, value)`.
+    pub assigned: Vec<(usize, Value)>,
+    /// The value being tried, or the dead end just met: `(var, value)`.
+    pub tried: Option<(usize, Value)>,
+    /// Whether `tried` is a dead end (its `reject` is the last step).
+    pub rejected: bool,
+    /// The values crossed out: removed at the root or after a decision still
+    /// on the path (or after `tried`).
+    pub crossed: BTreeMap<(usize, Value), u64>,
+    /// Counts of the events so far.
+    pub summary: TraceSummary,
+    /// The node of the last `try` so far (0 before any).
+    pub node: u64,
+}
+
+impl GridState {
+    /// The state after the first `k` steps of `trace` (all of them if `k` is larger).
+    pub fn at(trace: &Trace, k: usize) -> GridState {
+        let mut s = GridState::default();
+        let mut stack: Vec<Decision> = Vec::new();
+        let mut root: Vec<(usize, Value)> = Vec::new();
+        let mut current: Option<Decision> = None;
+        let all = steps(trace);
+        let end = match k.min(all.len()) {
+            0 => 0,
+            k => all[k - 1].end,
+        };
+        for e in &trace.events[..end] {
+            match *e {
+                TraceEvent::Try {
+                    id,
+                    depth,
+                    var,
+                    value,
+                    ..
+                } => {
+                    s.summary.tried += 1;
+                    s.node = id;
+                    stack.truncate(depth.saturating_sub(1));
+                    s.rejected = false;
+                    current = Some(Decision {
+                        id,
+                        var,
+                        value,
+                        pruned: Vec::new(),
+                    });
+                }
+                TraceEvent::Prune {
+                    node, var, value, ..
+                } => {
+                    s.summary.pruned += 1;
+                    match current.as_mut().filter(|d| d.id == node) {
+                        Some(d) => d.pruned.push((var, value)),
+                        None => match stack.iter_mut().rev().find(|d| d.id == node) {
+                            Some(d) => d.pruned.push((var, value)),
+                            None => root.push((var, value)),
+                        },
+                    }
+                }
+                TraceEvent::Accept { id } => {
+                    s.summary.accepted += 1;
+                    if let Some(d) = current.take_if(|d| d.id == id) {
+                        stack.push(d);
+                    }
+                }
+                TraceEvent::Reject { .. } => {
+                    s.summary.rejected += 1;
+                    s.rejected = true;
+                }
+                TraceEvent::Solution { .. } => {
+                    s.summary.solutions += 1;
+                    current = None;
+                    s.rejected = false;
+                }
+                TraceEvent::Backtrack { depth, .. } => {
+                    s.summary.backtracks += 1;
+                    stack.truncate(depth.saturating_sub(1));
+                    current = None;
+                    s.rejected = false;
+                }
+                TraceEvent::Select { .. } | TraceEvent::Truncated { .. } => {}
+            }
+        }
+        // A dead end stays on show for its own step only: the next step
+        // (a `try` or a `backtrack`) replaces or clears it.
+        s.assigned = stack.iter().map(|d| (d.var, d.value)).collect();
+        s.tried = current.as_ref().map(|d| (d.var, d.value));
+        for &(var, value) in &root {
+            s.crossed.insert((var, value), 0);
+        }
+        for d in stack.iter().chain(current.iter()) {
+            for &(var, value) in &d.pruned {
+                s.crossed.insert((var, value), d.id);
+            }
+        }
+        s
+    }
+
+    /// What the cell of `var`'s `value` shows.
+    pub fn cell(&self, var: usize, value: Value) -> CellState {
+        if self.tried == Some((var, value)) {
+            CellState::Tried
+        } else if self.assigned.contains(&(var, value)) {
+            CellState::Assigned
+        } else if self.crossed.contains_key(&(var, value)) {
+            CellState::Crossed
+        } else {
+            CellState::Empty
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use csp_core::{Config, Pruning, Solver};
+
+    fn queens(n: usize) -> Model {
+        csp_core::models::queens(n).unwrap().0
+    }
+
+    fn record(n: usize, pruning: Pruning, cap: usize) -> (Model, Trace) {
+        let m = queens(n);
+        let mut s = Solver::with_observer(
+            &m,
+            Config::default().with_pruning(pruning),
+            super::super::TraceRecorder::new(cap),
+        )
+        .unwrap();
+        s.first();
+        let t = s.into_observer().finish();
+        (m, t)
+    }
+
+    #[test]
+    fn steps_cover_every_event_but_the_marker_and_merge_one_nodes_prunes() {
+        for pruning in [
+            Pruning::Check,
+            Pruning::ForwardChecking,
+            Pruning::ArcConsistency,
+        ] {
+            let (_, t) = record(6, pruning, usize::MAX);
+            let st = steps(&t);
+            assert_eq!(st[0].start, 0);
+            assert_eq!(st.last().unwrap().end, t.events.len());
+            for w in st.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+                // A step of prunes is never followed by prunes of the same node.
+                if let (TraceEvent::Prune { node: a, .. }, TraceEvent::Prune { node: b, .. }) =
+                    (&t.events[w[0].end - 1], &t.events[w[1].start])
+                {
+                    assert_ne!(a, b, "{pruning}");
+                }
+            }
+        }
+        let (_, cut) = record(8, Pruning::ForwardChecking, 40);
+        assert!(cut.is_truncated());
+        assert_eq!(steps(&cut).last().unwrap().end, 40);
+    }
+
+    #[test]
+    fn the_state_follows_the_search_to_its_solution() {
+        let (m, t) = record(6, Pruning::ForwardChecking, usize::MAX);
+        let st = steps(&t);
+        let last = GridState::at(&t, st.len());
+        assert_eq!(last.summary, t.summary());
+        assert_eq!(last.assigned.len(), 6);
+        assert!(last.tried.is_none() && !last.rejected);
+        let values: Vec<Value> = (0..6)
+            .map(|v| last.assigned.iter().find(|a| a.0 == v).unwrap().1)
+            .collect();
+        assert!(m.is_solution(&values));
+        // Past the end: the same state.
+        assert_eq!(GridState::at(&t, st.len() + 5), last);
+        assert_eq!(GridState::at(&t, 0), GridState::default());
+        for k in 1..=st.len() {
+            let s = GridState::at(&t, k);
+            let event = &t.events[st[k - 1].end - 1];
+            match event {
+                TraceEvent::Try { var, value, .. } => {
+                    assert_eq!(s.tried, Some((*var, *value)));
+                    assert_eq!(s.cell(*var, *value), CellState::Tried);
+                }
+                TraceEvent::Reject { .. } => assert!(s.rejected && s.tried.is_some()),
+                TraceEvent::Accept { .. } => assert!(s.tried.is_none()),
+                TraceEvent::Backtrack { .. } => assert!(s.tried.is_none() && !s.rejected),
+                _ => {}
+            }
+            // No value is both crossed out and assigned.
+            for &(var, value) in &s.assigned {
+                assert_eq!(s.cell(var, value), CellState::Assigned);
+                assert!(!s.crossed.contains_key(&(var, value)), "step {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn stops_start_at_zero_grow_and_end_at_the_last_step() {
+        let (_, t) = record(6, Pruning::Check, usize::MAX);
+        let n = steps(&t).len();
+        for by in [Advance::Step, Advance::Node, Advance::Decision] {
+            let s = stops(&t, by);
+            assert_eq!(s[0], 0);
+            assert_eq!(*s.last().unwrap(), n);
+            assert!(s.windows(2).all(|w| w[0] < w[1]), "{by:?}");
+        }
+        // By node: one stop per value tried, and the root's.
+        assert_eq!(stops(&t, Advance::Node).len() as u64, t.summary().tried + 1);
+        let by_decision = stops(&t, Advance::Decision);
+        for &k in &by_decision[1..by_decision.len() - 1] {
+            assert!(matches!(
+                t.events[steps(&t)[k - 1].end - 1],
+                TraceEvent::Accept { .. } | TraceEvent::Solution { .. }
+            ));
+        }
+    }
+
+    #[test]
+    fn the_page_is_self_contained_and_escapes_names() {
+        let mut m = Model::new();
+        let x = m.named_int_var("</script><b>x", 0..=1).unwrap();
+        let y = m.named_int_var("y", 0..=1).unwrap();
+        m.not_equal(x, y).unwrap();
+        let mut s =
+            Solver::with_observer(&m, Config::default(), super::super::TraceRecorder::new(100))
+                .unwrap();
+        s.first();
+        let t = s.into_observer().finish();
+        let options = ExploreOptions {
+            title: Some("a <title> & more".to_string()),
+            ..ExploreOptions::default()
+        };
+        let html = explore_html(&[ExploreRun::new("check", &m, &t)], &options).unwrap();
+        assert!(!html.contains("http://") && !html.contains("https://"));
+        assert!(!html.contains("</script><b>"));
+        assert!(html.contains("a &lt;title&gt; &amp; more"));
+        assert_eq!(
+            html.matches("<script").count(),
+            html.matches("</script>").count()
+        );
+        assert!(html.contains(r#"id="csp-trace-0""#) && html.contains(r#"id="csp-run-0""#));
+        assert!(html.contains(r#"id="csp-model-0""#) && !html.contains(r#"id="csp-model-1""#));
+    }
+
+    #[test]
+    fn bad_pages_are_refused() {
+        let (m, t) = record(4, Pruning::Check, 100);
+        assert!(explore_html(&[], &ExploreOptions::default()).is_err());
+        let mut wide = Model::new();
+        wide.named_int_var("w", 0..=10_000).unwrap();
+        let err = explore_html(
+            &[ExploreRun::new("a", &wide, &t)],
+            &ExploreOptions::default(),
+        );
+        assert!(err.unwrap_err().to_string().contains("at most 256"));
+        assert!(explore_html(&[ExploreRun::new("a", &m, &t)], &ExploreOptions::default()).is_ok());
+    }
+}

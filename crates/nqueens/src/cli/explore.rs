@@ -1,0 +1,272 @@
+//! `nqueens explore N -o FILE.html`: one self-contained page that replays the searches on a chess board.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use csp_core::{Model, SearchStatus, Solver, StopReason};
+use csp_trace::{
+    DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun, MAX_GRID_VALUES, StopAtCap,
+    Trace, explore_html,
+};
+use nqueens::compare::{self, EntrySpec, Method, ModelVariant};
+use nqueens::construct::Line;
+use nqueens::{Queens, Variant};
+use serde_json::json;
+
+use super::args;
+use super::trace::DEFAULT_NODE_LIMIT;
+use super::{Done, Failure, Outcome};
+
+const BOARD_SCRIPT: &str = include_str!("explore_board.js");
+const BOARD_STYLE: &str = include_str!("explore_board.css");
+
+/// The strategies shown when `--strategies` is not given.
+pub const DEFAULT_STRATEGIES: &str = "check,fc,mac";
+
+/// A parsed `--strategies` list (a newtype so that clap keeps it as one value).
+#[derive(Clone, Debug)]
+pub struct Entries(Vec<EntrySpec>);
+
+fn parse_entries(s: &str) -> Result<Entries, String> {
+    compare::parse_entries(s)
+        .map(Entries)
+        .map_err(|e| e.to_string())
+}
+
+/// Write an interactive page that replays the searches step by step: the
+/// board (queens, the queen being tried, its attacker, the squares crossed
+/// out by propagation and why), the state-space tree so far, the counters,
+/// and two strategies side by side. One HTML file, no network needed.
+#[derive(clap::Args, Debug)]
+#[command(after_help = format!(
+    "Strategies: a comma-separated list of [NAME=]STRATEGY[@MODEL] as in `compare` (default \
+{DEFAULT_STRATEGIES}): a pruning level (none, check, fc, mac, propagators) with optional \
++variable order and +value order; MODEL is pairwise (default), global or columns.\n\n\
+In the page: Forward / Back (or the arrow keys) step through the search, space plays and pauses, \
+'Next dead end' and 'Next solution' jump, B picks a second strategy to run side by side, and the \
+URL fragment (#step=K) opens a link at that step.\n\n\
+Examples:\n  nqueens explore 6 -o q6.html\n  \
+nqueens explore 8 --strategies check,fc+first-fail --all -o q8.html"
+))]
+pub struct Args {
+    /// Board size N.
+    #[arg(value_parser = args::parse_n, allow_negative_numbers = true)]
+    n: usize,
+    /// The strategies to record (see below).
+    #[arg(long, value_name = "LIST", value_parser = parse_entries)]
+    strategies: Option<Entries>,
+    /// Record the search for every solution (default: up to the first one).
+    #[arg(long)]
+    all: bool,
+    /// Keep at most this many events of each search (the page says where the
+    /// recording stopped).
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_LIMIT_EVENTS)]
+    limit_events: usize,
+    /// Stop each search after this many nodes (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_NODE_LIMIT)]
+    node_limit: u64,
+    /// Write the page to FILE (default: standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// One recorded search, with the model it ran on.
+struct Recorded {
+    name: String,
+    built: Built,
+    constraint_names: Option<Vec<String>>,
+    painter_data: serde_json::Value,
+    trace: Trace,
+    note: Option<String>,
+}
+
+/// Runs `nqueens explore`.
+pub fn run(a: Args) -> Outcome {
+    let entries = match a.strategies {
+        Some(e) => e.0,
+        None => {
+            compare::parse_entries(DEFAULT_STRATEGIES).map_err(|e| Failure::Other(e.to_string()))?
+        }
+    };
+    if a.n > MAX_GRID_VALUES {
+        return Err(Failure::Usage(format!(
+            "N = {} is too large for the explorer (at most {MAX_GRID_VALUES} columns)",
+            a.n
+        )));
+    }
+    let cancel = csp_cli::cancel_on_ctrl_c();
+    let mut recorded = Vec::with_capacity(entries.len());
+    for entry in &entries {
+        let Method::Engine(strategy, variant) = entry.method else {
+            return Err(Failure::Usage(format!(
+                "'{}' is the dedicated method, which has no search to explore; list engine strategies",
+                entry.name
+            )));
+        };
+        let (built, constraint_names, painter_data) = build(a.n, variant)?;
+        let model = built.model();
+        let mut config = strategy.config().with_cancel_flag(cancel.clone());
+        config.limits.nodes = (a.node_limit > 0).then_some(a.node_limit);
+        // The search stops when the recording is full: the page shows no more.
+        let recorder = StopAtCap::new(a.limit_events, &mut config);
+        let mut solver = Solver::with_observer(model, config, recorder)
+            .map_err(|e| Failure::Other(e.to_string()))?;
+        let tried = if a.all {
+            solver.count().stats.tried
+        } else {
+            solver.first().stats.tried
+        };
+        let status = solver.status();
+        let recorder = solver.into_observer();
+        let note = match status {
+            // Stopped by the full recording: the page says where it stopped.
+            SearchStatus::Stopped(StopReason::Cancelled) if !recorder.cancelled() => None,
+            SearchStatus::Stopped(reason) if reason != StopReason::SolutionLimit => Some(format!(
+                "The search was {} after {tried} nodes.",
+                args::stopped_by(reason)
+            )),
+            _ => None,
+        };
+        let trace = recorder.finish();
+        recorded.push(Recorded {
+            name: entry.name.clone(),
+            built,
+            constraint_names,
+            painter_data,
+            trace,
+            note,
+        });
+    }
+    let runs: Vec<ExploreRun<'_>> = recorded
+        .iter()
+        .map(|r| {
+            let mut run = ExploreRun::new(r.name.clone(), r.built.model(), &r.trace);
+            run.constraint_names = r.constraint_names.clone();
+            run.note = r.note.clone();
+            run.painter_data = Some(r.painter_data.clone());
+            run
+        })
+        .collect();
+    let painter = ExplorePainter {
+        script: BOARD_SCRIPT.to_string(),
+        style: BOARD_STYLE.to_string(),
+    };
+    let options = ExploreOptions {
+        title: Some(format!("{}-queens: the search, step by step", a.n)),
+        subtitle: Some(format!(
+            "{} · {}",
+            entries
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if a.all {
+                "every solution"
+            } else {
+                "up to the first solution"
+            }
+        )),
+        painter: Some(&painter),
+        axis_names: Some(("rows".to_string(), "columns".to_string())),
+    };
+    let html = explore_html(&runs, &options).map_err(|e| Failure::Other(e.to_string()))?;
+    match &a.output {
+        Some(path) => std::fs::write(path, html.as_bytes())
+            .map_err(|e| Failure::Other(format!("cannot write {}: {e}", path.display())))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(html.as_bytes()).and_then(|()| out.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => return Err(e.into()),
+                Ok(()) => {}
+            }
+        }
+    }
+    for r in &recorded {
+        if r.trace.is_truncated() {
+            eprintln!(
+                "note: {}'s recording stopped at {} events; raise --limit-events to see more",
+                r.name, a.limit_events
+            );
+        }
+    }
+    Ok(if cancel.is_cancelled() {
+        Done::Incomplete
+    } else {
+        Done::Complete
+    })
+}
+
+/// A model of N-Queens: one of the library's, or the columns-only one of `compare`.
+enum Built {
+    Queens(Queens),
+    Columns(Model),
+}
+
+impl Built {
+    fn model(&self) -> &Model {
+        match self {
+            Built::Queens(q) => q.model(),
+            Built::Columns(m) => m,
+        }
+    }
+}
+
+/// The model of `variant`, its constraints' names and the painter's data: the
+/// variable of each row, and the line each constraint guards
+/// (`{"kind": "column", "rows": [0, 2]}`; `rows` for a constraint on two rows).
+fn build(
+    n: usize,
+    variant: ModelVariant,
+) -> Result<(Built, Option<Vec<String>>, serde_json::Value), Failure> {
+    let queens_variant = match variant {
+        ModelVariant::Pairwise => Variant::Pairwise,
+        ModelVariant::Global => Variant::Global,
+        ModelVariant::Columns => {
+            // Columns are checked during the search, the diagonals at the leaves.
+            let (model, rows) = compare::columns_then_leaves(n).map_err(args::engine_error)?;
+            let lines: Vec<serde_json::Value> = model
+                .constraints()
+                .map(|(_, c)| {
+                    if c.name() == "all-different" {
+                        json!({ "kind": "column", "rows": null })
+                    } else {
+                        serde_json::Value::Null
+                    }
+                })
+                .collect();
+            let data = painter_data(n, &rows, lines);
+            return Ok((Built::Columns(model), None, data));
+        }
+    };
+    let queens = Queens::new(n, queens_variant).map_err(args::engine_error)?;
+    let names = nqueens::tree::constraint_names(&queens);
+    let lines: Vec<serde_json::Value> = queens
+        .model()
+        .constraints()
+        .map(|(id, c)| {
+            let kind = match queens.constraint_line(id.index()) {
+                Some(Line::Column) => "column",
+                Some(Line::Diagonal) => "diagonal",
+                Some(Line::AntiDiagonal) => "anti-diagonal",
+                None => return serde_json::Value::Null,
+            };
+            let rows: Vec<usize> = c.scope().iter().filter_map(|&v| queens.row_of(v)).collect();
+            json!({ "kind": kind, "rows": if rows.len() == 2 { Some(rows) } else { None } })
+        })
+        .collect();
+    let data = painter_data(n, queens.rows(), lines);
+    Ok((Built::Queens(queens), Some(names), data))
+}
+
+fn painter_data(
+    n: usize,
+    rows: &[csp_core::VarId],
+    lines: Vec<serde_json::Value>,
+) -> serde_json::Value {
+    json!({
+        "n": n,
+        "rows": rows.iter().map(|v| v.index()).collect::<Vec<_>>(),
+        "lines": lines,
+    })
+}
