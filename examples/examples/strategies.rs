@@ -156,7 +156,7 @@ fn main() -> ExitCode {
     };
     match &args.output {
         Some(path) => write(path, text),
-        None => print!("{text}"),
+        None => csp_cli::out!("{text}"),
     }
     ExitCode::SUCCESS
 }

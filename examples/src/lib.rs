@@ -31,6 +31,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod budget;
 pub mod cli;
 pub mod custom_constraint;
 pub mod dimacs;

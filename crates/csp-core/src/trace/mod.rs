@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use crate::observer::{Candidate, Failure, FailureKind, Node, PruneCause, SearchObserver};
 use crate::{Value, VarId};
 
-pub use diff::{Divergence, diff};
+pub use diff::{Divergence, TraceComparison, compare_cut_traces, compare_traces, diff};
 pub use svg::{NodeBox, NodePainter, SvgOptions};
 
 /// One event of a search, as stored in a trace and written to JSON Lines.
