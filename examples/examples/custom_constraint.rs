@@ -66,11 +66,17 @@ fn main() {
     let limit = args.strategy.node_limit.unwrap_or(1_000_000);
     csp_cli::outln!(
         "{n} marks, var {}, val {}; each run stops after {limit} nodes or 20 s",
-        config.var_order, config.val_order
+        config.var_order,
+        config.val_order
     );
     csp_cli::outln!(
         "{:<10} {:<12} {:>6} {:>10} {:>10} {:>10}  status",
-        "stage", "pruning", "length", "nodes", "failures", "ms"
+        "stage",
+        "pruning",
+        "length",
+        "nodes",
+        "failures",
+        "ms"
     );
     for stage in [Stage::Check, Stage::Promising, Stage::Propagate] {
         for pruning in Pruning::ALL {

@@ -100,6 +100,10 @@ mod tests {
     fn the_search_gets_what_is_left() {
         let b = Budget::new(&Config::default().with_time_limit(Duration::from_secs(5)));
         let left = b.remaining(Config::default().with_time_limit(Duration::from_secs(5)));
-        assert!(left.limits.time.is_some_and(|t| t <= Duration::from_secs(5)));
+        assert!(
+            left.limits
+                .time
+                .is_some_and(|t| t <= Duration::from_secs(5))
+        );
     }
 }

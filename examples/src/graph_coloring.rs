@@ -3,8 +3,7 @@
 use std::fmt;
 
 use csp_core::{
-    Config, CspError, Model, Relation, SearchStats, SearchStatus, Solver, StopReason, Value,
-    VarId,
+    Config, CspError, Model, Relation, SearchStats, SearchStatus, Solver, StopReason, Value, VarId,
 };
 
 use crate::budget::Budget;
@@ -423,7 +422,11 @@ mod tests {
         let config = Config::default().with_time_limit(std::time::Duration::from_millis(50));
         let started = std::time::Instant::now();
         let r = chromatic_number(&k, Method::BranchAndBound, config).unwrap();
-        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
         assert!(k.is_proper_coloring(&r.coloring));
         assert!(r.lower <= 200 && r.upper >= r.lower);
     }

@@ -76,7 +76,17 @@ const RUNS: [(&str, &[&str]); 10] = [
     ("langford", &["7"]),
     ("zebra", &[]),
     ("custom_constraint", &["--marks", "5"]),
-    ("strategies", &["--model", "coloring", "--strategies", "fc", "--node-limit", "100"]),
+    (
+        "strategies",
+        &[
+            "--model",
+            "coloring",
+            "--strategies",
+            "fc",
+            "--node-limit",
+            "100",
+        ],
+    ),
 ];
 
 #[test]
@@ -84,7 +94,10 @@ fn a_full_disk_is_one_line_and_status_1_for_every_example() {
     for (name, args) in RUNS {
         let out = run_with(name, args, Stdio::null(), dev_full());
         assert_eq!(
-            (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
             (
                 Some(1),
                 "error: cannot write the output: No space left on device (os error 28)\n"
@@ -99,7 +112,10 @@ fn a_closed_pipe_ends_every_example_quietly_with_status_0() {
     for (name, args) in RUNS {
         let out = run_with(name, args, Stdio::null(), closed_pipe());
         assert_eq!(
-            (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
             (Some(0), ""),
             "{name} {args:?}"
         );
@@ -116,7 +132,10 @@ fn endless_input_is_refused_at_64_mb() {
             Stdio::piped(),
         );
         assert_eq!(
-            (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
             (
                 Some(2),
                 "error: <stdin> is larger than 64 MB, the input size limit\n"
@@ -125,9 +144,17 @@ fn endless_input_is_refused_at_64_mb() {
         );
         assert!(out.stdout.is_empty(), "{name}");
     }
-    let out = run_with("sudoku", &["--file", "/dev/zero"], Stdio::null(), Stdio::piped());
+    let out = run_with(
+        "sudoku",
+        &["--file", "/dev/zero"],
+        Stdio::null(),
+        Stdio::piped(),
+    );
     assert_eq!(
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
         (
             Some(2),
             "error: /dev/zero is larger than 64 MB, the input size limit\n"

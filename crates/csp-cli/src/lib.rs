@@ -126,11 +126,10 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
             ));
         }
     };
-    let x: f64 = number.parse().map_err(|_| {
-        format!("'{shown}' is not a duration (examples: 500ms, 2s, 1.5s)")
-    })?;
-    Duration::try_from_secs_f64(x * scale)
-        .map_err(|_| format!("'{shown}' is too long a duration"))
+    let x: f64 = number
+        .parse()
+        .map_err(|_| format!("'{shown}' is not a duration (examples: 500ms, 2s, 1.5s)"))?;
+    Duration::try_from_secs_f64(x * scale).map_err(|_| format!("'{shown}' is too long a duration"))
 }
 
 /// The most threads `--threads` accepts.

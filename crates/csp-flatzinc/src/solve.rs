@@ -4,8 +4,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use csp_core::{
-    CancelFlag, Config, CspError, Limits, StopReason, Node, Pruning, SearchObserver, SearchStats, SearchStatus, Solver,
-    ValOrder, Value, VarOrder,
+    CancelFlag, Config, CspError, Limits, Node, Pruning, SearchObserver, SearchStats, SearchStatus,
+    Solver, StopReason, ValOrder, Value, VarOrder,
 };
 
 use crate::branching::{PhasedValues, PhasedVariables};

@@ -50,7 +50,10 @@ const THREE: &str = "var 1..3: x :: output_var;\nsolve satisfy;\n";
 #[test]
 fn a_full_disk_is_one_line_and_status_1() {
     let file = model("full", THREE);
-    let out = fzn(&["-a", file.to_str().unwrap()], Stdio::from(File::options().write(true).open("/dev/full").unwrap()));
+    let out = fzn(
+        &["-a", file.to_str().unwrap()],
+        Stdio::from(File::options().write(true).open("/dev/full").unwrap()),
+    );
     assert_eq!(
         (out.status.code(), String::from_utf8(out.stderr).unwrap()),
         (
@@ -68,16 +71,31 @@ fn a_closed_pipe_ends_quietly_with_status_0() {
     let file = model("pipe", THREE);
     let (ours, theirs) = UnixStream::pair().unwrap();
     drop(ours);
-    let out = fzn(&["-a", file.to_str().unwrap()], Stdio::from(OwnedFd::from(theirs)));
-    assert_eq!((out.status.code(), String::from_utf8(out.stderr).unwrap().as_str()), (Some(0), ""));
+    let out = fzn(
+        &["-a", file.to_str().unwrap()],
+        Stdio::from(OwnedFd::from(theirs)),
+    );
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8(out.stderr).unwrap().as_str()
+        ),
+        (Some(0), "")
+    );
 }
 
 #[test]
 fn an_endless_file_is_refused_at_64_mb() {
     let out = fzn(&["/dev/zero"], Stdio::piped());
     assert_eq!(
-        (out.status.code(), String::from_utf8(out.stderr).unwrap().as_str()),
-        (Some(1), "fzn-csp: /dev/zero is larger than 64 MB, the input size limit\n")
+        (
+            out.status.code(),
+            String::from_utf8(out.stderr).unwrap().as_str()
+        ),
+        (
+            Some(1),
+            "fzn-csp: /dev/zero is larger than 64 MB, the input size limit\n"
+        )
     );
     assert!(out.stdout.is_empty());
 }
@@ -127,7 +145,10 @@ fn index_sets_must_match_the_array() {
         "index2",
         "array [1..4] of var 1..1: g :: output_array([1..2, 1..2]);\nsolve satisfy;\n",
     );
-    assert_eq!((status, stdout.as_str()), (0, "g = array2d(1..2, 1..2, [1, 1, 1, 1]);\n----------\n"));
+    assert_eq!(
+        (status, stdout.as_str()),
+        (0, "g = array2d(1..2, 1..2, [1, 1, 1, 1]);\n----------\n")
+    );
 }
 
 #[test]
@@ -142,7 +163,9 @@ fn a_boolean_where_an_integer_belongs_is_refused() {
         (
             1,
             "",
-            format!("fzn-csp: {file}: line 2: argument 2 of `int_le`: expected an integer (a constant or a var int)\n")
+            format!(
+                "fzn-csp: {file}: line 2: argument 2 of `int_le`: expected an integer (a constant or a var int)\n"
+            )
         )
     );
     let (status, _, stderr, file) = solve(
@@ -154,7 +177,9 @@ fn a_boolean_where_an_integer_belongs_is_refused() {
         (status, stderr),
         (
             1,
-            format!("fzn-csp: {file}: line 2: argument 2 of `bool_le`: expected a Boolean (true, false or a var bool)\n")
+            format!(
+                "fzn-csp: {file}: line 2: argument 2 of `bool_le`: expected a Boolean (true, false or a var bool)\n"
+            )
         )
     );
     let (status, _, stderr, file) = solve(
@@ -166,7 +191,9 @@ fn a_boolean_where_an_integer_belongs_is_refused() {
         (status, stderr),
         (
             1,
-            format!("fzn-csp: {file}: line 3: argument 3 of `int_eq_reif`: expected a Boolean (true, false or a var bool)\n")
+            format!(
+                "fzn-csp: {file}: line 3: argument 3 of `int_eq_reif`: expected a Boolean (true, false or a var bool)\n"
+            )
         )
     );
 }

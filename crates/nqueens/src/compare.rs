@@ -324,7 +324,12 @@ pub fn compare_with_progress(
         progress(size, &part.rows);
         table.rows.extend(part.rows);
         // Cancelled (Ctrl-C): the sizes measured so far are the result.
-        if options.limits.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
+        if options
+            .limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.is_cancelled())
+        {
             break;
         }
     }

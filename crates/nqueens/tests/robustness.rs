@@ -91,7 +91,10 @@ fn every_command(dir: &std::path::Path) -> Vec<(Vec<String>, &'static str)> {
         (words("trace 4"), ""),
         (words("trace 4 --format json"), ""),
         (words("tree 4"), ""),
-        (words("compare --n 4..=5 --strategies check,fc --no-times"), ""),
+        (
+            words("compare --n 4..=5 --strategies check,fc --no-times"),
+            "",
+        ),
         (words("diff 4 --a check --b fc"), ""),
         (vec!["merge".into(), shares], ""),
     ]
@@ -105,7 +108,10 @@ fn a_full_disk_is_one_line_and_status_1_for_every_command() {
         let stdin = stdin_with(&dir, input);
         let out = run_with(&args, stdin, Sink::Full.stdio());
         assert_eq!(
-            (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
             (
                 Some(1),
                 "error: cannot write the output: No space left on device (os error 28)\n"
@@ -123,7 +129,10 @@ fn a_closed_pipe_ends_every_command_quietly_with_status_0() {
         let stdin = stdin_with(&dir, input);
         let out = run_with(&args, stdin, Sink::ClosedPipe.stdio());
         assert_eq!(
-            (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
             (Some(0), ""),
             "{args:?}"
         );
@@ -152,7 +161,10 @@ fn endless_standard_input_is_refused_at_64_mb() {
         Stdio::piped(),
     );
     assert_eq!(
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()),
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
         (
             Some(2),
             "error: cannot read N: standard input is larger than 64 MB, the input size limit\n"
@@ -237,7 +249,14 @@ fn an_oversized_seed_is_called_a_seed() {
          '99999999999999999999' (expected one of: a whole number from 0 to 18446744073709551615) (see --help)",
     );
     refused(
-        &["diff", "4", "--a", "fc+random-value:99999999999999999999", "--b", "fc"],
+        &[
+            "diff",
+            "4",
+            "--a",
+            "fc+random-value:99999999999999999999",
+            "--b",
+            "fc",
+        ],
         "invalid value 'fc+random-value:99999999999999999999' for '--a <STRATEGY>': unknown seed \
          '99999999999999999999' (expected one of: a whole number from 0 to 18446744073709551615) (see --help)",
     );
@@ -282,7 +301,10 @@ fn solve_help_states_the_defaults_it_uses() {
         ),
         "{help}"
     );
-    assert!(!flat.contains("Engine defaults: --model global --pruning check"), "{help}");
+    assert!(
+        !flat.contains("Engine defaults: --model global --pruning check"),
+        "{help}"
+    );
     // And it does: 13-queens without options is found by fc+first-fail+middle.
     let (status, stdout, stderr) = run_input(&["solve", "13", "--stats"], "");
     assert_eq!(status, 0);
@@ -297,8 +319,19 @@ fn solve_help_states_the_defaults_it_uses() {
 
 #[test]
 fn diff_of_cut_traces_gives_no_verdict_past_the_cut() {
-    let (status, stdout, stderr) =
-        run_input(&["diff", "4", "--a", "check", "--b", "fc", "--max-events", "5"], "");
+    let (status, stdout, stderr) = run_input(
+        &[
+            "diff",
+            "4",
+            "--a",
+            "check",
+            "--b",
+            "fc",
+            "--max-events",
+            "5",
+        ],
+        "",
+    );
     assert_eq!(
         stdout,
         "4-queens (global model), up to the first solution\n\
@@ -313,8 +346,19 @@ fn diff_of_cut_traces_gives_no_verdict_past_the_cut() {
 
 #[test]
 fn diff_below_a_cut_counts_at_least() {
-    let (status, stdout, _) =
-        run_input(&["diff", "4", "--a", "check", "--b", "fc", "--max-events", "12"], "");
+    let (status, stdout, _) = run_input(
+        &[
+            "diff",
+            "4",
+            "--a",
+            "check",
+            "--b",
+            "fc",
+            "--max-events",
+            "12",
+        ],
+        "",
+    );
     assert!(
         stdout.contains(
             "They part at depth 2 after 1 common node:\n  a: #2 tries q[1] = 0\n  b: #2 tries q[1] = 2\n"
@@ -330,14 +374,29 @@ fn diff_below_a_cut_counts_at_least() {
     assert_eq!(status, 1);
     // With the whole traces the verdict is the known one, status 0.
     let (status, stdout, _) = run_input(&["diff", "4", "--a", "check", "--b", "fc"], "");
-    assert!(stdout.contains("a explores 16 nodes, b explores 3.\n"), "{stdout}");
+    assert!(
+        stdout.contains("a explores 16 nodes, b explores 3.\n"),
+        "{stdout}"
+    );
     assert_eq!(status, 0);
 }
 
 #[test]
 fn a_search_stopped_by_a_node_limit_is_not_an_ended_search() {
     // b stops after 1 node: before, diff said "b: the search had ended".
-    let (status, stdout, _) = run_input(&["diff", "4", "--a", "check", "--b", "fc", "--node-limit", "1"], "");
+    let (status, stdout, _) = run_input(
+        &[
+            "diff",
+            "4",
+            "--a",
+            "check",
+            "--b",
+            "fc",
+            "--node-limit",
+            "1",
+        ],
+        "",
+    );
     assert!(
         stdout.contains(
             "The traces agree on their first 2 node events, where both traces end early: cannot tell past event 2.\n"
@@ -355,11 +414,19 @@ fn a_cancelled_trace_says_cancelled() {
     let queens = Queens::new(4, Variant::Global).unwrap();
     let flag = CancelFlag::new();
     flag.cancel();
-    let run = trace_text::record(&queens, Config::default().with_cancel_flag(flag), false, 100).unwrap();
+    let run = trace_text::record(
+        &queens,
+        Config::default().with_cancel_flag(flag),
+        false,
+        100,
+    )
+    .unwrap();
     let text = trace_text::to_text(&queens, &run);
     assert_eq!(
         text.lines().last(),
-        Some("0 values tried: 0 accepted, 0 rejected; 0 pruned, 0 backtracks, 0 solutions; incomplete: cancelled")
+        Some(
+            "0 values tried: 0 accepted, 0 rejected; 0 pruned, 0 backtracks, 0 solutions; incomplete: cancelled"
+        )
     );
     assert!(!text.contains("stopped by cancelled"));
 }
@@ -399,7 +466,16 @@ fn interrupted(args: &[&str], after: Duration) -> (Option<i32>, String, String) 
 #[test]
 fn ctrl_c_on_compare_prints_the_sizes_measured() {
     let (status, stdout, stderr) = interrupted(
-        &["compare", "--n", "4..=40", "--strategies", "check", "--node-limit", "0", "--no-times"],
+        &[
+            "compare",
+            "--n",
+            "4..=40",
+            "--strategies",
+            "check",
+            "--node-limit",
+            "0",
+            "--no-times",
+        ],
         Duration::from_millis(1500),
     );
     assert_eq!(status, Some(1), "{stderr}");
@@ -416,13 +492,28 @@ fn ctrl_c_on_compare_prints_the_sizes_measured() {
 #[test]
 fn ctrl_c_on_diff_prints_the_part_compared() {
     let (status, stdout, stderr) = interrupted(
-        &["diff", "40", "--a", "check", "--b", "fc", "--node-limit", "100000000000", "--max-events", "1000"],
+        &[
+            "diff",
+            "40",
+            "--a",
+            "check",
+            "--b",
+            "fc",
+            "--node-limit",
+            "100000000000",
+            "--max-events",
+            "1000",
+        ],
         Duration::from_millis(1500),
     );
     assert_eq!(status, Some(1), "{stderr}");
-    assert!(stdout.starts_with("40-queens (global model), up to the first solution\n"), "{stdout}");
     assert!(
-        stdout.contains("note: a's search was cancelled by Ctrl-C; counts cover the part searched\n"),
+        stdout.starts_with("40-queens (global model), up to the first solution\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("note: a's search was cancelled by Ctrl-C; counts cover the part searched\n"),
         "{stdout}"
     );
 }

@@ -242,7 +242,10 @@ mod tests {
         let TraceComparison::Parted(d) = compare_traces(&long, &short_done) else {
             panic!("a finished search that stops early is a divergence")
         };
-        assert_eq!((d.index, d.b.clone(), d.a_cut, d.b_cut), (1, None, false, false));
+        assert_eq!(
+            (d.index, d.b.clone(), d.a_cut, d.b_cut),
+            (1, None, false, false)
+        );
     }
 
     #[test]

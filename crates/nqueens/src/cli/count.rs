@@ -111,7 +111,8 @@ pub fn run(a: Args) -> Outcome {
             let counted = result.map_err(counter_error)?;
             csp_cli::try_outln!(
                 "{} solutions, {} unique up to rotation and reflection",
-                counted.total, counted.unique
+                counted.total,
+                counted.unique
             )?;
             if a.engine.strategy.stats {
                 counter_stats(counted.total, started, "symmetry");
@@ -215,7 +216,8 @@ fn count_engine(n: usize, threads: Option<usize>, engine: &EngineArgs) -> Outcom
         };
         csp_cli::try_outln!(
             "at least {} (incomplete: {why} after {} nodes)",
-            result.solutions, result.stats.tried
+            result.solutions,
+            result.stats.tried
         )?;
         Done::Incomplete
     };

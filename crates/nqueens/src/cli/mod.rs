@@ -118,9 +118,7 @@ pub fn run() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::from(1)
         }
-        Err(Failure::ReaderGone) => {
-            ExitCode::from(csp_cli::output::READER_GONE_STATUS as u8)
-        }
+        Err(Failure::ReaderGone) => ExitCode::from(csp_cli::output::READER_GONE_STATUS as u8),
     }
 }
 

@@ -18,7 +18,9 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use csp_core::trace::{Divergence, Trace, TraceComparison, TraceEvent, TraceNode, compare_cut_traces};
+use csp_core::trace::{
+    Divergence, Trace, TraceComparison, TraceEvent, TraceNode, compare_cut_traces,
+};
 use csp_core::{Strategy, Value, VarId};
 
 use super::{constraint_names, record};
