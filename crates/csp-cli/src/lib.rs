@@ -239,8 +239,31 @@ pub fn clap_error_line(err: &clap::Error) -> Option<String> {
     Some(if joined.is_empty() {
         "invalid arguments".to_string()
     } else {
-        joined.to_string()
+        shorten_quotes(joined)
     })
+}
+
+/// Shortens every `'...'` span of `line` longer than
+/// [`input::MAX_QUOTED_CHARS`] with [`input::quote`], so that clap's echo of a
+/// huge argument (`invalid value '99999...'`) stays a readable line.
+fn shorten_quotes(line: &str) -> String {
+    let parts: Vec<&str> = line.split('\'').collect();
+    if parts.len() < 3 {
+        return line.to_string();
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            // Odd pieces lie between a pair of quotes (the last one only if closed).
+            if i % 2 == 1 && i + 1 < parts.len() {
+                input::quote(part)
+            } else {
+                (*part).to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("'")
 }
 
 /// A cancel flag that Ctrl-C sets, so that a search stops and reports what it
@@ -279,6 +302,21 @@ mod tests {
         assert!(text.starts_with("%%%mzn-stat: nodes=26\n"));
         assert!(text.contains("%%%mzn-stat: method=\"engine\"\n"));
         assert!(text.ends_with("%%%mzn-stat-end\n"));
+    }
+
+    #[test]
+    fn a_huge_argument_is_quoted_short() {
+        let long = "9".repeat(500);
+        assert_eq!(
+            shorten_quotes(&format!(
+                "invalid value '{long}' for '<N>': N = 9 is too large"
+            )),
+            format!(
+                "invalid value '{}... (500 characters)' for '<N>': N = 9 is too large",
+                "9".repeat(80)
+            )
+        );
+        assert_eq!(shorten_quotes("it's fine"), "it's fine");
     }
 
     #[test]
