@@ -105,34 +105,77 @@ pub fn greedy_clique(graph: &Graph) -> Vec<usize> {
 /// the largest clique found so far (still a clique, so still a lower bound)
 /// and the reason.
 pub fn greedy_clique_within(graph: &Graph, budget: &Budget) -> (Vec<usize>, Option<StopReason>) {
+    let n = graph.num_vertices();
     let adj = graph.adjacency();
-    let mut best = Vec::new();
+    let mut best: Vec<usize> = Vec::new();
     let mut stopped = None;
+    // For each candidate, its neighbours among the candidates, kept up to date
+    // as the candidates shrink: O(edges) per seed instead of O(candidates^2)
+    // per pick.
+    let mut in_candidates = vec![false; n];
+    let mut links = vec![0usize; n];
+    let mut beside_pick = vec![false; n];
     'seeds: for (seed, neighbours) in adj.iter().enumerate() {
+        // A clique through `seed` has at most its degree + 1 vertices.
+        if neighbours.len() < best.len() {
+            continue;
+        }
         let mut clique = vec![seed];
         let mut candidates = neighbours.clone();
+        for &v in &candidates {
+            in_candidates[v] = true;
+        }
+        for &v in &candidates {
+            links[v] = adj[v].iter().filter(|&&w| in_candidates[w]).count();
+        }
         while !candidates.is_empty() {
-            // The candidate with the most neighbours among the candidates.
-            let mut pick = (candidates[0], 0);
-            for &v in &candidates {
-                if let Some(reason) = budget.stopped() {
-                    stopped = Some(reason);
-                    break 'seeds;
+            if let Some(reason) = budget.stopped() {
+                // The clique being grown is a clique too.
+                if clique.len() > best.len() {
+                    best = clique;
                 }
-                let links = candidates.iter().filter(|&&w| graph.has_edge(v, w)).count();
-                if links > pick.1 || (links == pick.1 && v < pick.0) {
-                    pick = (v, links);
+                for &v in &candidates {
+                    in_candidates[v] = false;
+                }
+                stopped = Some(reason);
+                break 'seeds;
+            }
+            // The candidate with the most neighbours among the candidates
+            // (ties: the smallest vertex).
+            let mut pick = candidates[0];
+            for &v in &candidates {
+                if (links[v], usize::MAX - v) > (links[pick], usize::MAX - pick) {
+                    pick = v;
                 }
             }
-            let pick = pick.0;
             clique.push(pick);
-            candidates.retain(|&w| w != pick && graph.has_edge(pick, w));
+            // Leave the candidates that are not neighbours of `pick` (and
+            // `pick` itself), and take them off their neighbours' counts.
+            for &w in &adj[pick] {
+                beside_pick[w] = true;
+            }
+            let (kept, left): (Vec<usize>, Vec<usize>) =
+                candidates.iter().partition(|&&w| beside_pick[w]);
+            for &w in &adj[pick] {
+                beside_pick[w] = false;
+            }
+            for &r in &left {
+                in_candidates[r] = false;
+            }
+            for &r in &left {
+                for &w in &adj[r] {
+                    if in_candidates[w] {
+                        links[w] -= 1;
+                    }
+                }
+            }
+            candidates = kept;
         }
         if clique.len() > best.len() {
             best = clique;
         }
     }
-    if best.is_empty() && graph.num_vertices() > 0 {
+    if best.is_empty() && n > 0 {
         best.push(0);
     }
     best.sort_unstable();
@@ -163,22 +206,21 @@ pub fn dsatur_within(graph: &Graph, budget: &Budget) -> (Vec<usize>, Option<Stop
     let n = graph.num_vertices();
     let adj = graph.adjacency();
     let mut color: Vec<Option<usize>> = vec![None; n];
+    // Kept up to date as vertices are coloured: the colours among each
+    // vertex's neighbours, and its uncoloured neighbours.
+    let mut seen: Vec<std::collections::HashSet<usize>> = vec![Default::default(); n];
+    let mut free_degree: Vec<usize> = adj.iter().map(Vec::len).collect();
     let mut stopped = None;
     'steps: for _ in 0..n {
-        let saturation = |v: usize| {
-            let mut seen: Vec<usize> = adj[v].iter().filter_map(|&w| color[w]).collect();
-            seen.sort_unstable();
-            seen.dedup();
-            seen.len()
-        };
-        let free_degree = |v: usize| adj[v].iter().filter(|&&w| color[w].is_none()).count();
         let mut best: Option<(usize, (usize, usize))> = None;
         for v in (0..n).filter(|&v| color[v].is_none()) {
-            if let Some(reason) = budget.stopped() {
+            if v % 1024 == 0
+                && let Some(reason) = budget.stopped()
+            {
                 stopped = Some(reason);
                 break 'steps;
             }
-            let key = (saturation(v), free_degree(v));
+            let key = (seen[v].len(), free_degree[v]);
             if best.is_none_or(|(_, k)| key > k) {
                 best = Some((v, key));
             }
@@ -186,7 +228,16 @@ pub fn dsatur_within(graph: &Graph, budget: &Budget) -> (Vec<usize>, Option<Stop
         let Some((v, _)) = best else {
             break;
         };
-        color[v] = Some(smallest_free(&adj[v], &color));
+        let c = smallest_free(&adj[v], &color);
+        color[v] = Some(c);
+        for &w in &adj[v] {
+            seen[w].insert(c);
+            free_degree[w] -= 1;
+        }
+        if let Some(reason) = budget.stopped() {
+            stopped = Some(reason);
+            break;
+        }
     }
     for v in 0..n {
         if color[v].is_none() {

@@ -228,3 +228,24 @@ fn graph_colouring_bounds_honour_the_time_limit() {
     // Before, the greedy clique alone took about 20 s.
     assert!(took < Duration::from_secs(4), "took {took:?}");
 }
+
+#[test]
+fn bounds_cut_by_the_time_limit_are_bounds_not_an_answer() {
+    // A zero limit stops the clique search and DSATUR at their first step:
+    // a one-vertex clique, a first-fit colouring, and no search.
+    let out = run_with(
+        "graph_coloring",
+        &["data/myciel4.col", "--time-limit", "0"],
+        Stdio::null(),
+        Stdio::piped(),
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "data/myciel4.col: 23 vertices, 71 edges; strategy fc+mrv-degree\n\
+         clique of 1 vertices: at least 1 colours\n\
+         DSATUR: 5 colours\n\
+         chromatic number between 1 and 5 (unknown beyond that: stopped: time limit)\n\
+         colouring (vertex 1 first): 1 2 1 2 3 1 2 1 2 3 4 1 2 1 2 3 1 2 1 2 3 4 5\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
