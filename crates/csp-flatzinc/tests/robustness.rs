@@ -234,3 +234,45 @@ fn a_sum_beyond_64_bits_is_not_reported_unsatisfiable() {
         )
     );
 }
+
+#[test]
+fn ctrl_c_stops_the_search_and_keeps_the_solutions_printed() {
+    // All permutations of 12 values: far too many to list before Ctrl-C.
+    let mut src = String::from("array [1..12] of var 1..12: q :: output_array([1..12]);\n");
+    for i in 1..=12 {
+        for j in i + 1..=12 {
+            src.push_str(&format!("constraint int_ne(q[{i}], q[{j}]);\n"));
+        }
+    }
+    src.push_str("solve satisfy;\n");
+    let file = model("ctrlc", &src);
+    let child = Command::new(BIN)
+        .args(["-a", "--pruning", "check", file.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8(out.stderr).unwrap().as_str()
+        ),
+        (Some(0), "")
+    );
+    // Whole solutions only, and no `==========`: the search was not finished.
+    assert!(
+        stdout.starts_with("q = array1d(1..12, [1, 2, 3, "),
+        "{stdout:.200}"
+    );
+    assert!(stdout.ends_with("]);\n----------\n"), "{stdout:.200}");
+    assert!(!stdout.contains("=========="));
+}
