@@ -1,5 +1,8 @@
 //! Shared command-line pieces for csp front ends: the strategy options every
-//! solving command accepts, limits, MiniZinc-style statistics, and Ctrl-C.
+//! solving command accepts, limits, MiniZinc-style statistics, Ctrl-C,
+//! standard output that fails cleanly ([`output`]: a closed pipe ends the
+//! program quietly, a full disk in one line) and input read with a size cap
+//! ([`input`]: 64 MB, quoted at most 80 characters in messages).
 //!
 //! ```
 //! use clap::Parser;
