@@ -249,3 +249,23 @@ fn bounds_cut_by_the_time_limit_are_bounds_not_an_answer() {
     );
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn a_huge_token_is_quoted_to_80_characters() {
+    let out = run_input(
+        "graph_coloring",
+        &["-"],
+        &format!("{} 1 2\n", "z".repeat(500)),
+    );
+    assert_eq!(
+        (out.status.code(), String::from_utf8(out.stderr).unwrap()),
+        (
+            Some(2),
+            format!(
+                "error: <stdin>: line 1, column 1: unknown line type '{}... (500 characters)' \
+                 (expected c, p, e or n)\n",
+                "z".repeat(80)
+            )
+        )
+    );
+}

@@ -91,6 +91,45 @@ pub fn quote(s: &str) -> String {
     out
 }
 
+/// `line` with every span between a pair of `'` or of `` ` `` that is longer
+/// than [`MAX_QUOTED_CHARS`] shortened by [`quote`]: a message that echoes a
+/// huge token (`unknown line type 'zzzz...'`, clap's `invalid value '999...'`)
+/// stays a readable line.
+///
+/// ```
+/// use csp_cli::input::shorten_quoted;
+/// let long = "z".repeat(500);
+/// assert_eq!(
+///     shorten_quoted(&format!("unknown constraint `{long}`")),
+///     format!("unknown constraint `{}... (500 characters)`", "z".repeat(80))
+/// );
+/// assert_eq!(shorten_quoted("b's 'short' one"), "b's 'short' one");
+/// ```
+pub fn shorten_quoted(line: &str) -> String {
+    let mut text = line.to_string();
+    for delimiter in ['\'', '`'] {
+        let parts: Vec<&str> = text.split(delimiter).collect();
+        if parts.len() < 3 || parts.iter().all(|p| p.chars().count() <= MAX_QUOTED_CHARS) {
+            continue;
+        }
+        let last = parts.len() - 1;
+        text = parts
+            .iter()
+            .enumerate()
+            .map(|(i, part)| {
+                // Odd pieces lie between a pair of delimiters (the last only if closed).
+                if i % 2 == 1 && i < last {
+                    quote(part)
+                } else {
+                    (*part).to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(&delimiter.to_string());
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +156,21 @@ mod tests {
     fn a_directory_is_refused() {
         let err = read_file(Path::new("/"), "/").unwrap_err();
         assert!(err.starts_with("cannot read /"), "{err}");
+    }
+
+    #[test]
+    fn a_huge_argument_is_quoted_short() {
+        let long = "9".repeat(500);
+        assert_eq!(
+            shorten_quoted(&format!(
+                "invalid value '{long}' for '<N>': N = 9 is too large"
+            )),
+            format!(
+                "invalid value '{}... (500 characters)' for '<N>': N = 9 is too large",
+                "9".repeat(80)
+            )
+        );
+        assert_eq!(shorten_quoted("it's fine"), "it's fine");
     }
 
     #[test]

@@ -193,8 +193,10 @@ pub fn print_stats(stats: &SearchStats, status: SearchStatus, extra: &[(&str, St
 }
 
 /// Prints `error: message` on standard error and exits with status 2 (bad input).
+/// A quoted piece of input longer than 80 characters is shortened
+/// ([`input::shorten_quoted`]), so the line stays readable.
 pub fn exit_usage(message: impl std::fmt::Display) -> ! {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", input::shorten_quoted(&message.to_string()));
     std::process::exit(2)
 }
 
@@ -242,31 +244,8 @@ pub fn clap_error_line(err: &clap::Error) -> Option<String> {
     Some(if joined.is_empty() {
         "invalid arguments".to_string()
     } else {
-        shorten_quotes(joined)
+        input::shorten_quoted(joined)
     })
-}
-
-/// Shortens every `'...'` span of `line` longer than
-/// [`input::MAX_QUOTED_CHARS`] with [`input::quote`], so that clap's echo of a
-/// huge argument (`invalid value '99999...'`) stays a readable line.
-fn shorten_quotes(line: &str) -> String {
-    let parts: Vec<&str> = line.split('\'').collect();
-    if parts.len() < 3 {
-        return line.to_string();
-    }
-    parts
-        .iter()
-        .enumerate()
-        .map(|(i, part)| {
-            // Odd pieces lie between a pair of quotes (the last one only if closed).
-            if i % 2 == 1 && i + 1 < parts.len() {
-                input::quote(part)
-            } else {
-                (*part).to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("'")
 }
 
 /// A cancel flag that Ctrl-C sets, so that a search stops and reports what it
@@ -305,21 +284,6 @@ mod tests {
         assert!(text.starts_with("%%%mzn-stat: nodes=26\n"));
         assert!(text.contains("%%%mzn-stat: method=\"engine\"\n"));
         assert!(text.ends_with("%%%mzn-stat-end\n"));
-    }
-
-    #[test]
-    fn a_huge_argument_is_quoted_short() {
-        let long = "9".repeat(500);
-        assert_eq!(
-            shorten_quotes(&format!(
-                "invalid value '{long}' for '<N>': N = 9 is too large"
-            )),
-            format!(
-                "invalid value '{}... (500 characters)' for '<N>': N = 9 is too large",
-                "9".repeat(80)
-            )
-        );
-        assert_eq!(shorten_quotes("it's fine"), "it's fine");
     }
 
     #[test]

@@ -276,3 +276,34 @@ fn ctrl_c_stops_the_search_and_keeps_the_solutions_printed() {
     assert!(stdout.ends_with("]);\n----------\n"), "{stdout:.200}");
     assert!(!stdout.contains("=========="));
 }
+
+#[test]
+fn a_huge_token_is_quoted_to_80_characters() {
+    let long = "y".repeat(500);
+    let (status, _, stderr, file) = solve(
+        &[],
+        "token",
+        &format!("var 1..3: x;\nconstraint {long}(x);\nsolve satisfy;\n"),
+    );
+    assert_eq!(
+        (status, stderr),
+        (
+            1,
+            format!(
+                "fzn-csp: {file}: line 2: unsupported constraint `{}... (500 characters)`\n",
+                "y".repeat(80)
+            )
+        )
+    );
+    let (status, _, stderr, file) = solve(&[], "token2", &format!("var 1..3 {long};\n"));
+    assert_eq!(
+        (status, stderr),
+        (
+            1,
+            format!(
+                "fzn-csp: {file}: line 1, column 10: expected `:`, found `{}... (500 characters)`\n",
+                "y".repeat(80)
+            )
+        )
+    );
+}

@@ -81,7 +81,8 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Quit::ReaderGone) => ExitCode::from(csp_cli::output::READER_GONE_STATUS as u8),
         Err(Quit::Message(message)) => {
-            eprintln!("fzn-csp: {message}");
+            // A huge token echoed from the file is quoted to 80 characters.
+            eprintln!("fzn-csp: {}", csp_cli::input::shorten_quoted(&message));
             ExitCode::FAILURE
         }
     }
