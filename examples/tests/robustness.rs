@@ -4,6 +4,7 @@
 //! (docs/reliability.md, rows 45 onwards).
 //!
 //! `cargo test -p csp-examples` builds the example programs first (see `cli.rs`).
+#![cfg(unix)]
 
 use std::fs::File;
 use std::io::Write;

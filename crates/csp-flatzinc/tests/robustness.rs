@@ -2,6 +2,7 @@
 //! ill-typed or inconsistent models, and results beyond 64 bits. Every test
 //! compares the whole message (or output) and the exit status
 //! (docs/reliability.md, rows 45 onwards).
+#![cfg(unix)]
 
 use std::fs::File;
 use std::os::fd::OwnedFd;

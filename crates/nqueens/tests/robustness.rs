@@ -3,6 +3,7 @@
 //! Ctrl-C on `compare` and `diff`, cut traces, and messages that must not read as
 //! a proof or blame an option that was not given. Every test compares the whole
 //! message and the exit status (docs/reliability.md, rows 45 onwards).
+#![cfg(unix)]
 
 use std::fs::File;
 use std::io::Write;
