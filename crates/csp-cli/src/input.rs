@@ -118,7 +118,7 @@ pub fn shorten_quoted(line: &str) -> String {
             .enumerate()
             .map(|(i, part)| {
                 // Odd pieces lie between a pair of delimiters (the last only if closed).
-                if i % 2 == 1 && i < last {
+                if i % 2 == 1 && i < last && !already_quoted(part) {
                     quote(part)
                 } else {
                     (*part).to_string()
@@ -128,6 +128,14 @@ pub fn shorten_quoted(line: &str) -> String {
             .join(&delimiter.to_string());
     }
     text
+}
+
+/// Whether `s` is already the output of [`quote`] for a long text.
+fn already_quoted(s: &str) -> bool {
+    s.ends_with(" characters)")
+        && s.char_indices()
+            .nth(MAX_QUOTED_CHARS)
+            .is_some_and(|(i, _)| s[i..].starts_with("... ("))
 }
 
 #[cfg(test)]
@@ -171,6 +179,8 @@ mod tests {
             )
         );
         assert_eq!(shorten_quoted("it's fine"), "it's fine");
+        let once = format!("N '{}'", quote(&long));
+        assert_eq!(shorten_quoted(&once), once);
     }
 
     #[test]
