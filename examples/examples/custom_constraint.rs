@@ -42,7 +42,7 @@ fn main() {
         golomb::shortest(n, stage, config).unwrap_or_else(|e| csp_cli::exit_usage(e))
     };
     if !args.compare {
-        println!(
+        csp_cli::outln!(
             "{n} marks, stage {}; strategy {}",
             args.stage,
             cli::strategy_name(&config)
@@ -56,21 +56,27 @@ fn main() {
                 } else {
                     "best found"
                 };
-                println!("marks {}: {quality} length {len}", marks.join(" "));
+                csp_cli::outln!("marks {}: {quality} length {len}", marks.join(" "));
             }
-            _ => println!("no ruler found ({})", r.status),
+            _ => csp_cli::outln!("{}", cli::none_found("ruler", r.status)),
         }
         cli::report_stats(&args.strategy, &config, &r.stats, r.status, &[]);
         return;
     }
     let limit = args.strategy.node_limit.unwrap_or(1_000_000);
-    println!(
+    csp_cli::outln!(
         "{n} marks, var {}, val {}; each run stops after {limit} nodes or 20 s",
-        config.var_order, config.val_order
+        config.var_order,
+        config.val_order
     );
-    println!(
+    csp_cli::outln!(
         "{:<10} {:<12} {:>6} {:>10} {:>10} {:>10}  status",
-        "stage", "pruning", "length", "nodes", "failures", "ms"
+        "stage",
+        "pruning",
+        "length",
+        "nodes",
+        "failures",
+        "ms"
     );
     for stage in [Stage::Check, Stage::Promising, Stage::Propagate] {
         for pruning in Pruning::ALL {
@@ -78,7 +84,7 @@ fn main() {
             c.limits.time = c.limits.time.or(Some(Duration::from_secs(20)));
             let r = run(stage, c);
             let len = r.length().map_or("-".to_string(), |v| v.to_string());
-            println!(
+            csp_cli::outln!(
                 "{:<10} {:<12} {:>6} {:>10} {:>10} {:>10.1}  {}",
                 stage.to_string(),
                 pruning.to_string(),

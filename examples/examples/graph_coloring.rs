@@ -36,7 +36,7 @@ fn main() {
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(VarOrder::MrvDegree);
     let config = cli::config_from(&args.strategy, defaults);
-    println!(
+    csp_cli::outln!(
         "{source}: {} vertices, {} edges; strategy {}",
         graph.num_vertices(),
         graph.num_edges(),
@@ -44,27 +44,38 @@ fn main() {
     );
     let report = graph_coloring::chromatic_number(&graph, args.method, config.clone())
         .unwrap_or_else(|e| csp_cli::exit_usage(e));
-    println!(
+    csp_cli::outln!(
         "clique of {} vertices: at least {} colours",
         report.clique.len(),
         report.clique.len()
     );
-    println!("DSATUR: {} colours", report.heuristic);
+    csp_cli::outln!("DSATUR: {} colours", report.heuristic);
     for a in &report.attempts {
         let outcome = match (a.found, a.status.is_complete()) {
             (true, _) => "found".to_string(),
             (false, true) => "impossible".to_string(),
-            (false, false) => format!("unknown ({})", a.status),
+            (false, false) => match a.status {
+                csp_core::SearchStatus::Stopped(r) => {
+                    format!("unknown (stopped: {})", cli::reason_words(r))
+                }
+                s => format!("unknown ({s})"),
+            },
         };
-        println!("  {} colours: {outcome} ({} nodes)", a.k, a.nodes);
+        csp_cli::outln!("  {} colours: {outcome} ({} nodes)", a.k, a.nodes);
     }
-    println!("{report}");
+    match (report.chromatic_number(), report.status) {
+        (None, csp_core::SearchStatus::Stopped(r)) => csp_cli::outln!(
+            "{report} (unknown beyond that: stopped: {})",
+            cli::reason_words(r)
+        ),
+        _ => csp_cli::outln!("{report}"),
+    }
     let colors: Vec<String> = report
         .coloring
         .iter()
         .map(|c| (c + 1).to_string())
         .collect();
-    println!("colouring (vertex 1 first): {}", colors.join(" "));
+    csp_cli::outln!("colouring (vertex 1 first): {}", colors.join(" "));
     debug_assert!(graph.is_proper_coloring(&report.coloring));
     cli::report_stats(
         &args.strategy,

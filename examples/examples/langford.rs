@@ -36,7 +36,7 @@ fn main() {
     let config = cli::config_from(&args.strategy, defaults);
     let l = Langford::new(usize::from(args.n), args.mirror_free)
         .unwrap_or_else(|e| csp_cli::exit_usage(e));
-    println!("L(2, {}); strategy {}", args.n, cli::strategy_name(&config));
+    csp_cli::outln!("L(2, {}); strategy {}", args.n, cli::strategy_name(&config));
     let mut solver =
         Solver::new(&l.model, config.clone()).unwrap_or_else(|e| csp_cli::exit_usage(e));
     let mut shown = 0;
@@ -44,12 +44,12 @@ fn main() {
         let Some(s) = solver.next_solution() else {
             break;
         };
-        println!("  {}", l.show(s.values()));
+        csp_cli::outln!("  {}", l.show(s.values()));
         shown += 1;
     }
     let result = solver.count();
     let count = cli::count_phrase(result.solutions, result.status, "sequence");
-    println!(
+    csp_cli::outln!(
         "{count}{}",
         if args.mirror_free {
             " up to mirror image"

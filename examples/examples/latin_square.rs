@@ -38,17 +38,17 @@ fn main() {
     } else {
         "Latin square"
     };
-    println!(
+    csp_cli::outln!(
         "order {n}, {kind}s; strategy {}",
         cli::strategy_name(&config)
     );
     let mut solver =
         Solver::new(&sq.model, config.clone()).unwrap_or_else(|e| csp_cli::exit_usage(e));
     if let Some(first) = solver.next_solution() {
-        println!("first:\n{}", sq.show(first.values()));
+        csp_cli::outln!("first:\n{}", sq.show(first.values()));
     }
     let result = solver.count();
-    println!(
+    csp_cli::outln!(
         "{}",
         cli::count_phrase(result.solutions, result.status, kind)
     );

@@ -36,7 +36,7 @@ fn main() {
         .with_var_order(VarOrder::FirstFail);
     let config = cli::config_from(&args.strategy, defaults);
     let sq = MagicSquare::new(n, args.frenicle).unwrap_or_else(|e| csp_cli::exit_usage(e));
-    println!(
+    csp_cli::outln!(
         "order {n}, magic constant {}; strategy {}",
         sq.magic,
         cli::strategy_name(&config)
@@ -44,12 +44,12 @@ fn main() {
     let mut solver =
         Solver::new(&sq.model, config.clone()).unwrap_or_else(|e| csp_cli::exit_usage(e));
     match solver.next_solution() {
-        Some(first) => println!("{}", sq.show(first.values())),
-        None => println!("no magic square ({})", solver.status()),
+        Some(first) => csp_cli::outln!("{}", sq.show(first.values())),
+        None => csp_cli::outln!("{}", cli::none_found("magic square", solver.status())),
     }
     if args.count {
         let result = solver.count();
-        println!(
+        csp_cli::outln!(
             "{}",
             cli::count_phrase(result.solutions, result.status, "magic square")
         );

@@ -53,7 +53,7 @@ fn main() {
         .unwrap_or_else(|e| csp_cli::exit_usage(e));
     let mut solver =
         Solver::new(&m.model, config.clone()).unwrap_or_else(|e| csp_cli::exit_usage(e));
-    println!(
+    csp_cli::outln!(
         "{}: {} regions, {} borders, {} colours; strategy {}",
         map.name,
         map.regions.len(),
@@ -68,14 +68,14 @@ fn main() {
                 let name = NAMES
                     .get(c)
                     .map_or_else(|| format!("colour {}", c + 1), |n| n.to_string());
-                println!("  {region:<4} {name}");
+                csp_cli::outln!("  {region:<4} {name}");
             }
         }
-        None => println!("no colouring ({})", solver.status()),
+        None => csp_cli::outln!("{}", cli::none_found("colouring", solver.status())),
     }
     if args.count {
         let result = solver.count();
-        println!(
+        csp_cli::outln!(
             "{}",
             cli::count_phrase(result.solutions, result.status, "colouring")
         );

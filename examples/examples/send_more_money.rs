@@ -33,7 +33,7 @@ fn main() {
         Config::default().with_pruning(Pruning::Propagators),
     );
     let m = CryptarithmModel::new(&puzzle).unwrap_or_else(|e| csp_cli::exit_usage(e));
-    println!("{puzzle}; strategy {}", cli::strategy_name(&config));
+    csp_cli::outln!("{puzzle}; strategy {}", cli::strategy_name(&config));
     let mut solver =
         Solver::new(&m.model, config.clone()).unwrap_or_else(|e| csp_cli::exit_usage(e));
     let mut found = 0;
@@ -46,9 +46,9 @@ fn main() {
             .zip(&digits)
             .map(|(l, d)| format!("{l}={d}"))
             .collect();
-        println!("  {}   ({})", puzzle.show(&digits), letters.join(" "));
+        csp_cli::outln!("  {}   ({})", puzzle.show(&digits), letters.join(" "));
     }
-    println!("{}", cli::count_phrase(found, solver.status(), "solution"));
+    csp_cli::outln!("{}", cli::count_phrase(found, solver.status(), "solution"));
     cli::report_stats(
         &args.strategy,
         &config,

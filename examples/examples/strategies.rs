@@ -130,6 +130,8 @@ fn main() -> ExitCode {
         limits: Limits {
             nodes: (args.node_limit > 0).then_some(args.node_limit),
             time: args.time_limit,
+            // Ctrl-C stops the runs; the table of what was measured is printed.
+            cancel: Some(csp_cli::cancel_on_ctrl_c()),
             ..Limits::default()
         },
         ..CompareOptions::default()
@@ -156,7 +158,7 @@ fn main() -> ExitCode {
     };
     match &args.output {
         Some(path) => write(path, text),
-        None => print!("{text}"),
+        None => csp_cli::out!("{text}"),
     }
     ExitCode::SUCCESS
 }

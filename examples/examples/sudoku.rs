@@ -59,7 +59,7 @@ fn main() {
         .with_pruning(Pruning::Propagators)
         .with_var_order(VarOrder::FirstFail);
     let config = cli::config_from(&args.strategy, defaults);
-    println!("strategy: {}", cli::strategy_name(&config));
+    csp_cli::outln!("strategy: {}", cli::strategy_name(&config));
     if let (Some(path), Some(first)) = (&args.explore, entries.first()) {
         let page = sudoku::explore::explore_page(&first.puzzle, config.clone(), args.limit_events)
             .unwrap_or_else(|e| csp_cli::exit_usage(e));
@@ -86,21 +86,21 @@ fn main() {
             .as_deref()
             .map(|l| format!(": {l}"))
             .unwrap_or_default();
-        println!(
+        csp_cli::outln!(
             "\npuzzle {} ({} givens){label}",
             i + 1,
             entry.puzzle.givens()
         );
-        print!("{}", entry.puzzle);
+        csp_cli::out!("{}", entry.puzzle);
         let report = match sudoku::solve(&entry.puzzle, config.clone()) {
             Ok(r) => r,
             Err(e) => csp_cli::exit_usage(e),
         };
         if let Some(solution) = &report.solution {
-            println!("solution:");
-            print!("{solution}");
+            csp_cli::outln!("solution:");
+            csp_cli::out!("{solution}");
         }
-        println!("{}", report.uniqueness);
+        csp_cli::outln!("{}", report.uniqueness);
         cli::report_stats(
             &args.strategy,
             &config,

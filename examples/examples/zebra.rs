@@ -29,20 +29,20 @@ fn main() {
         Config::default().with_pruning(Pruning::ArcConsistency),
     );
     let z = Zebra::new(args.next_to).unwrap_or_else(|e| csp_cli::exit_usage(e));
-    println!("strategy {}", cli::strategy_name(&config));
+    csp_cli::outln!("strategy {}", cli::strategy_name(&config));
     let mut solver =
         Solver::new(&z.model, config.clone()).unwrap_or_else(|e| csp_cli::exit_usage(e));
     match solver.next_solution() {
         Some(s) => {
-            println!("{}", z.show(&s));
+            csp_cli::outln!("{}", z.show(&s));
             let owner = z.owner_of(&s, "zebra").unwrap_or("?");
             let drinker = z.owner_of(&s, "water").unwrap_or("?");
-            println!("The {owner} owns the zebra; the {drinker} drinks water.");
+            csp_cli::outln!("The {owner} owns the zebra; the {drinker} drinks water.");
         }
-        None => println!("no solution ({})", solver.status()),
+        None => csp_cli::outln!("{}", cli::none_found("solution", solver.status())),
     }
     let result = solver.count();
-    println!(
+    csp_cli::outln!(
         "{}",
         cli::count_phrase(result.solutions, result.status, "solution")
     );

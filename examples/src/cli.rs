@@ -1,7 +1,5 @@
 //! What the example programs share: one-line argument errors, input files, strategy names.
 
-use std::io::Read;
-
 use clap::Parser;
 use csp_core::{CancelFlag, Config, Strategy};
 
@@ -38,19 +36,18 @@ pub fn parse_args<T: Parser>() -> T {
 }
 
 /// Reads the named file, or standard input for `None` or `-`; returns the text and
-/// a name for messages (`<stdin>` or the path). The error is one line.
+/// a name for messages (`<stdin>` or the path). At most 64 MB
+/// ([`csp_cli::input::MAX_INPUT_BYTES`]); the error is one line.
 pub fn read_input(path: Option<&str>) -> Result<(String, String), String> {
     match path {
         None | Some("-") => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            Ok((text, "<stdin>".to_string()))
+            let name = "<stdin>";
+            csp_cli::input::read_stdin(name).map(|t| (t, name.to_string()))
         }
-        Some(p) => std::fs::read_to_string(p)
-            .map(|t| (t, p.to_string()))
-            .map_err(|e| format!("cannot read {p}: {e}")),
+        Some(p) => {
+            let name = csp_cli::input::quote(p);
+            csp_cli::input::read_file(std::path::Path::new(p), &name).map(|t| (t, name))
+        }
     }
 }
 
@@ -89,6 +86,44 @@ pub fn report_stats(
     }
 }
 
+/// Why a search stopped, in the examples' words: `node limit`, `time limit`,
+/// `Ctrl-C`.
+///
+/// ```
+/// use csp_core::StopReason;
+/// assert_eq!(csp_examples::cli::reason_words(StopReason::Cancelled), "Ctrl-C");
+/// ```
+pub fn reason_words(reason: csp_core::StopReason) -> String {
+    match reason {
+        csp_core::StopReason::Cancelled => "Ctrl-C".to_string(),
+        r => r.to_string(),
+    }
+}
+
+/// What a search that found nothing established: `no magic square exists` when
+/// it explored everything, `unknown: no magic square found before the search
+/// stopped (time limit)` when a limit or Ctrl-C cut it short (which proves
+/// nothing).
+///
+/// ```
+/// use csp_core::{SearchStatus, StopReason};
+/// use csp_examples::cli::none_found;
+/// assert_eq!(none_found("colouring", SearchStatus::Complete), "no colouring exists");
+/// assert_eq!(
+///     none_found("magic square", SearchStatus::Stopped(StopReason::TimeLimit)),
+///     "unknown: no magic square found before the search stopped (time limit)"
+/// );
+/// ```
+pub fn none_found(noun: &str, status: csp_core::SearchStatus) -> String {
+    match status {
+        csp_core::SearchStatus::Stopped(reason) => format!(
+            "unknown: no {noun} found before the search stopped ({})",
+            reason_words(reason)
+        ),
+        _ => format!("no {noun} exists"),
+    }
+}
+
 /// "18 solutions", or "at least 18 solutions (stopped: node limit)" when a limit
 /// cut the count short.
 ///
@@ -105,7 +140,10 @@ pub fn count_phrase(count: u64, status: csp_core::SearchStatus, noun: &str) -> S
     let plural = if count == 1 { "" } else { "s" };
     match status {
         csp_core::SearchStatus::Stopped(reason) => {
-            format!("at least {count} {noun}{plural} (stopped: {reason})")
+            format!(
+                "at least {count} {noun}{plural} (stopped: {})",
+                reason_words(reason)
+            )
         }
         _ => format!("{count} {noun}{plural}"),
     }

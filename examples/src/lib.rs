@@ -36,6 +36,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod all_interval;
+pub mod budget;
 pub mod cli;
 pub mod custom_constraint;
 pub mod dimacs;

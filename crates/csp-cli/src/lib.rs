@@ -1,5 +1,8 @@
 //! Shared command-line pieces for csp front ends: the strategy options every
-//! solving command accepts, limits, MiniZinc-style statistics, and Ctrl-C.
+//! solving command accepts, limits, MiniZinc-style statistics, Ctrl-C,
+//! standard output that fails cleanly ([`output`]: a closed pipe ends the
+//! program quietly, a full disk in one line) and input read with a size cap
+//! ([`input`]: 64 MB, quoted at most 80 characters in messages).
 //!
 //! ```
 //! use clap::Parser;
@@ -17,6 +20,9 @@
 //! ```
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod input;
+pub mod output;
 
 use std::io::Write;
 use std::time::Duration;
@@ -91,10 +97,26 @@ impl StrategyArgs {
 /// ```
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
-    let (number, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => s.split_at(i),
-        None => (s, "s"),
-    };
+    let shown = input::quote(s);
+    // The unit is the trailing run of letters, so that `1e9s` is read as the
+    // number `1e9` with unit `s` (and refused as a number), not as unit `e9s`.
+    let split = s
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii_alphabetic())
+        .last()
+        .map_or(s.len(), |(i, _)| i);
+    let (number, unit) = s.split_at(split);
+    let unit = if unit.is_empty() { "s" } else { unit };
+    let plain = !number.is_empty()
+        && number.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && number.bytes().filter(|&b| b == b'.').count() <= 1
+        && number.bytes().any(|b| b.is_ascii_digit());
+    if !plain {
+        return Err(format!(
+            "'{shown}' is not a duration: write a plain number and a unit, such as 500ms, 2s, 1.5s or 3m"
+        ));
+    }
     let scale = match unit {
         "ms" => 0.001,
         "s" => 1.0,
@@ -102,17 +124,49 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "h" => 3600.0,
         _ => {
             return Err(format!(
-                "unknown time unit '{unit}' in '{s}' (use ms, s, m or h)"
+                "unknown time unit '{}' in '{shown}' (use ms, s, m or h)",
+                input::quote(unit)
             ));
         }
     };
     let x: f64 = number
         .parse()
-        .map_err(|_| format!("'{s}' is not a duration (examples: 500ms, 2s, 1.5s)"))?;
-    if !x.is_finite() || x < 0.0 {
-        return Err(format!("'{s}' is not a non-negative duration"));
+        .map_err(|_| format!("'{shown}' is not a duration (examples: 500ms, 2s, 1.5s)"))?;
+    Duration::try_from_secs_f64(x * scale).map_err(|_| format!("'{shown}' is too long a duration"))
+}
+
+/// The most threads `--threads` accepts.
+pub const MAX_THREADS: usize = 256;
+
+/// Parses `--threads T`: a whole number from 1 to [`MAX_THREADS`], refused in
+/// one line before any thread is created.
+///
+/// ```
+/// assert_eq!(csp_cli::parse_threads("4"), Ok(4));
+/// assert_eq!(
+///     csp_cli::parse_threads("100000"),
+///     Err("100000 threads is too many (at most 256)".to_string())
+/// );
+/// assert!(csp_cli::parse_threads("0").is_err());
+/// ```
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "'{}' is not a number of threads (a whole number from 1 to {MAX_THREADS})",
+            input::quote(t)
+        ));
     }
-    Duration::try_from_secs_f64(x * scale).map_err(|e| format!("'{s}': {e}"))
+    match t.parse::<usize>() {
+        Ok(0) => Err(format!(
+            "0 threads cannot count (a whole number from 1 to {MAX_THREADS})"
+        )),
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!(
+            "{} threads is too many (at most {MAX_THREADS})",
+            input::quote(t)
+        )),
+    }
 }
 
 /// Writes the statistics as MiniZinc `%%%mzn-stat:` lines, then any `extra`
@@ -139,8 +193,10 @@ pub fn print_stats(stats: &SearchStats, status: SearchStatus, extra: &[(&str, St
 }
 
 /// Prints `error: message` on standard error and exits with status 2 (bad input).
+/// A quoted piece of input longer than 80 characters is shortened
+/// ([`input::shorten_quoted`]), so the line stays readable.
 pub fn exit_usage(message: impl std::fmt::Display) -> ! {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", input::shorten_quoted(&message.to_string()));
     std::process::exit(2)
 }
 
@@ -188,7 +244,7 @@ pub fn clap_error_line(err: &clap::Error) -> Option<String> {
     Some(if joined.is_empty() {
         "invalid arguments".to_string()
     } else {
-        joined.to_string()
+        input::shorten_quoted(joined)
     })
 }
 
@@ -236,5 +292,18 @@ mod tests {
         assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
         assert!(parse_duration("2x").is_err());
         assert!(parse_duration("inf").is_err());
+        assert_eq!(
+            parse_duration("1e9s"),
+            Err("'1e9s' is not a duration: write a plain number and a unit, such as 500ms, 2s, 1.5s or 3m".into())
+        );
+        assert_eq!(
+            parse_duration("2x"),
+            Err("unknown time unit 'x' in '2x' (use ms, s, m or h)".into())
+        );
+        assert_eq!(
+            parse_duration("99999999999999999999999h"),
+            Err("'99999999999999999999999h' is too long a duration".into())
+        );
+        assert_eq!(parse_duration("1.5m"), Ok(Duration::from_secs(90)));
     }
 }

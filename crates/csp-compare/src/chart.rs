@@ -341,6 +341,7 @@ fn draw_series(
         let stopped = !row.complete;
         let fill = if stopped { "#ffffff" } else { colour };
         let note = match (&row.stopped_by, stopped) {
+            (Some(why), true) if why == "cancelled" => " (cancelled)".to_string(),
             (Some(why), true) => format!(" (stopped by {why})"),
             (None, true) => " (stopped by a limit)".to_string(),
             _ => String::new(),

@@ -75,6 +75,16 @@ pub struct UnknownName {
     pub expected: &'static str,
 }
 
+/// The error for a seed that is not a `u64` (`random:99999999999999999999`):
+/// named as a seed, not as an unknown order.
+pub(crate) fn bad_seed(seed: &str) -> UnknownName {
+    UnknownName {
+        kind: "seed",
+        name: seed.chars().take(80).collect(),
+        expected: "a whole number from 0 to 18446744073709551615",
+    }
+}
+
 impl FromStr for Pruning {
     type Err = UnknownName;
 

@@ -81,6 +81,10 @@ impl FromStr for Strategy {
                 strategy.val_order = format!("random:{seed}").parse()?;
             } else if part == "random-value" {
                 strategy.val_order = ValOrder::Random(0);
+            } else if let Some(seed) = part.strip_prefix("random:")
+                && seed.parse::<u64>().is_err()
+            {
+                return Err(crate::pruning::bad_seed(seed));
             } else if let Ok(v) = part.parse::<VarOrder>() {
                 strategy.var_order = v;
             } else if let Ok(v) = part.parse::<ValOrder>() {

@@ -17,17 +17,31 @@ use csp_core::Value;
 /// A closed interval of integers, in `i128` so that interval arithmetic cannot overflow.
 type Interval = (i128, i128);
 
+/// What inference found: bounds by name, and the names whose bounds were cut
+/// to 64 bits.
+#[derive(Debug, Default)]
+pub(crate) struct Inferred {
+    /// Bounds for the unbounded integer variables the constraints define.
+    pub(crate) bounds: HashMap<String, (Value, Value)>,
+    /// Variables whose inferred values reach beyond 64-bit integers: their
+    /// domains are cut to 64 bits, so the model may have solutions (or a
+    /// better optimum) the search cannot represent; fzn-csp then claims
+    /// neither UNSATISFIABLE nor completeness (`int_plus(x, y, z)` with
+    /// `x = 2^63 - 1`, `y >= 1`).
+    pub(crate) clamped: Vec<String>,
+}
+
 /// Bounds for the unbounded integer variables that the constraints define, by name.
 /// Variables it cannot bound are absent.
-pub(crate) fn infer(model: &Model) -> HashMap<String, (Value, Value)> {
+pub(crate) fn infer(model: &Model) -> Inferred {
     let mut facts = Facts::default();
     for decl in &model.decls {
         facts.declare(decl);
     }
+    let mut inferred = Inferred::default();
     if facts.unknown.is_empty() {
-        return HashMap::new();
+        return inferred;
     }
-    let mut inferred = HashMap::new();
     loop {
         let mut progress = false;
         for c in &model.constraints {
@@ -35,10 +49,11 @@ pub(crate) fn infer(model: &Model) -> HashMap<String, (Value, Value)> {
                 facts.known.insert(name.clone(), interval);
                 facts.unknown.remove(&name);
                 let clamp = |v: i128| v.clamp(i128::from(Value::MIN), i128::from(Value::MAX));
-                inferred.insert(
-                    name,
-                    (clamp(interval.0) as Value, clamp(interval.1) as Value),
-                );
+                let (lo, hi) = (clamp(interval.0), clamp(interval.1));
+                if (lo, hi) != interval {
+                    inferred.clamped.push(name.clone());
+                }
+                inferred.bounds.insert(name, (lo as Value, hi as Value));
                 progress = true;
             }
         }
@@ -239,7 +254,16 @@ mod tests {
     use super::*;
 
     fn bounds_of(src: &str) -> HashMap<String, (Value, Value)> {
-        infer(&crate::parse(src).unwrap())
+        infer(&crate::parse(src).unwrap()).bounds
+    }
+
+    #[test]
+    fn a_result_beyond_64_bits_is_cut_and_named() {
+        let src = "var 9223372036854775807..9223372036854775807: x;\nvar 1..10: y;\nvar int: z;\n\
+                   constraint int_plus(x, y, z);\nsolve satisfy;";
+        let inferred = infer(&crate::parse(src).unwrap());
+        assert_eq!(inferred.clamped, vec!["z".to_string()]);
+        assert_eq!(inferred.bounds["z"], (Value::MAX, Value::MAX));
     }
 
     #[test]

@@ -106,6 +106,18 @@ impl Call<'_> {
         cx.scalar(&self.args[i], &self.what(i))
     }
 
+    /// Argument `i`, which must be a Boolean (`boolean`) or an integer,
+    /// constant or variable.
+    fn typed(&self, cx: &Context, i: usize, boolean: bool) -> Result<Scalar, TranslateError> {
+        let s = self.scalar(cx, i)?;
+        match (s, boolean) {
+            (Scalar::Bool(_) | Scalar::BoolVar(_), true)
+            | (Scalar::Int(_) | Scalar::IntVar(_), false) => Ok(s),
+            (_, true) => Err(cx.bad(&self.what(i), "a Boolean (true, false or a var bool)")),
+            (_, false) => Err(cx.bad(&self.what(i), "an integer (a constant or a var int)")),
+        }
+    }
+
     fn var(&self, cx: &mut Context, i: usize) -> Result<VarId, TranslateError> {
         cx.var(&self.args[i], &self.what(i))
     }
@@ -160,9 +172,14 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
         };
         if let Some(rel) = relation(op) {
             call.arity(cx, if reified { 3 } else { 2 })?;
-            let terms = [(1, call.scalar(cx, 0)?), (-1, call.scalar(cx, 1)?)];
+            // `int_le(x, true)` is ill-typed FlatZinc: refused, not read as 1.
+            let boolean = name.starts_with("bool_");
+            let terms = [
+                (1, call.typed(cx, 0, boolean)?),
+                (-1, call.typed(cx, 1, boolean)?),
+            ];
             let result = if reified {
-                Some(call.scalar(cx, 2)?)
+                Some(call.typed(cx, 2, true)?)
             } else {
                 None
             };

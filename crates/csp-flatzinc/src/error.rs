@@ -222,4 +222,20 @@ pub enum Error {
     /// The output could not be written.
     #[error("cannot write the output: {0}")]
     Io(String),
+    /// The reader of the output went away (a closed pipe): fzn-csp stops
+    /// quietly, as a program killed by SIGPIPE would.
+    #[error("the reader of the output went away")]
+    ReaderGone,
+}
+
+impl Error {
+    /// The error for a failed write: [`Error::ReaderGone`] for a closed pipe,
+    /// [`Error::Io`] otherwise.
+    pub fn output(e: &std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Error::ReaderGone
+        } else {
+            Error::Io(e.to_string())
+        }
+    }
 }

@@ -147,10 +147,29 @@ pub(crate) fn outputs(cx: &Context, decls: &[Decl]) -> Result<Vec<Output>, Trans
             });
         }
         if let Some(ann) = Annotation::find(annotations, "output_array") {
+            let dims = dims(ann)?;
+            let values = values()?;
+            // The index sets must hold exactly the array's elements, or the
+            // printed `arrayNd(...)` is one MiniZinc cannot read.
+            let size = dims.iter().try_fold(1i128, |acc, &(lo, hi)| {
+                acc.checked_mul((i128::from(hi) - i128::from(lo) + 1).max(0))
+            });
+            if size != Some(values.len() as i128) {
+                return Err(TranslateError::BadArgument {
+                    context: format!("annotation `output_array` of `{name}`"),
+                    expected: format!(
+                        "index sets with {} element{} in all, as many as the array has (they give {})",
+                        values.len(),
+                        if values.len() == 1 { "" } else { "s" },
+                        size.map_or_else(|| "more than 2^127".to_string(), |n| n.to_string())
+                    ),
+                    line: ann.pos.line,
+                });
+            }
             out.push(Output {
                 name: name.to_string(),
-                dims: Some(dims(ann)?),
-                values: values()?,
+                dims: Some(dims),
+                values,
             });
         }
     }

@@ -4,8 +4,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use csp_core::{
-    Config, CspError, Limits, Node, Pruning, SearchObserver, SearchStats, SearchStatus, Solver,
-    ValOrder, Value, VarOrder,
+    CancelFlag, Config, CspError, Limits, Node, Pruning, SearchObserver, SearchStats, SearchStatus,
+    Solver, StopReason, ValOrder, Value, VarOrder,
 };
 
 use crate::branching::{PhasedValues, PhasedVariables};
@@ -35,6 +35,9 @@ pub struct Options {
     pub var_order: VarOrder,
     /// `--val`: the value order where no annotation applies.
     pub val_order: ValOrder,
+    /// Stops the search when set (Ctrl-C); [`run`] also sets it when the
+    /// output can no longer be written.
+    pub cancel: Option<CancelFlag>,
 }
 
 impl Default for Options {
@@ -49,6 +52,7 @@ impl Default for Options {
             pruning: Pruning::Propagators,
             var_order: VarOrder::FirstFail,
             val_order: ValOrder::Ascending,
+            cancel: None,
         }
     }
 }
@@ -104,8 +108,18 @@ pub fn solve(
         seed_val(options.val_order),
         options.seed,
     );
+    if options.num_solutions == Some(0) {
+        // No solution asked for: nothing to search (the status is unknown).
+        return Ok(Outcome {
+            solutions: 0,
+            status: SearchStatus::Stopped(StopReason::SolutionLimit),
+            objective: None,
+            stats: SearchStats::default(),
+        });
+    }
     let limits = Limits {
         time: options.time_limit,
+        cancel: options.cancel.clone(),
         solutions: match (t.objective, options.all_solutions) {
             (None, false) => Some(options.num_solutions.unwrap_or(1)),
             _ => options.num_solutions,
@@ -188,26 +202,46 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
         free_search: options.free_search,
     };
     let t = translate(&ast, &translate_options)?;
+    // A failed write stops the search: nobody reads what it would find.
+    let mut options = options.clone();
+    let stop = options.cancel.get_or_insert_with(CancelFlag::new).clone();
     let mut failed: Option<std::io::Error> = None;
     let mut print = |values: &[Value]| {
         if failed.is_none() {
             let text = format_solution(&t.outputs, values);
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
                 failed = Some(e);
+                stop.cancel();
             }
         }
     };
-    let outcome = solve(&t, options, &mut print).map_err(|source| {
+    let outcome = solve(&t, &options, &mut print).map_err(|source| {
         Error::Translate(crate::TranslateError::Core {
             source,
             line: ast.solve.pos.line,
         })
     })?;
     if let Some(e) = failed {
-        return Err(Error::Io(e.to_string()));
+        return Err(Error::output(&e));
     }
     let mut text = String::new();
-    if let Some(line) = final_line(outcome.solutions, outcome.status) {
+    // Domains cut to 64 bits: the search ended, but it did not cover the
+    // model, so it proves neither unsatisfiability nor completeness.
+    let status = if t.clamped.is_empty() || !outcome.status.is_complete() {
+        outcome.status
+    } else {
+        text.push_str(&format!(
+            "% fzn-csp: the values of {} can exceed 64-bit integers and were cut to fit; \
+             the search proves nothing past that\n",
+            t.clamped
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        SearchStatus::Paused
+    };
+    if let Some(line) = final_line(outcome.solutions, status) {
         text.push_str(line);
         text.push('\n');
     }
@@ -216,7 +250,7 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
     }
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .map_err(|e| Error::Io(e.to_string()))?;
+        .map_err(|e| Error::output(&e))?;
     Ok(outcome)
 }
 

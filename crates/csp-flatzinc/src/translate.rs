@@ -57,6 +57,12 @@ pub struct Translation {
     pub objective: Option<(VarId, Goal)>,
     /// The search annotations as phases (empty without annotations or with free search).
     pub phases: Vec<Phase>,
+    /// `var int` variables whose bounds, inferred from the constraints that
+    /// define them, reach beyond 64-bit integers and were cut to fit: solutions
+    /// found are still solutions, but a search that ends without one (or with
+    /// an optimum) proves nothing; [`run`](crate::run) then prints neither
+    /// `=====UNSATISFIABLE=====` nor `==========`.
+    pub clamped: Vec<String>,
 }
 
 /// Translates a parsed FlatZinc model.
@@ -79,7 +85,7 @@ pub fn translate(
     let mut cx = Context::new();
     for decl in &ast.decls {
         cx.line = decl.pos().line;
-        cx.declare(decl, &inferred)?;
+        cx.declare(decl, &inferred.bounds)?;
     }
     for item in &ast.constraints {
         cx.line = item.pos.line;
@@ -102,6 +108,7 @@ pub fn translate(
         outputs,
         objective,
         phases,
+        clamped: inferred.clamped,
     })
 }
 

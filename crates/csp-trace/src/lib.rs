@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use csp_core::{Candidate, Failure, FailureKind, Node, PruneCause, SearchObserver, Value, VarId};
 
-pub use diff::{Divergence, diff};
+pub use diff::{Divergence, TraceComparison, compare_cut_traces, compare_traces, diff};
 pub use explore::{
     Advance, CellState, DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun,
     GridState, MAX_GRID_VALUES, StopAtCap, explore_html, steps, stops,

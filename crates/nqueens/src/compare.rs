@@ -313,7 +313,8 @@ pub fn compare(
 /// [`compare()`], one size at a time, calling `progress(size, rows)` with each
 /// size's verified rows as soon as they are measured (long comparisons can
 /// report as they go). The agreement check is per size, so the result is the
-/// same table.
+/// same table. When `options.limits.cancel` is set during a size, that size's
+/// runs stop (rows marked `cancelled`) and no later size is measured.
 pub fn compare_with_progress(
     entries: &[EntrySpec],
     sizes: &[usize],
@@ -329,9 +330,21 @@ pub fn compare_with_progress(
         let part = csp_compare::compare(&build, &entries, &[size], options)?;
         progress(size, &part.rows);
         table.rows.extend(part.rows);
+        // Cancelled (Ctrl-C): the sizes measured so far are the result.
+        if options
+            .limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.is_cancelled())
+        {
+            break;
+        }
     }
     Ok(table)
 }
+
+/// The most board sizes one comparison takes.
+pub const MAX_SIZES: usize = 1_000;
 
 /// Reads board sizes: `8`, `4..=12`, `4..12` (12 excluded), `4,6,8`, or a mix
 /// (`4..=8,10,12`). Sizes stay in the order given; repeats are refused.
@@ -348,25 +361,36 @@ pub fn parse_sizes(s: &str) -> Result<Vec<usize>, String> {
         let t = t.trim();
         if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!(
-                "'{t}' is not a board size (a whole number, 0 or more)"
+                "'{}' is not a board size (a whole number, 0 or more)",
+                csp_cli::input::quote(t)
             ));
         }
-        t.parse().map_err(|_| format!("'{t}' is too large"))
+        t.parse()
+            .map_err(|_| format!("'{}' is too large", csp_cli::input::quote(t)))
     };
     let mut sizes = Vec::new();
     for part in s.split(',').map(str::trim) {
-        let range = if let Some((a, b)) = part.split_once("..=") {
-            number(a)?..number(b)?.saturating_add(1)
+        let shown = csp_cli::input::quote(part);
+        // Ranges as u128 so that `0..=usize::MAX` is counted, not wrapped.
+        let (from, to) = if let Some((a, b)) = part.split_once("..=") {
+            (number(a)? as u128, number(b)? as u128 + 1)
         } else if let Some((a, b)) = part.split_once("..") {
-            number(a)?..number(b)?
+            (number(a)? as u128, number(b)? as u128)
         } else {
-            let n = number(part)?;
-            n..n + 1
+            let n = number(part)? as u128;
+            (n, n + 1)
         };
-        if range.is_empty() {
-            return Err(format!("'{part}' is an empty range"));
+        if from >= to {
+            return Err(format!("'{shown}' is an empty range"));
         }
-        for n in range {
+        // Checked before expanding: a range is never materialised past the cap.
+        let total = sizes.len() as u128 + (to - from);
+        if total > MAX_SIZES as u128 {
+            return Err(format!(
+                "'{shown}' makes {total} sizes; at most {MAX_SIZES} can be compared at once"
+            ));
+        }
+        for n in (from as usize)..(to as usize) {
             if sizes.contains(&n) {
                 return Err(format!("size {n} is given twice"));
             }

@@ -126,6 +126,9 @@ pub fn to_text(queens: &Queens, run: &TraceRun) -> String {
         match run.status {
             SearchStatus::Paused => "stopped at the first solution".to_string(),
             SearchStatus::Complete => "search complete".to_string(),
+            SearchStatus::Stopped(csp_core::StopReason::Cancelled) => {
+                "incomplete: cancelled".to_string()
+            }
             SearchStatus::Stopped(reason) => format!("incomplete: stopped by {reason}"),
         }
     );

@@ -495,7 +495,7 @@ fn bad_counts_of_things_are_refused() {
     refused(
         &["count", "8", "--threads", "0"],
         "",
-        "invalid value '0' for '--threads <T>': 0 is not in 1..18446744073709551615 (see --help)",
+        "invalid value '0' for '--threads <T>': 0 threads cannot count (a whole number from 1 to 256) (see --help)",
     );
     refused(
         &["solve", "8", "--limit", "0"],

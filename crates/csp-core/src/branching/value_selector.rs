@@ -160,7 +160,8 @@ impl FromStr for ValOrder {
             "random" => ValOrder::Random(0),
             _ => match s.strip_prefix("random:").map(str::parse) {
                 Some(Ok(seed)) => ValOrder::Random(seed),
-                _ => {
+                Some(Err(_)) => return Err(crate::pruning::bad_seed(&s["random:".len()..])),
+                None => {
                     return Err(UnknownName {
                         kind: "value order",
                         name: s.to_string(),

@@ -163,7 +163,8 @@ impl FromStr for VarOrder {
             "random" => VarOrder::Random(0),
             _ => match s.strip_prefix("random:").map(str::parse) {
                 Some(Ok(seed)) => VarOrder::Random(seed),
-                _ => {
+                Some(Err(_)) => return Err(crate::pruning::bad_seed(&s["random:".len()..])),
+                None => {
                     return Err(UnknownName {
                         kind: "variable order",
                         name: s.to_string(),

@@ -22,8 +22,8 @@ struct Cli {
     /// All solutions (satisfaction), or every improving solution (optimisation).
     #[arg(short = 'a', long = "all-solutions")]
     all_solutions: bool,
-    /// Stop after K solutions.
-    #[arg(short = 'n', long = "num-solutions", value_name = "K")]
+    /// Stop after K solutions (K >= 1).
+    #[arg(short = 'n', long = "num-solutions", value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     num_solutions: Option<u64>,
     /// Print statistics as %%%mzn-stat lines.
     #[arg(short = 's', long = "statistics")]
@@ -79,14 +79,16 @@ fn main() -> ExitCode {
     };
     match main_with(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("fzn-csp: {message}");
+        Err(Quit::ReaderGone) => ExitCode::from(csp_cli::output::READER_GONE_STATUS as u8),
+        Err(Quit::Message(message)) => {
+            // A huge token echoed from the file is quoted to 80 characters.
+            eprintln!("fzn-csp: {}", csp_cli::input::shorten_quoted(&message));
             ExitCode::FAILURE
         }
     }
 }
 
-fn main_with(cli: Cli) -> Result<(), String> {
+fn main_with(cli: Cli) -> Result<(), Quit> {
     if cli.install {
         let dir = match cli.solver_dir {
             Some(dir) => dir,
@@ -97,14 +99,16 @@ fn main_with(cli: Cli) -> Result<(), String> {
         let exe = std::env::current_exe().map_err(|e| format!("cannot locate fzn-csp: {e}"))?;
         let msc = install_solver_config(&dir, &exe)
             .map_err(|e| format!("cannot write into {}: {e}", dir.display()))?;
-        println!("installed {}", msc.display());
+        csp_cli::try_outln!("installed {}", msc.display()).map_err(|e| output_error(&e))?;
         return Ok(());
     }
     let Some(path) = cli.file else {
         return Err("no FlatZinc file given".into());
     };
-    let src = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let name = csp_cli::input::quote(&path.display().to_string());
+    // At most 64 MB (csp_cli::input::MAX_INPUT_BYTES): `fzn-csp /dev/zero`
+    // ends in one line instead of growing.
+    let src = csp_cli::input::read_file(&path, &name)?;
     let options = Options {
         all_solutions: cli.all_solutions,
         num_solutions: cli.num_solutions,
@@ -115,12 +119,42 @@ fn main_with(cli: Cli) -> Result<(), String> {
         pruning: cli.pruning,
         var_order: cli.var_order,
         val_order: cli.val_order,
+        cancel: Some(csp_cli::cancel_on_ctrl_c()),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = run(&src, &options, &mut out);
-    let _ = out.flush();
-    result
-        .map(|_| ())
-        .map_err(|e| format!("{}: {e}", path.display()))
+    let flushed = out.flush();
+    match result {
+        Ok(_) => flushed.map_err(|e| output_error(&e)),
+        Err(csp_flatzinc::Error::ReaderGone) => Err(Quit::ReaderGone),
+        Err(e) => Err(Quit::Message(format!("{name}: {e}"))),
+    }
+}
+
+/// Why fzn-csp stops with a non-zero status, or quietly.
+enum Quit {
+    /// One line on standard error, status 1.
+    Message(String),
+    /// The reader of the output went away: no message, status 0.
+    ReaderGone,
+}
+
+impl From<String> for Quit {
+    fn from(message: String) -> Self {
+        Quit::Message(message)
+    }
+}
+
+impl From<&str> for Quit {
+    fn from(message: &str) -> Self {
+        Quit::Message(message.to_string())
+    }
+}
+
+fn output_error(e: &std::io::Error) -> Quit {
+    match csp_cli::output::classify(e) {
+        csp_cli::output::WriteFailure::ReaderGone => Quit::ReaderGone,
+        csp_cli::output::WriteFailure::Failed(message) => Quit::Message(message),
+    }
 }

@@ -19,7 +19,8 @@ pub fn parse_n(s: &str) -> Result<usize, String> {
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
         return Err("N must be a whole number, 0 or more".to_string());
     }
-    t.parse().map_err(|_| format!("N = {t} is too large"))
+    t.parse()
+        .map_err(|_| format!("N = {} is too large", csp_cli::input::quote(t)))
 }
 
 /// Parses `I/K`: share `I` of `K`, with `1 <= I <= K`.

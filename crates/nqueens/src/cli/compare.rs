@@ -118,11 +118,15 @@ pub fn run(a: Args) -> Outcome {
         None => compare::default_ladder()
             .map_err(|e| Failure::Other(format!("the default ladder does not parse: {e}")))?,
     };
+    let cancel = csp_cli::cancel_on_ctrl_c();
     let options = CompareOptions {
         mode,
         limits: Limits {
             nodes: (a.node_limit > 0).then_some(a.node_limit),
             time: a.time_limit,
+            // Ctrl-C stops the run in progress and the sizes after it; the
+            // table of what was measured is still printed (status 1).
+            cancel: Some(cancel.clone()),
             ..Limits::default()
         },
         ..CompareOptions::default()
@@ -182,8 +186,21 @@ pub fn run(a: Args) -> Outcome {
         Some(path) => write_file(path, &text)?,
         None => {
             use std::io::Write;
-            std::io::stdout().write_all(text.as_bytes())?;
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush())?;
         }
+    }
+    if cancel.is_cancelled() {
+        let measured: Vec<usize> = table.rows.iter().map(|r| r.size).collect();
+        eprintln!(
+            "incomplete: cancelled by Ctrl-C; the table covers {}, and runs cut short show lower bounds",
+            match (measured.first(), measured.last()) {
+                (Some(first), Some(last)) if first != last => format!("sizes {first} to {last}"),
+                (Some(only), _) => format!("size {only}"),
+                _ => "no size".to_string(),
+            }
+        );
+        return Ok(Done::Incomplete);
     }
     Ok(Done::Complete)
 }

@@ -50,8 +50,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     method: Option<Method>,
     /// Threads: the bitboard and symmetry counters use all cores by default; the
-    /// engine counts on one thread unless --threads is given.
-    #[arg(long, value_name = "T", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    /// engine counts on one thread unless --threads is given. At most 256.
+    #[arg(long, value_name = "T", value_parser = csp_cli::parse_threads)]
     threads: Option<usize>,
     /// Count only share I of K (bitboard) and print a partial-count line; `nqueens
     /// merge` sums the K lines.
@@ -73,9 +73,13 @@ pub fn run(a: Args) -> Outcome {
     }
     if let Some((part, parts)) = a.part {
         if method != Method::Bitboard {
+            // Name what the user wrote: the method, or the engine option that implied it.
+            let what = match (a.method, a.engine.given().first()) {
+                (None, Some(flag)) => (*flag).to_string(),
+                _ => format!("--method {}", method.as_str()),
+            };
             return Err(Failure::Usage(format!(
-                "--part cannot be used with --method {} (shares are counted by the bitboard counter)",
-                method.as_str()
+                "--part cannot be used with {what} (shares are counted by the bitboard counter)"
             )));
         }
         if a.threads.is_some() {
@@ -91,7 +95,7 @@ pub fn run(a: Args) -> Outcome {
     match method {
         Method::Bitboard => {
             let total = bitboard(a.n, a.threads)?;
-            println!("{total}");
+            csp_cli::try_outln!("{total}")?;
             if a.engine.strategy.stats {
                 counter_stats(total, started, "bitboard");
             }
@@ -105,10 +109,11 @@ pub fn run(a: Args) -> Outcome {
                 bar.finish_and_clear();
             }
             let counted = result.map_err(counter_error)?;
-            println!(
+            csp_cli::try_outln!(
                 "{} solutions, {} unique up to rotation and reflection",
-                counted.total, counted.unique
-            );
+                counted.total,
+                counted.unique
+            )?;
             if a.engine.strategy.stats {
                 counter_stats(counted.total, started, "symmetry");
             }
@@ -159,7 +164,7 @@ fn count_part(n: usize, part: usize, parts: usize, stats: bool) -> Outcome {
         bar.finish_and_clear();
     }
     let share = result.map_err(counter_error)?;
-    println!("{share}");
+    csp_cli::try_outln!("{share}")?;
     if stats {
         counter_stats(share.count, started, "bitboard");
     }
@@ -202,17 +207,18 @@ fn count_engine(n: usize, threads: Option<usize>, engine: &EngineArgs) -> Outcom
         queens.count(config).map_err(args::engine_error)?
     };
     let done = if result.is_complete() {
-        println!("{}", result.solutions);
+        csp_cli::try_outln!("{}", result.solutions)?;
         Done::Complete
     } else {
         let why = match result.status {
             csp_core::SearchStatus::Stopped(r) => args::stopped_by(r),
             s => s.to_string(),
         };
-        println!(
+        csp_cli::try_outln!(
             "at least {} (incomplete: {why} after {} nodes)",
-            result.solutions, result.stats.tried
-        );
+            result.solutions,
+            result.stats.tried
+        )?;
         Done::Incomplete
     };
     if engine.strategy.stats {

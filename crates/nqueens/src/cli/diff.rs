@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use csp_core::Strategy;
+use csp_trace::{TraceComparison, compare_cut_traces};
 use nqueens::tree::diff::{StrategyRun, explain};
 use nqueens::{Queens, Variant};
 
@@ -49,8 +50,11 @@ pub struct Args {
 pub fn run(a: Args) -> Outcome {
     let variant = a.model.unwrap_or_default();
     let queens = Queens::new(a.n, variant).map_err(args::engine_error)?;
+    // Ctrl-C stops the search being recorded; the part recorded is still
+    // compared and printed (status 1), as with a node limit.
+    let cancel = csp_cli::cancel_on_ctrl_c();
     let record = |strategy: Strategy| {
-        let mut config = strategy.config();
+        let mut config = strategy.config().with_cancel_flag(cancel.clone());
         config.limits.nodes = Some(a.node_limit);
         let (trace, outcome) = nqueens::tree::record(&queens, config, a.all, a.max_events)?;
         Ok::<_, nqueens::Error>(StrategyRun {
@@ -71,8 +75,20 @@ pub fn run(a: Args) -> Outcome {
         }
     );
     text.push_str(&explain(&queens, &run_a, &run_b));
-    let mut stopped = false;
+    let cut = |run: &StrategyRun| run.trace.is_truncated() || run.outcome.stop_reason().is_some();
+    let open = match compare_cut_traces(&run_a.trace, cut(&run_a), &run_b.trace, cut(&run_b)) {
+        TraceComparison::CannotTell { .. } => true,
+        TraceComparison::Parted(d) => d.a_cut || d.b_cut,
+        TraceComparison::Same => false,
+    };
+    let mut stopped = open;
     for (tag, run) in [("a", &run_a), ("b", &run_b)] {
+        if run.trace.is_truncated() && open {
+            text.push_str(&format!(
+                "note: {tag}'s trace holds at most --max-events {} events; raise it to compare further\n",
+                a.max_events
+            ));
+        }
         if let Some(reason) = run.outcome.stop_reason() {
             stopped = true;
             text.push_str(&format!(
@@ -82,11 +98,7 @@ pub fn run(a: Args) -> Outcome {
         }
     }
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(Done::Complete),
-        Err(e) => return Err(e.into()),
-        Ok(()) => {}
-    }
+    out.write_all(text.as_bytes()).and_then(|()| out.flush())?;
     Ok(if stopped {
         Done::Incomplete
     } else {

@@ -50,6 +50,6 @@ pub fn run(a: Args) -> Outcome {
         }
     }
     let total = split::merge(&shares).map_err(|e| Failure::Usage(e.to_string()))?;
-    println!("{total}");
+    csp_cli::try_outln!("{total}")?;
     Ok(Done::Complete)
 }

@@ -77,14 +77,22 @@ pub enum Failure {
     Usage(String),
     /// Anything else (I/O, an internal error): one line, exit status 1.
     Other(String),
+    /// The reader of standard output went away (`| head`): no message,
+    /// exit status 0 ([`csp_cli::output`]).
+    ReaderGone,
 }
 
 /// What every subcommand's `run` returns.
 pub type Outcome = Result<Done, Failure>;
 
+/// A failed write to standard output: quiet when the reader went away, one
+/// line otherwise ([`csp_cli::output::classify`]).
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Self {
-        Failure::Other(format!("cannot write the output: {e}"))
+        match csp_cli::output::classify(&e) {
+            csp_cli::output::WriteFailure::ReaderGone => Failure::ReaderGone,
+            csp_cli::output::WriteFailure::Failed(message) => Failure::Other(message),
+        }
     }
 }
 
@@ -111,9 +119,10 @@ pub fn run() -> ExitCode {
         Ok(Done::Incomplete) => ExitCode::from(1),
         Err(Failure::Usage(message)) => csp_cli::exit_usage(message),
         Err(Failure::Other(message)) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", csp_cli::input::shorten_quoted(&message));
             ExitCode::from(1)
         }
+        Err(Failure::ReaderGone) => ExitCode::from(csp_cli::output::READER_GONE_STATUS as u8),
     }
 }
 

@@ -35,6 +35,13 @@ pub const CLASSIC_MAX_N: usize = 12;
 /// minute and gigabytes). Measured in docs/performance.md.
 pub const ENGINE_DEFAULT_MAX_N: usize = 1_000;
 
+/// The defaults of `solve`, shown under `--help` (they depend on N).
+pub const SOLVE_DEFAULTS: &str = "Defaults: --method engine --model global. Without --pruning, \
+--var and --val, the engine searches as the classic programs do (--pruning check --var input \
+--val asc) up to N = 12, and with --pruning fc --var first-fail --val middle above (the classic \
+order stalls past N = 27). For one solution of N > 1000 without engine options, --method \
+min-conflicts.";
+
 /// Where solutions come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Method {
@@ -49,7 +56,7 @@ pub enum Method {
 
 /// Print solutions, one per line (`list`, `positions`) or as boards.
 #[derive(clap::Args, Debug)]
-#[command(after_help = args::ENGINE_DEFAULTS)]
+#[command(after_help = SOLVE_DEFAULTS)]
 pub struct Args {
     /// Board size N (0 is the empty board: one empty solution).
     #[arg(value_parser = args::parse_n, allow_negative_numbers = true)]
@@ -99,14 +106,30 @@ pub fn run(a: Args) -> Outcome {
             .into_iter()
             .find_map(|(flag, given)| given.then_some(flag))
     {
-        return Err(Failure::Usage(format!(
-            "{flag} is an option of --method min-conflicts"
-        )));
+        return Err(Failure::Usage(match a.method {
+            Some(m) => format!(
+                "{flag} is an option of --method min-conflicts, not --method {}",
+                method_name(m)
+            ),
+            None => format!(
+                "{flag} is an option of --method min-conflicts (without --method, solve uses it \
+                 only for one solution of N > {ENGINE_DEFAULT_MAX_N} without engine options)"
+            ),
+        }));
     }
     match method {
         Method::Engine => solve_engine(&a),
         Method::Construct => solve_construct(&a),
         Method::MinConflicts => solve_min_conflicts(&a),
+    }
+}
+
+/// The method as written on the command line.
+fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Engine => "engine",
+        Method::Construct => "construct",
+        Method::MinConflicts => "min-conflicts",
     }
 }
 
@@ -231,8 +254,13 @@ fn solve_min_conflicts(a: &Args) -> Outcome {
         )));
     }
     if a.n > MAX_MIN_CONFLICTS_N {
+        let which = if a.method.is_some() {
+            "--method min-conflicts"
+        } else {
+            "min-conflicts (the default method for one solution of N > 1000)"
+        };
         return Err(Failure::Usage(format!(
-            "n = {} is too large for --method min-conflicts (at most {MAX_MIN_CONFLICTS_N}); \
+            "n = {} is too large for {which} (at most {MAX_MIN_CONFLICTS_N}); \
              use --method construct",
             a.n
         )));

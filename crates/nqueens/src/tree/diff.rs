@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use csp_core::{Strategy, Value, VarId};
-use csp_trace::{Divergence, Trace, TraceEvent, TraceNode, diff};
+use csp_trace::{Divergence, Trace, TraceComparison, TraceEvent, TraceNode, compare_cut_traces};
 
 use super::{constraint_names, record};
 use crate::{Error, Outcome, Queens};
@@ -124,7 +124,9 @@ impl Words<'_> {
 }
 
 /// Where `a` and `b` part ways, what each does there and why, and how many
-/// nodes each explores below that point; then the totals.
+/// nodes each explores below that point; then the totals. When a trace is cut
+/// (its recorder's cap) before any difference shows, it says "cannot tell past
+/// event K" and gives no verdict.
 pub fn explain(queens: &Queens, a: &StrategyRun, b: &StrategyRun) -> String {
     let words = Words {
         queens,
@@ -155,17 +157,33 @@ pub fn explain(queens: &Queens, a: &StrategyRun, b: &StrategyRun) -> String {
             }
         );
     }
-    let Some(d) = diff(&a.trace, &b.trace) else {
-        let _ = writeln!(
-            out,
-            "The two searches visit the same tree{}.",
-            if a.trace.is_truncated() || b.trace.is_truncated() {
-                " as far as both traces go"
-            } else {
-                ""
-            }
-        );
-        return out;
+    // A trace ends early when the recorder's cap cut it or a limit stopped
+    // its search: either way it is not a finished search.
+    let cut = |run: &StrategyRun| run.trace.is_truncated() || run.outcome.stop_reason().is_some();
+    let d = match compare_cut_traces(&a.trace, cut(a), &b.trace, cut(b)) {
+        TraceComparison::Parted(d) => d,
+        TraceComparison::Same => {
+            let _ = writeln!(out, "The two searches visit the same tree.");
+            return out;
+        }
+        TraceComparison::CannotTell {
+            agreed,
+            a_cut,
+            b_cut,
+        } => {
+            let which = match (a_cut, b_cut) {
+                (true, true) => "both traces end early",
+                (true, false) => "a's trace ends early",
+                _ => "b's trace ends early",
+            };
+            let _ = writeln!(
+                out,
+                "The traces agree on their first {agreed} node event{}, where {which}: \
+                 cannot tell past event {agreed}.",
+                if agreed == 1 { "" } else { "s" }
+            );
+            return out;
+        }
     };
     let a_nodes = a.trace.nodes();
     let b_nodes = b.trace.nodes();
@@ -183,10 +201,18 @@ pub fn explain(queens: &Queens, a: &StrategyRun, b: &StrategyRun) -> String {
     if let Some(why) = why(&words, &d, a, &a_map, b, &b_map) {
         let _ = writeln!(out, "  why: {why}");
     }
+    let count = |n: u64, cut: bool, noun: &str| match (cut, noun.is_empty()) {
+        (true, true) => format!("at least {n} (its trace ends early)"),
+        (true, false) => format!("at least {n} {noun} (its trace ends early)"),
+        (false, true) => n.to_string(),
+        (false, false) => format!("{n} {noun}"),
+    };
     let _ = writeln!(
         out,
-        "Below that point (until each search returns above depth {}): a explores {} nodes, b explores {}.",
-        d.depth, d.a_nodes_below, d.b_nodes_below
+        "Below that point (until each search returns above depth {}): a explores {}, b explores {}.",
+        d.depth,
+        count(d.a_nodes_below, d.a_cut, "nodes"),
+        count(d.b_nodes_below, d.b_cut, "")
     );
     let _ = writeln!(
         out,

@@ -1,0 +1,310 @@
+//! `fzn-csp` under hostile use: output that cannot be written, endless input,
+//! ill-typed or inconsistent models, and results beyond 64 bits. Every test
+//! compares the whole message (or output) and the exit status
+//! (docs/reliability.md, rows 45 onwards).
+#![cfg(unix)]
+
+use std::fs::File;
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use csp_flatzinc::{Options, run};
+
+const BIN: &str = env!("CARGO_BIN_EXE_fzn-csp");
+
+/// Writes `src` to a fresh file named after `name` and returns its path.
+fn model(name: &str, src: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("fzn-robust-{}-{name}.fzn", std::process::id()));
+    std::fs::write(&path, src).unwrap();
+    path
+}
+
+fn fzn(args: &[&str], stdout: Stdio) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// (status, stdout, stderr) of `fzn-csp args FILE` on `src`, and the file's path.
+fn solve(args: &[&str], name: &str, src: &str) -> (i32, String, String, String) {
+    let path = model(name, src);
+    let file = path.to_str().unwrap().to_string();
+    let mut all: Vec<&str> = args.to_vec();
+    all.push(&file);
+    let out = fzn(&all, Stdio::piped());
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        file,
+    )
+}
+
+const THREE: &str = "var 1..3: x :: output_var;\nsolve satisfy;\n";
+
+#[test]
+fn a_full_disk_is_one_line_and_status_1() {
+    let file = model("full", THREE);
+    let out = fzn(
+        &["-a", file.to_str().unwrap()],
+        Stdio::from(File::options().write(true).open("/dev/full").unwrap()),
+    );
+    assert_eq!(
+        (out.status.code(), String::from_utf8(out.stderr).unwrap()),
+        (
+            Some(1),
+            format!(
+                "fzn-csp: {}: cannot write the output: No space left on device (os error 28)\n",
+                file.display()
+            )
+        )
+    );
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_status_0() {
+    let file = model("pipe", THREE);
+    let (ours, theirs) = UnixStream::pair().unwrap();
+    drop(ours);
+    let out = fzn(
+        &["-a", file.to_str().unwrap()],
+        Stdio::from(OwnedFd::from(theirs)),
+    );
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8(out.stderr).unwrap().as_str()
+        ),
+        (Some(0), "")
+    );
+}
+
+#[test]
+fn an_endless_file_is_refused_at_64_mb() {
+    let out = fzn(&["/dev/zero"], Stdio::piped());
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8(out.stderr).unwrap().as_str()
+        ),
+        (
+            Some(1),
+            "fzn-csp: /dev/zero is larger than 64 MB, the input size limit\n"
+        )
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn zero_solutions_asked_for_is_refused() {
+    let (status, stdout, stderr, _) = solve(&["-n", "0"], "n0", THREE);
+    assert_eq!(
+        (status, stdout.as_str(), stderr.as_str()),
+        (
+            1,
+            "",
+            "fzn-csp: invalid value '0' for '--num-solutions <K>': 0 is not in 1..18446744073709551615\n"
+        )
+    );
+    // The library, given K = 0, searches nothing and claims nothing.
+    let options = Options {
+        num_solutions: Some(0),
+        ..Options::default()
+    };
+    let mut out = Vec::new();
+    run(THREE, &options, &mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "=====UNKNOWN=====\n");
+}
+
+#[test]
+fn index_sets_must_match_the_array() {
+    let (status, stdout, stderr, file) = solve(
+        &[],
+        "index",
+        "array [1..3] of var 1..3: xs :: output_array([1..1000000000]);\nsolve satisfy;\n",
+    );
+    assert_eq!(
+        (status, stdout.as_str(), stderr),
+        (
+            1,
+            "",
+            format!(
+                "fzn-csp: {file}: line 1: annotation `output_array` of `xs`: expected index sets with \
+                 3 elements in all, as many as the array has (they give 1000000000)\n"
+            )
+        )
+    );
+    // Two dimensions whose product is the length are fine.
+    let (status, stdout, _, _) = solve(
+        &[],
+        "index2",
+        "array [1..4] of var 1..1: g :: output_array([1..2, 1..2]);\nsolve satisfy;\n",
+    );
+    assert_eq!(
+        (status, stdout.as_str()),
+        (0, "g = array2d(1..2, 1..2, [1, 1, 1, 1]);\n----------\n")
+    );
+}
+
+#[test]
+fn a_boolean_where_an_integer_belongs_is_refused() {
+    let (status, stdout, stderr, file) = solve(
+        &[],
+        "intle",
+        "var 1..3: x :: output_var;\nconstraint int_le(x, true);\nsolve satisfy;\n",
+    );
+    assert_eq!(
+        (status, stdout.as_str(), stderr),
+        (
+            1,
+            "",
+            format!(
+                "fzn-csp: {file}: line 2: argument 2 of `int_le`: expected an integer (a constant or a var int)\n"
+            )
+        )
+    );
+    let (status, _, stderr, file) = solve(
+        &[],
+        "boolle",
+        "var bool: b :: output_var;\nconstraint bool_le(b, 1);\nsolve satisfy;\n",
+    );
+    assert_eq!(
+        (status, stderr),
+        (
+            1,
+            format!(
+                "fzn-csp: {file}: line 2: argument 2 of `bool_le`: expected a Boolean (true, false or a var bool)\n"
+            )
+        )
+    );
+    let (status, _, stderr, file) = solve(
+        &[],
+        "reif",
+        "var 1..3: x;\nvar 1..3: y;\nconstraint int_eq_reif(x, y, 1);\nsolve satisfy;\n",
+    );
+    assert_eq!(
+        (status, stderr),
+        (
+            1,
+            format!(
+                "fzn-csp: {file}: line 3: argument 3 of `int_eq_reif`: expected a Boolean (true, false or a var bool)\n"
+            )
+        )
+    );
+}
+
+#[test]
+fn a_sum_beyond_64_bits_is_not_reported_unsatisfiable() {
+    // x + y = z has no 64-bit z: the answer is unknown, not UNSATISFIABLE.
+    let (status, stdout, stderr, _) = solve(
+        &[],
+        "plus",
+        "var 9223372036854775807..9223372036854775807: x :: output_var;\nvar 1..10: y :: output_var;\n\
+         var int: z :: output_var;\nconstraint int_plus(x, y, z);\nsolve satisfy;\n",
+    );
+    assert_eq!(
+        (status, stdout.as_str(), stderr.as_str()),
+        (
+            0,
+            "% fzn-csp: the values of `z` can exceed 64-bit integers and were cut to fit; the search \
+             proves nothing past that\n=====UNKNOWN=====\n",
+            ""
+        )
+    );
+    // Where some sums fit, the solutions found are printed, but not the
+    // `==========` that would claim they are all of them.
+    let (status, stdout, _, _) = solve(
+        &["-a"],
+        "plus2",
+        "var 9223372036854775806..9223372036854775807: x :: output_var;\nvar 1..2: y :: output_var;\n\
+         var int: z :: output_var;\nconstraint int_plus(x, y, z);\nsolve satisfy;\n",
+    );
+    assert_eq!(
+        (status, stdout.as_str()),
+        (
+            0,
+            "x = 9223372036854775806;\ny = 1;\nz = 9223372036854775807;\n----------\n\
+             % fzn-csp: the values of `z` can exceed 64-bit integers and were cut to fit; the search \
+             proves nothing past that\n"
+        )
+    );
+}
+
+#[test]
+fn ctrl_c_stops_the_search_and_keeps_the_solutions_printed() {
+    // All permutations of 12 values: far too many to list before Ctrl-C.
+    let mut src = String::from("array [1..12] of var 1..12: q :: output_array([1..12]);\n");
+    for i in 1..=12 {
+        for j in i + 1..=12 {
+            src.push_str(&format!("constraint int_ne(q[{i}], q[{j}]);\n"));
+        }
+    }
+    src.push_str("solve satisfy;\n");
+    let file = model("ctrlc", &src);
+    let child = Command::new(BIN)
+        .args(["-a", "--pruning", "check", file.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8(out.stderr).unwrap().as_str()
+        ),
+        (Some(0), "")
+    );
+    // Whole solutions only, and no `==========`: the search was not finished.
+    assert!(
+        stdout.starts_with("q = array1d(1..12, [1, 2, 3, "),
+        "{stdout:.200}"
+    );
+    assert!(stdout.ends_with("]);\n----------\n"), "{stdout:.200}");
+    assert!(!stdout.contains("=========="));
+}
+
+#[test]
+fn a_huge_token_is_quoted_to_80_characters() {
+    let long = "y".repeat(500);
+    let (status, _, stderr, file) = solve(
+        &[],
+        "token",
+        &format!("var 1..3: x;\nconstraint {long}(x);\nsolve satisfy;\n"),
+    );
+    assert_eq!(
+        (status, stderr),
+        (
+            1,
+            format!(
+                "fzn-csp: {file}: line 2: unsupported constraint `{}... (500 characters)`\n",
+                "y".repeat(80)
+            )
+        )
+    );
+    let (status, _, stderr, file) = solve(&[], "token2", &format!("var 1..3 {long};\n"));
+    assert_eq!(
+        (status, stderr),
+        (
+            1,
+            format!(
+                "fzn-csp: {file}: line 1, column 10: expected `:`, found `{}... (500 characters)`\n",
+                "y".repeat(80)
+            )
+        )
+    );
+}
