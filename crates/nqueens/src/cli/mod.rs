@@ -10,6 +10,8 @@ mod count;
 mod diff;
 mod merge;
 mod progress;
+mod runner;
+mod shares;
 mod solve;
 mod stdin;
 mod trace;
