@@ -381,7 +381,7 @@ impl fmt::Display for Checkpoint {
         }
         body.push_str(&ranges.join(","));
         body.push('\n');
-        write!(f, "{body}checksum {:016x}\n", checksum(&body))
+        writeln!(f, "{body}checksum {:016x}", checksum(&body))
     }
 }
 

@@ -187,10 +187,9 @@ fn watch(
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            if let Some(saving) = &job.saving {
-                if let Err(Failure::Other(e) | Failure::Usage(e)) = save(&s.checkpoint, saving) {
-                    eprintln!("error: {e}");
-                }
+            let saved = job.saving.as_ref().map(|saving| save(&s.checkpoint, saving));
+            if let Some(Err(Failure::Other(e) | Failure::Usage(e))) = saved {
+                eprintln!("error: {e}");
             }
             println!(
                 "{}",
