@@ -187,7 +187,10 @@ fn watch(
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            let saved = job.saving.as_ref().map(|saving| save(&s.checkpoint, saving));
+            let saved = job
+                .saving
+                .as_ref()
+                .map(|saving| save(&s.checkpoint, saving));
             if let Some(Err(Failure::Other(e) | Failure::Usage(e))) = saved {
                 eprintln!("error: {e}");
             }
@@ -245,19 +248,52 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The progress line: finished subproblems, time spent, time left.
+const BAR: &str = "{bar:30} {pos}/{len} subproblems, {elapsed} elapsed, about {eta} left";
+
 /// A bar of finished subproblems with the time left, on a terminal only.
 fn bar(c: &Checkpoint) -> Option<ProgressBar> {
     if !progress::wanted() {
         return None;
     }
     let bar = ProgressBar::new(c.subproblems() as u64);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:30} {pos}/{len} subproblems, {elapsed} elapsed, about {eta} left",
-    ) {
+    if let Ok(style) = ProgressStyle::with_template(BAR) {
         bar.set_style(style);
     }
     bar.set_position(c.finished() as u64);
     bar.reset_eta();
     bar.enable_steady_tick(Duration::from_millis(250));
     Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_template_is_valid() {
+        assert!(ProgressStyle::with_template(BAR).is_ok());
+    }
+
+    #[test]
+    fn a_partial_line_names_the_work_done_and_the_file() {
+        let count = |_: usize| Ok(Unit::Counted(vec![1]));
+        let job = Job {
+            name: "n=8 part=1/1 method=bitboard".into(),
+            subproblems: 5,
+            width: 1,
+            threads: 1,
+            saving: Some(Saving {
+                path: PathBuf::from("q.ckpt"),
+                interval: Duration::from_secs(5),
+            }),
+            count: &count,
+        };
+        let mut c = Checkpoint::new(job.name.clone(), 5, 1);
+        c.record(1, &[40]).unwrap();
+        assert_eq!(
+            partial_line(&job, &c, "interrupted by a signal"),
+            "at least 40 (incomplete: interrupted by a signal; 1 of 5 subproblems done, saved in q.ckpt)"
+        );
+    }
 }
