@@ -30,6 +30,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 /// The recipe of docs/cluster.md, run on this machine: K = 16 shares through
 /// GNU parallel, then `nqueens merge`.
+#[cfg(unix)]
 #[test]
 fn gnu_parallel_runs_sixteen_shares_of_every_method() {
     if Command::new("parallel")
