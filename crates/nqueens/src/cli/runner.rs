@@ -104,7 +104,7 @@ pub fn run(job: &Job<'_>, cancel: &CancelFlag) -> Result<Ended, Failure> {
         .build()
         .map_err(|e| Failure::Other(format!("could not build the thread pool: {e}")))?;
     std::thread::scope(|scope| {
-        scope.spawn(|| watch(job, cancel, &state, &finished, bar.as_ref()));
+        scope.spawn(|| watch(job, cancel, &state, &stop, &finished, bar.as_ref()));
         pool.install(|| {
             pending.par_iter().with_max_len(1).for_each(|&i| {
                 if stop.load(Ordering::Relaxed) || cancel.is_cancelled() {
@@ -168,6 +168,7 @@ fn watch(
     job: &Job<'_>,
     cancel: &CancelFlag,
     state: &Mutex<State>,
+    stop: &AtomicBool,
     finished: &(Mutex<bool>, Condvar),
     bar: Option<&ProgressBar>,
 ) {
@@ -214,7 +215,10 @@ fn watch(
             s.checkpoint.clone()
         };
         if let Err(e) = save(&copy, saving) {
+            // Counting on without the checkpoint asked for would risk the
+            // work it was meant to keep: stop and report (status 1).
             lock(state).error.get_or_insert(e);
+            stop.store(true, Ordering::Relaxed);
         }
         last_save = Instant::now();
     }
