@@ -404,3 +404,47 @@ fn shares_of_every_method_print_their_method_and_merge() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Boards from the empty one up: shares of every method merge to A000170
+/// (and A002562), including shares with nothing to count.
+#[test]
+fn small_boards_split_and_merge_exactly() {
+    const TOTAL: [u64; 8] = [1, 1, 0, 0, 2, 10, 4, 40];
+    const UNIQUE: [u64; 8] = [1, 1, 0, 0, 1, 2, 1, 6];
+    let dir = temp_dir("small");
+    let file = dir.join("shares.txt");
+    for method in ["bitboard", "symmetry", "engine"] {
+        for n in 0..TOTAL.len() {
+            for parts in [1, 2, 5] {
+                let lines: String = (1..=parts)
+                    .map(|i| {
+                        let share = format!("{i}/{parts}");
+                        let args = [
+                            "count",
+                            &n.to_string(),
+                            "--method",
+                            method,
+                            "--part",
+                            &share,
+                        ];
+                        let (status, stdout, stderr) = run(&args);
+                        assert_eq!(status, 0, "{args:?}: {stderr}");
+                        stdout
+                    })
+                    .collect();
+                std::fs::write(&file, lines).unwrap();
+                let expected = if method == "symmetry" {
+                    format!(
+                        "{} solutions, {} unique up to rotation and reflection\n",
+                        TOTAL[n], UNIQUE[n]
+                    )
+                } else {
+                    format!("{}\n", TOTAL[n])
+                };
+                let merged = run(&["merge", file.to_str().unwrap()]);
+                assert_eq!(merged.1, expected, "{method} n={n} K={parts}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
