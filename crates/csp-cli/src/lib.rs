@@ -249,7 +249,8 @@ pub fn clap_error_line(err: &clap::Error) -> Option<String> {
 }
 
 /// A cancel flag that Ctrl-C sets, so that a search stops and reports what it
-/// found. A second Ctrl-C exits at once with status 130.
+/// found. A second Ctrl-C exits at once with status 130. SIGTERM and SIGHUP
+/// (Unix) set it too, so that a job stopped by a scheduler reports as well.
 pub fn cancel_on_ctrl_c() -> CancelFlag {
     let flag = CancelFlag::new();
     let handle = flag.clone();

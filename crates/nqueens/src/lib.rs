@@ -28,6 +28,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod bitboard;
+pub mod checkpoint;
 pub mod construct;
 pub mod split;
 pub mod symmetry;

@@ -5,8 +5,11 @@
 //! depends only on `n` and the depth, so share `I` of `K` ([`count_share`]:
 //! every `K`-th subproblem starting at the `I`-th) means the same work on
 //! every machine. Each share is reported as a one-line [`PartialCount`]
-//! (`nqueens-partial n=16 part=3/8 count=123456`) and [`merge`] sums the
-//! lines after checking that all `K` shares of one `n` are there exactly once.
+//! (`nqueens-partial n=16 part=3/8 method=bitboard count=123456`) and
+//! [`merge`] sums the lines after checking that all `K` shares of one `n` and
+//! one method are there exactly once. The symmetry counter and the engine
+//! split their own searches the same way (`nqueens count --part I/K --method
+//! symmetry|engine`; [`ShareMethod`]).
 //!
 //! ```
 //! use nqueens::split::{count_share, merge, PartialCount};
@@ -17,7 +20,7 @@
 //! assert_eq!(lines[0].split(' ').take(3).collect::<Vec<_>>(), ["nqueens-partial", "n=10", "part=1/3"]);
 //!
 //! let shares: Vec<PartialCount> = lines.iter().map(|l| l.parse()).collect::<Result<_, _>>()?;
-//! assert_eq!(merge(&shares)?, 724);
+//! assert_eq!(merge(&shares)?.total, 724);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -146,10 +149,64 @@ fn enumerate(
     }
 }
 
-/// The count of one share of a split count, as written by [`count_share`]
-/// and read back by [`merge`]. Its [`Display`](fmt::Display) and
-/// [`FromStr`] forms are one line: `nqueens-partial n=16 part=3/8 count=123456`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Which counter produced a share: shares of different methods (or, for the
+/// engine, of a different model or strategy, which split the search
+/// differently) never merge.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ShareMethod {
+    /// The bitboard counter over [`subproblems`] of depth [`SHARE_DEPTH`].
+    Bitboard,
+    /// The symmetry counter over [`symmetry::subtrees`](crate::symmetry::subtrees);
+    /// the line also carries the unique solutions.
+    Symmetry,
+    /// csp-core's engine over `csp_core::parallel::split` at depth
+    /// [`ENGINE_SHARE_DEPTH`].
+    Engine {
+        /// The model variant's name (`global`, `pairwise`).
+        model: String,
+        /// The strategy as written on a command line (`fc+first-fail`).
+        strategy: String,
+    },
+}
+
+impl fmt::Display for ShareMethod {
+    /// `method=bitboard`, `method=symmetry`, `method=engine model=global strategy=fc`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShareMethod::Bitboard => f.write_str("method=bitboard"),
+            ShareMethod::Symmetry => f.write_str("method=symmetry"),
+            ShareMethod::Engine { model, strategy } => {
+                write!(f, "method=engine model={model} strategy={strategy}")
+            }
+        }
+    }
+}
+
+impl ShareMethod {
+    /// The largest board this method counts.
+    pub fn max_n(&self) -> Result<u32, String> {
+        match self {
+            ShareMethod::Bitboard | ShareMethod::Symmetry => Ok(crate::bitboard::MAX_N),
+            ShareMethod::Engine { model, .. } => model
+                .parse::<crate::Variant>()
+                .map(|v| u32::try_from(v.max_n()).unwrap_or(u32::MAX))
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// Decisions fixed in the engine's subproblems that make up an engine share
+/// (the split of `csp_core::parallel`). Part of the share format, like
+/// [`SHARE_DEPTH`].
+pub const ENGINE_SHARE_DEPTH: usize = 3;
+
+/// The count of one share of a split count, as written by `nqueens count
+/// --part I/K` and read back by [`merge`]. Its [`Display`](fmt::Display) and
+/// [`FromStr`] forms are one line:
+/// `nqueens-partial n=16 part=3/8 method=bitboard count=123456`, with
+/// `unique=U` after the count for the symmetry counter. A line without
+/// `method=` (written by earlier versions) is a bitboard share.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PartialCount {
     /// The board size.
     pub n: u32,
@@ -157,8 +214,13 @@ pub struct PartialCount {
     pub part: usize,
     /// How many shares the count was split into.
     pub parts: usize,
+    /// The counter, and for the engine its model and strategy.
+    pub method: ShareMethod,
     /// The solutions counted in this share.
     pub count: u64,
+    /// The symmetry counter's classes of solutions in this share (`None` for
+    /// the other methods).
+    pub unique: Option<u64>,
 }
 
 /// The first word of a [`PartialCount`] line.
@@ -168,47 +230,113 @@ impl fmt::Display for PartialCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{TAG} n={} part={}/{} count={}",
-            self.n, self.part, self.parts, self.count
-        )
+            "{TAG} n={} part={}/{} {} count={}",
+            self.n, self.part, self.parts, self.method, self.count
+        )?;
+        if let Some(unique) = self.unique {
+            write!(f, " unique={unique}")?;
+        }
+        Ok(())
     }
 }
 
 /// A line that is not a well-formed [`PartialCount`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "not a partial count line (expected `{TAG} n=N part=I/K count=C` with 1 <= I <= K): {line:?}"
-)]
+#[error("not a partial count line ({reason}): {line:?}")]
 pub struct ParsePartialError {
+    /// What is wrong with it.
+    pub reason: String,
     /// The offending line.
     pub line: String,
+}
+
+/// What a line must look like, for the error of a line that is not one.
+const EXPECTED: &str = "expected `nqueens-partial n=N part=I/K method=M count=C`";
+
+/// A whole number written with digits only (Rust's `parse` also takes `+5`).
+fn whole<T: FromStr>(key: &str, value: &str) -> Result<T, String> {
+    let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+    let parsed = digits.then(|| value.parse().ok()).flatten();
+    parsed.ok_or_else(|| format!("{key}={value} is not a whole number that fits"))
 }
 
 impl FromStr for PartialCount {
     type Err = ParsePartialError;
 
     fn from_str(line: &str) -> Result<Self, Self::Err> {
-        let parse = || -> Option<PartialCount> {
-            let mut words = line.split_whitespace();
-            if words.next()? != TAG {
-                return None;
-            }
-            let n = words.next()?.strip_prefix("n=")?.parse().ok()?;
-            let (part, parts) = words.next()?.strip_prefix("part=")?.split_once('/')?;
-            let (part, parts) = (part.parse().ok()?, parts.parse().ok()?);
-            let count = words.next()?.strip_prefix("count=")?.parse().ok()?;
-            let valid = words.next().is_none() && (1..=parts).contains(&part);
-            valid.then_some(PartialCount {
-                n,
-                part,
-                parts,
-                count,
-            })
-        };
-        parse().ok_or_else(|| ParsePartialError {
+        parse_line(line).map_err(|reason| ParsePartialError {
+            reason,
             line: line.to_owned(),
         })
     }
+}
+
+/// Parses the `key=value` words of a partial-count line.
+fn parse_line(line: &str) -> Result<PartialCount, String> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some(TAG) {
+        return Err(EXPECTED.into());
+    }
+    let mut fields: Vec<(&str, &str)> = Vec::new();
+    for word in words {
+        let (key, value) = word.split_once('=').ok_or_else(|| EXPECTED.to_string())?;
+        let known = [
+            "n", "part", "method", "model", "strategy", "count", "unique",
+        ];
+        if !known.contains(&key) {
+            return Err(format!("unknown field {key}="));
+        }
+        if fields.iter().any(|&(k, _)| k == key) {
+            return Err(format!("{key}= given twice"));
+        }
+        fields.push((key, value));
+    }
+    let get = |key: &str| fields.iter().find(|&&(k, _)| k == key).map(|&(_, v)| v);
+    let need = |key: &str| get(key).ok_or_else(|| format!("no {key}=; {EXPECTED}"));
+    let (part, parts) = need("part")?
+        .split_once('/')
+        .ok_or_else(|| "part= must be I/K".to_string())?;
+    let (part, parts) = (whole("part", part)?, whole("part", parts)?);
+    if !(1..=parts).contains(&part) {
+        return Err(format!("share {part}/{parts} does not exist"));
+    }
+    let method = match get("method").unwrap_or("bitboard") {
+        "bitboard" => ShareMethod::Bitboard,
+        "symmetry" => ShareMethod::Symmetry,
+        "engine" => ShareMethod::Engine {
+            model: need("model")?.to_string(),
+            strategy: need("strategy")?.to_string(),
+        },
+        other => return Err(format!("unknown method={other}")),
+    };
+    let engine = matches!(method, ShareMethod::Engine { .. });
+    for key in ["model", "strategy"] {
+        if !engine && get(key).is_some() {
+            return Err(format!("{key}= belongs to method=engine only"));
+        }
+    }
+    let symmetry = method == ShareMethod::Symmetry;
+    let unique = match get("unique") {
+        Some(u) if symmetry => Some(whole("unique", u)?),
+        None if symmetry => return Err("method=symmetry needs unique=".into()),
+        Some(_) => return Err("unique= belongs to method=symmetry only".into()),
+        None => None,
+    };
+    let n: u32 = whole("n", need("n")?)?;
+    let max = method.max_n()?;
+    if n > max {
+        return Err(format!(
+            "n={n} is more than {max}, the largest board of this method"
+        ));
+    }
+    Ok(PartialCount {
+        n,
+        part,
+        parts,
+        method,
+        count: whole("count", need("count")?)?,
+        unique,
+    })
 }
 
 /// Counts share `part` (numbered `1..=parts`) of the solutions of `n` queens:
@@ -239,8 +367,20 @@ pub fn count_share(n: u32, part: usize, parts: usize) -> Result<PartialCount, Co
         n,
         part,
         parts,
+        method: ShareMethod::Bitboard,
         count,
+        unique: None,
     })
+}
+
+/// The shares of a split count added up: the total, and for the symmetry
+/// counter the unique solutions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Merged {
+    /// All solutions.
+    pub total: u64,
+    /// Classes of solutions under the symmetries of the board (symmetry shares only).
+    pub unique: Option<u64>,
 }
 
 /// Why a set of [`PartialCount`]s does not make up one whole count.
@@ -264,6 +404,14 @@ pub enum MergeError {
         first: usize,
         /// A different number of parts found later.
         other: usize,
+    },
+    /// Shares of different methods, or engine shares of different models or strategies.
+    #[error("partial counts from different methods: {first} and {other}")]
+    MixedMethods {
+        /// The method of the first share.
+        first: ShareMethod,
+        /// A different method found later.
+        other: ShareMethod,
     },
     /// A share numbered outside `1..=parts`.
     #[error("share {part}/{parts} does not exist")]
@@ -295,22 +443,26 @@ pub enum MergeError {
 }
 
 /// Sums the shares of one split count, checking that they all have the same
-/// `n` and `parts` and that every share `1..=parts` is there exactly once.
+/// `n`, `parts` and method and that every share `1..=parts` is there exactly once.
 ///
 /// ```
-/// use nqueens::split::{merge, MergeError, PartialCount};
+/// use nqueens::split::{merge, MergeError, PartialCount, ShareMethod};
 ///
-/// let one = PartialCount { n: 6, part: 1, parts: 2, count: 3 };
-/// let two = PartialCount { n: 6, part: 2, parts: 2, count: 1 };
-/// assert_eq!(merge(&[two, one]), Ok(4));
-/// assert_eq!(merge(&[one]), Err(MergeError::Missing { part: 2, parts: 2 }));
-/// assert_eq!(merge(&[one, one, two]), Err(MergeError::Duplicate { part: 1, parts: 2 }));
+/// let share = |part, count| PartialCount {
+///     n: 6, part, parts: 2, method: ShareMethod::Bitboard, count, unique: None,
+/// };
+/// let (one, two) = (share(1, 3), share(2, 1));
+/// assert_eq!(merge(&[two.clone(), one.clone()])?.total, 4);
+/// assert_eq!(merge(&[one.clone()]), Err(MergeError::Missing { part: 2, parts: 2 }));
+/// assert_eq!(merge(&[one.clone(), one, two]), Err(MergeError::Duplicate { part: 1, parts: 2 }));
+/// # Ok::<(), MergeError>(())
 /// ```
-pub fn merge(shares: &[PartialCount]) -> Result<u64, MergeError> {
+pub fn merge(shares: &[PartialCount]) -> Result<Merged, MergeError> {
     let first = shares.first().ok_or(MergeError::Empty)?;
     let parts = first.parts;
     let mut seen = vec![false; parts.min(shares.len())];
     let mut total: u64 = 0;
+    let mut unique: Option<u64> = first.unique.map(|_| 0);
     for share in shares {
         if share.n != first.n {
             return Err(MergeError::MixedSizes {
@@ -322,6 +474,12 @@ pub fn merge(shares: &[PartialCount]) -> Result<u64, MergeError> {
             return Err(MergeError::MixedParts {
                 first: parts,
                 other: share.parts,
+            });
+        }
+        if share.method != first.method {
+            return Err(MergeError::MixedMethods {
+                first: first.method.clone(),
+                other: share.method.clone(),
             });
         }
         let part = share.part;
@@ -336,6 +494,9 @@ pub fn merge(shares: &[PartialCount]) -> Result<u64, MergeError> {
             return Err(MergeError::Duplicate { part, parts });
         }
         total = total.checked_add(share.count).ok_or(MergeError::Overflow)?;
+        if let (Some(sum), Some(u)) = (unique.as_mut(), share.unique) {
+            *sum = sum.checked_add(u).ok_or(MergeError::Overflow)?;
+        }
     }
     match seen.iter().position(|&s| !s) {
         Some(missing) => Err(MergeError::Missing {
@@ -346,7 +507,7 @@ pub fn merge(shares: &[PartialCount]) -> Result<u64, MergeError> {
             part: seen.len() + 1,
             parts,
         }),
-        None => Ok(total),
+        None => Ok(Merged { total, unique }),
     }
 }
 
@@ -362,7 +523,9 @@ mod tests {
                 let shares: Vec<_> = (1..=parts)
                     .map(|part| count_share(n, part, parts).unwrap())
                     .collect();
-                assert_eq!(merge(&shares), Ok(A000170[n as usize]), "n={n} K={parts}");
+                let merged = merge(&shares).unwrap();
+                assert_eq!(merged.total, A000170[n as usize], "n={n} K={parts}");
+                assert_eq!(merged.unique, None);
             }
         }
     }
@@ -427,31 +590,121 @@ mod tests {
 
     #[test]
     fn partial_count_line_round_trips() {
-        let share = PartialCount {
+        let mut share = PartialCount {
             n: 16,
             part: 3,
             parts: 8,
+            method: ShareMethod::Bitboard,
             count: 123_456,
+            unique: None,
         };
         let line = share.to_string();
-        assert_eq!(line, "nqueens-partial n=16 part=3/8 count=123456");
+        assert_eq!(
+            line,
+            "nqueens-partial n=16 part=3/8 method=bitboard count=123456"
+        );
+        assert_eq!(line.parse(), Ok(share.clone()));
+        assert_eq!(format!("  {line}\n").parse(), Ok(share.clone()));
+        // Lines of earlier versions, without a method, are bitboard shares.
+        assert_eq!(
+            "nqueens-partial n=16 part=3/8 count=123456".parse(),
+            Ok(share.clone())
+        );
+        share.method = ShareMethod::Symmetry;
+        share.unique = Some(99);
+        let line = share.to_string();
+        assert_eq!(
+            line,
+            "nqueens-partial n=16 part=3/8 method=symmetry count=123456 unique=99"
+        );
+        assert_eq!(line.parse(), Ok(share.clone()));
+        share.method = ShareMethod::Engine {
+            model: "global".into(),
+            strategy: "fc+first-fail".into(),
+        };
+        share.unique = None;
+        let line = share.to_string();
+        assert_eq!(
+            line,
+            "nqueens-partial n=16 part=3/8 method=engine model=global strategy=fc+first-fail count=123456"
+        );
         assert_eq!(line.parse(), Ok(share));
-        assert_eq!(format!("  {line}\n").parse(), Ok(share));
     }
 
     #[test]
     fn rejects_malformed_partial_count_lines() {
+        let reason = |line: &str| line.parse::<PartialCount>().unwrap_err().reason;
         for line in [
             "",
-            "nqueens-partial n=16 part=3/8",
-            "nqueens-partial n=16 part=0/8 count=1",
-            "nqueens-partial n=16 part=9/8 count=1",
-            "nqueens-partial n=16 part=3-8 count=1",
-            "nqueens-partial n=16 part=3/8 count=-1",
-            "nqueens-partial n=16 part=3/8 count=1 extra",
             "queens-partial n=16 part=3/8 count=1",
+            "nqueens-partial n=16 part=3/8 count=1 extra",
         ] {
-            assert!(line.parse::<PartialCount>().is_err(), "{line:?}");
+            assert_eq!(reason(line), EXPECTED, "{line:?}");
+        }
+        for (line, why) in [
+            (
+                "nqueens-partial n=16 part=3/8",
+                "no count=; expected `nqueens-partial n=N part=I/K method=M count=C`",
+            ),
+            (
+                "nqueens-partial n=16 part=0/8 count=1",
+                "share 0/8 does not exist",
+            ),
+            (
+                "nqueens-partial n=16 part=9/8 count=1",
+                "share 9/8 does not exist",
+            ),
+            ("nqueens-partial n=16 part=3-8 count=1", "part= must be I/K"),
+            (
+                "nqueens-partial n=16 part=3/8 count=-1",
+                "count=-1 is not a whole number that fits",
+            ),
+            (
+                "nqueens-partial n=16 part=3/8 count=+5",
+                "count=+5 is not a whole number that fits",
+            ),
+            (
+                "nqueens-partial n=16 part=3/8 count=1 count=2",
+                "count= given twice",
+            ),
+            (
+                "nqueens-partial n=16 part=3/8 count=1 colour=red",
+                "unknown field colour=",
+            ),
+            (
+                "nqueens-partial n=4000000000 part=1/2 count=1",
+                "n=4000000000 is more than 32, the largest board of this method",
+            ),
+            (
+                "nqueens-partial n=10001 part=1/2 method=engine model=global strategy=fc count=1",
+                "n=10001 is more than 10000, the largest board of this method",
+            ),
+            (
+                "nqueens-partial n=8 part=1/2 method=symmetry count=1",
+                "method=symmetry needs unique=",
+            ),
+            (
+                "nqueens-partial n=8 part=1/2 method=bitboard count=1 unique=1",
+                "unique= belongs to method=symmetry only",
+            ),
+            (
+                "nqueens-partial n=8 part=1/2 method=engine model=global count=1",
+                "no strategy=; expected `nqueens-partial n=N part=I/K method=M count=C`",
+            ),
+            (
+                "nqueens-partial n=8 part=1/2 method=engine model=clever strategy=fc count=1",
+                "unknown model 'clever' (expected pairwise or global)",
+            ),
+            (
+                "nqueens-partial n=8 part=1/2 method=bitboard strategy=fc count=1",
+                "strategy= belongs to method=engine only",
+            ),
+            (
+                "nqueens-partial n=8 part=1/2 method=guess count=1",
+                "unknown method=guess",
+            ),
+        ] {
+            assert_eq!(reason(line), why, "{line:?}");
         }
     }
 
@@ -461,7 +714,9 @@ mod tests {
             n,
             part,
             parts,
+            method: ShareMethod::Bitboard,
             count: 1,
+            unique: None,
         };
         assert_eq!(merge(&[]), Err(MergeError::Empty));
         assert_eq!(
@@ -471,6 +726,13 @@ mod tests {
         assert_eq!(
             merge(&[share(8, 1, 2), share(8, 2, 3)]),
             Err(MergeError::MixedParts { first: 2, other: 3 })
+        );
+        let mut symmetric = share(8, 2, 2);
+        symmetric.method = ShareMethod::Symmetry;
+        symmetric.unique = Some(1);
+        assert_eq!(
+            merge(&[share(8, 1, 2), symmetric]).unwrap_err().to_string(),
+            "partial counts from different methods: method=bitboard and method=symmetry"
         );
         assert_eq!(
             merge(&[share(8, 3, 2)]),
@@ -486,6 +748,25 @@ mod tests {
         assert_eq!(
             merge(&[share(8, 2, 3), share(8, 3, 3)]),
             Err(MergeError::Missing { part: 1, parts: 3 })
+        );
+    }
+
+    #[test]
+    fn merge_adds_the_unique_counts_of_symmetry_shares() {
+        let share = |part, count, unique| PartialCount {
+            n: 8,
+            part,
+            parts: 2,
+            method: ShareMethod::Symmetry,
+            count,
+            unique: Some(unique),
+        };
+        assert_eq!(
+            merge(&[share(1, 60, 8), share(2, 32, 4)]),
+            Ok(Merged {
+                total: 92,
+                unique: Some(12)
+            })
         );
     }
 }

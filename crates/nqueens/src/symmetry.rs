@@ -36,6 +36,10 @@
 
 use rayon::prelude::*;
 
+mod small;
+
+use small::count_small;
+
 use crate::bitboard::{
     CounterError, MAX_N, Masks, STACK_MASK, check_size, completions, full_mask, in_pool,
 };
@@ -80,6 +84,28 @@ impl SymmetryCount {
             classes_of_2,
             classes_of_4,
             classes_of_8,
+        })
+    }
+}
+
+impl SymmetryCount {
+    /// The sum of two counts (of disjoint parts of a search), or `None` if a
+    /// field overflows.
+    ///
+    /// ```
+    /// use nqueens::symmetry::SymmetryCount;
+    ///
+    /// let a = SymmetryCount::from_classes(0, 1, 2).unwrap();
+    /// let b = SymmetryCount::from_classes(1, 0, 0).unwrap();
+    /// assert_eq!(a.checked_add(b), SymmetryCount::from_classes(1, 1, 2));
+    /// ```
+    pub fn checked_add(self, other: SymmetryCount) -> Option<SymmetryCount> {
+        Some(SymmetryCount {
+            total: self.total.checked_add(other.total)?,
+            unique: self.unique.checked_add(other.unique)?,
+            classes_of_2: self.classes_of_2.checked_add(other.classes_of_2)?,
+            classes_of_4: self.classes_of_4.checked_add(other.classes_of_4)?,
+            classes_of_8: self.classes_of_8.checked_add(other.classes_of_8)?,
         })
     }
 }
@@ -405,9 +431,8 @@ pub fn count(n: u32) -> Result<SymmetryCount, CounterError> {
     tally.finish(n)
 }
 
-/// Like [`count`], with the subtrees below the first three rows counted in
-/// parallel by rayon (`threads` as in
-/// [`bitboard::count_parallel`](crate::bitboard::count_parallel)).
+/// Like [`count`], with the [`subtrees`] counted in parallel by rayon
+/// (`threads` as in [`bitboard::count_parallel`](crate::bitboard::count_parallel)).
 ///
 /// ```
 /// use nqueens::symmetry::{count, count_parallel};
@@ -420,102 +445,104 @@ pub fn count_parallel(n: u32, threads: Option<usize>) -> Result<SymmetryCount, C
     if n < 4 {
         return in_pool(threads, || count_small(n));
     }
-    let mut tally = Tally::default();
+    let subtrees = subtrees(n)?;
+    let tally = in_pool(threads, || {
+        // One stealable job per subtree: they are ordered by family and
+        // bound, so rayon's default halving left one thread with the heavy
+        // end (n = 16 on 2 threads: 1.5x instead of 1.9x).
+        subtrees
+            .par_iter()
+            .with_max_len(1)
+            .map(Subtree::tally)
+            .reduce(Tally::default, Tally::add)
+    })?;
+    tally.finish(n)
+}
+
+/// An independent part of the symmetry counter's search: the representatives
+/// below one node of the first three rows (or, first in the list, those the
+/// split itself completed). Counting every subtree of [`subtrees`] and adding
+/// up gives [`count`]; share `I` of `K` of `nqueens count --part I/K --method
+/// symmetry` is every `K`-th subtree from the `I`-th.
+#[derive(Debug, Clone)]
+pub struct Subtree {
+    n: u32,
+    part: Part,
+}
+
+#[derive(Debug, Clone)]
+enum Part {
+    /// A board too small for the families (`n < 4`), counted whole.
+    Small(SymmetryCount),
+    /// Classes already counted while splitting.
+    Done(Tally),
+    /// A subtree left to search.
+    Task(Box<Task>),
+}
+
+impl Subtree {
+    fn tally(&self) -> Tally {
+        match &self.part {
+            Part::Small(c) => Tally {
+                of_2: c.classes_of_2,
+                of_4: c.classes_of_4,
+                of_8: c.classes_of_8,
+            },
+            Part::Done(tally) => *tally,
+            Part::Task(task) => {
+                let mut search = Search::new(self.n, task.family, task.bound);
+                search.rows = task.rows;
+                search.resume::<false>(task.row, task.masks);
+                search.tally
+            }
+        }
+    }
+
+    /// Counts the solutions and classes of solutions of this subtree.
+    ///
+    /// ```
+    /// use nqueens::symmetry::{count, subtrees, SymmetryCount};
+    ///
+    /// let mut sum = SymmetryCount::default();
+    /// for subtree in subtrees(10)? {
+    ///     sum = sum.checked_add(subtree.count()?).unwrap();
+    /// }
+    /// assert_eq!(sum, count(10)?);
+    /// # Ok::<(), nqueens::bitboard::CounterError>(())
+    /// ```
+    pub fn count(&self) -> Result<SymmetryCount, CounterError> {
+        match &self.part {
+            Part::Small(c) => Ok(*c),
+            _ => self.tally().finish(self.n),
+        }
+    }
+}
+
+/// The subtrees of the symmetry counter's search for `n` queens, in a fixed
+/// order that depends only on `n`. Errors when `n > MAX_N`.
+pub fn subtrees(n: u32) -> Result<Vec<Subtree>, CounterError> {
+    check_size(n)?;
+    let subtree = |part| Subtree { n, part };
+    if n < 4 {
+        return Ok(vec![subtree(Part::Small(count_small(n)))]);
+    }
+    let mut top = Tally::default();
     let mut tasks = Vec::new();
     for (family, bound, prefix) in searches(n) {
         let mut search = Search::new(n, family, bound);
         search.run::<true>(&prefix);
-        tally = tally.add(search.tally);
+        top = top.add(search.tally);
         tasks.append(&mut search.tasks);
     }
-    let below = in_pool(threads, || {
-        // One stealable job per task: the tasks are ordered by family and
-        // bound, so rayon's default halving left one thread with the heavy
-        // end (n = 16 on 2 threads: 1.5x instead of 1.9x).
-        tasks
-            .par_iter()
-            .with_max_len(1)
-            .map(|task| {
-                let mut search = Search::new(n, task.family, task.bound);
-                search.rows = task.rows;
-                search.resume::<false>(task.row, task.masks);
-                search.tally
-            })
-            .reduce(Tally::default, Tally::add)
-    })?;
-    tally.add(below).finish(n)
-}
-
-/// Small boards, where the families above degenerate: every solution is
-/// compared with its 8 images, and kept if it is the smallest.
-fn count_small(n: u32) -> SymmetryCount {
-    let mut count = SymmetryCount::default();
-    for board in solutions(n as usize) {
-        let mut images = images(&board);
-        images.sort_unstable();
-        if images[0] != board {
-            continue;
-        }
-        let mut distinct = images.to_vec();
-        distinct.dedup();
-        count.unique += 1;
-        count.total += distinct.len() as u64;
-        match distinct.len() {
-            2 => count.classes_of_2 += 1,
-            4 => count.classes_of_4 += 1,
-            8 => count.classes_of_8 += 1,
-            _ => {} // the empty board and the single queen: a class of 1
-        }
-    }
-    count
-}
-
-/// All solutions as column lists, by plain backtracking.
-fn solutions(n: usize) -> Vec<Vec<usize>> {
-    fn extend(n: usize, board: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if board.len() == n {
-            out.push(board.clone());
-            return;
-        }
-        let row = board.len();
-        for column in 0..n {
-            if board
-                .iter()
-                .enumerate()
-                .all(|(r, &c)| c != column && row - r != c.abs_diff(column))
-            {
-                board.push(column);
-                extend(n, board, out);
-                board.pop();
-            }
-        }
-    }
-    let mut out = Vec::new();
-    extend(n, &mut Vec::with_capacity(n), &mut out);
-    out
-}
-
-/// The 8 images of a board under the symmetries of the square.
-fn images(board: &[usize]) -> [Vec<usize>; 8] {
-    let n = board.len();
-    let rotate = |b: &[usize]| {
-        let mut out = vec![0; n];
-        for (r, &c) in b.iter().enumerate() {
-            out[c] = n - 1 - r;
-        }
-        out
-    };
-    let mirror = |b: &[usize]| b.iter().map(|&c| n - 1 - c).collect::<Vec<_>>();
-    let r0 = board.to_vec();
-    let r1 = rotate(&r0);
-    let r2 = rotate(&r1);
-    let r3 = rotate(&r2);
-    let (m0, m1, m2, m3) = (mirror(&r0), mirror(&r1), mirror(&r2), mirror(&r3));
-    [r0, r1, r2, r3, m0, m1, m2, m3]
+    let tasks = tasks.into_iter().map(|t| subtree(Part::Task(Box::new(t))));
+    Ok(std::iter::once(subtree(Part::Done(top)))
+        .chain(tasks)
+        .collect())
 }
 
 #[cfg(test)]
 mod tests {
+    use super::small::images;
     use super::*;
     use crate::bitboard::tests::A000170;
 
@@ -581,6 +608,22 @@ mod tests {
             assert_eq!(count_parallel(n, None).unwrap(), sequential, "n = {n}");
             assert_eq!(count_parallel(n, Some(2)).unwrap(), sequential, "n = {n}");
         }
+    }
+
+    #[test]
+    fn subtrees_add_up_to_the_whole_count() {
+        for n in 0..=12 {
+            let subtrees = subtrees(n).unwrap();
+            let sum = subtrees
+                .iter()
+                .map(|s| s.count().unwrap())
+                .try_fold(SymmetryCount::default(), SymmetryCount::checked_add)
+                .unwrap();
+            assert_eq!(sum, count(n).unwrap(), "n = {n}");
+        }
+        // Hundreds of subtrees from n = 12 on (276; 872 at n = 16): enough
+        // to share among many jobs.
+        assert!(subtrees(12).unwrap().len() > 250);
     }
 
     #[test]

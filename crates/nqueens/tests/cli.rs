@@ -165,7 +165,9 @@ fn shares_merge_back_to_the_total() {
     for part in 1..=3 {
         let line = ok(&["count", "10", "--part", &format!("{part}/3")]);
         assert!(
-            line.starts_with(&format!("nqueens-partial n=10 part={part}/3 count=")),
+            line.starts_with(&format!(
+                "nqueens-partial n=10 part={part}/3 method=bitboard count="
+            )),
             "{line}"
         );
         let path = dir.join(format!("part{part}.txt"));
@@ -426,14 +428,14 @@ fn conflicting_flags_are_refused() {
         "--var cannot be used with --method construct (strategy, model and limit options choose how the engine searches; use --method engine)",
     );
     refused(
-        &["count", "8", "--part", "1/2", "--method", "symmetry"],
+        &["count", "8", "--part", "1/2", "--node-limit", "100"],
         "",
-        "--part cannot be used with --method symmetry (shares are counted by the bitboard counter)",
+        "--node-limit cannot be used with --part or --checkpoint (a share is counted subproblem by subproblem; use --time-limit)",
     );
     refused(
-        &["count", "8", "--part", "1/2", "--threads", "2"],
+        &["count", "8", "--checkpoint-interval", "1s"],
         "",
-        "--threads cannot be used with --part (a share is counted on one thread; run the shares side by side instead)",
+        "the following required arguments were not provided: --checkpoint <FILE> (see --help)",
     );
 }
 
@@ -524,22 +526,71 @@ fn bad_merge_input_is_refused() {
     refused(
         &["merge", "-"],
         "hello\n",
-        "standard input line 1: not a partial count line (expected `nqueens-partial n=N part=I/K count=C` with 1 <= I <= K): \"hello\"",
+        "standard input line 1: not a partial count line (expected `nqueens-partial n=N part=I/K method=M count=C`): \"hello\"",
     );
     refused(&["merge", "-"], "", "no partial counts to merge");
+    refused(
+        &["merge", "-"],
+        "nqueens-partial n=8 part=1/1 count=+5\n",
+        "standard input line 1: not a partial count line (count=+5 is not a whole number that fits): \"nqueens-partial n=8 part=1/1 count=+5\"",
+    );
+    refused(
+        &["merge", "-"],
+        "nqueens-partial n=4000000000 part=1/1 count=5\n",
+        "standard input line 1: not a partial count line (n=4000000000 is more than 32, the largest board of this method): \"nqueens-partial n=4000000000 part=1/1 count=5\"",
+    );
+    #[cfg(unix)]
+    refused(
+        &["merge", "/dev/zero"],
+        "",
+        "'/dev/zero' is larger than 64 MB: not a file of partial-count lines",
+    );
+    refused(
+        &["merge", "-"],
+        "nqueens-partial n=8 part=1/2 method=bitboard count=40\nnqueens-partial n=8 part=2/2 method=symmetry count=52 unique=7\n",
+        "partial counts from different methods: method=bitboard and method=symmetry",
+    );
+}
+
+/// An unreadable file is an I/O error: one line, status 1 (not bad input).
+#[test]
+fn merge_of_an_unreadable_file_exits_1() {
     let (status, stdout, stderr) = run(&["merge", "/nonexistent/part1"], "");
-    assert_eq!((status, stdout.as_str()), (2, ""));
+    assert_eq!((status, stdout.as_str()), (1, ""));
     assert!(
         stderr.starts_with("error: cannot read '/nonexistent/part1': "),
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1);
     #[cfg(unix)]
-    refused(
-        &["merge", "/nonexistent/part1"],
-        "",
-        "cannot read '/nonexistent/part1': No such file or directory (os error 2)",
-    );
+    {
+        let (status, stdout, stderr) = run(&["merge", "/nonexistent/part1"], "");
+        assert_eq!(
+            (status, stdout.as_str(), stderr.as_str()),
+            (
+                1,
+                "",
+                "error: cannot read '/nonexistent/part1': No such file or directory (os error 2)\n"
+            )
+        );
+        let dir = std::env::temp_dir();
+        let (status, stdout, stderr) = run(&["merge", dir.to_str().unwrap()], "");
+        assert_eq!(
+            (status, stdout.as_str(), stderr),
+            (
+                1,
+                "",
+                format!(
+                    "error: cannot read '{}': Is a directory (os error 21)\n",
+                    dir.display()
+                )
+            )
+        );
+    }
+}
+
+#[test]
+fn merge_refuses_mixed_inputs() {
     refused(
         &["merge", "-"],
         "nqueens-partial n=8 part=1/2 count=40\nnqueens-partial n=9 part=2/2 count=52\n",

@@ -6,10 +6,11 @@ use clap::ValueEnum;
 use csp_cli::cancel_on_ctrl_c;
 use csp_core::parallel::{self, ParallelOptions};
 use nqueens::bitboard::{self, CounterError};
-use nqueens::{Queens, split, symmetry};
+use nqueens::{Queens, symmetry};
 
 use super::args::{self, EngineArgs};
 use super::progress::{self, EngineProgress};
+use super::shares;
 use super::{Done, Failure, Outcome};
 
 /// How to count.
@@ -38,6 +39,7 @@ impl Method {
 /// The output is the bare number (`nqueens count 8` prints `92`); with
 /// `--method symmetry` it is `92 solutions, 12 unique up to rotation and
 /// reflection`; with `--part I/K` it is one partial-count line for `merge`.
+/// `--checkpoint FILE` saves progress and resumes from it.
 #[derive(clap::Args, Debug)]
 #[command(after_help = args::ENGINE_DEFAULTS)]
 pub struct Args {
@@ -53,10 +55,18 @@ pub struct Args {
     /// engine counts on one thread unless --threads is given. At most 256.
     #[arg(long, value_name = "T", value_parser = csp_cli::parse_threads)]
     threads: Option<usize>,
-    /// Count only share I of K (bitboard) and print a partial-count line; `nqueens
-    /// merge` sums the K lines.
+    /// Count only share I of K (any method; one thread unless --threads is given)
+    /// and print a partial-count line; `nqueens merge` sums the K lines.
     #[arg(long, value_name = "I/K", value_parser = args::parse_part)]
     part: Option<(usize, usize)>,
+    /// Record finished subproblems in FILE (atomically, at most every
+    /// --checkpoint-interval and on Ctrl-C or SIGTERM); rerunning the same
+    /// command resumes from it.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<std::path::PathBuf>,
+    /// Save the checkpoint at most this often: `500ms`, `5s`, `1m` [default: 5s].
+    #[arg(long, value_name = "TIME", value_parser = csp_cli::parse_duration, requires = "checkpoint")]
+    checkpoint_interval: Option<std::time::Duration>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -71,25 +81,19 @@ pub fn run(a: Args) -> Outcome {
     if method != Method::Engine {
         a.engine.refuse_for(method.as_str())?;
     }
-    if let Some((part, parts)) = a.part {
-        if method != Method::Bitboard {
-            // Name what the user wrote: the method, or the engine option that implied it.
-            let what = match (a.method, a.engine.given().first()) {
-                (None, Some(flag)) => (*flag).to_string(),
-                _ => format!("--method {}", method.as_str()),
-            };
-            return Err(Failure::Usage(format!(
-                "--part cannot be used with {what} (shares are counted by the bitboard counter)"
-            )));
-        }
-        if a.threads.is_some() {
-            return Err(Failure::Usage(
-                "--threads cannot be used with --part (a share is counted on one thread; run \
-                 the shares side by side instead)"
-                    .into(),
-            ));
-        }
-        return count_part(a.n, part, parts, a.engine.strategy.stats);
+    if a.part.is_some() || a.checkpoint.is_some() {
+        let default_threads = match (a.part, method) {
+            (None, Method::Bitboard | Method::Symmetry) => rayon::current_num_threads(),
+            _ => 1,
+        };
+        let request = shares::Request {
+            n: a.n,
+            part: a.part,
+            threads: a.threads.unwrap_or(default_threads),
+            checkpoint: a.checkpoint,
+            interval: a.checkpoint_interval.unwrap_or(shares::DEFAULT_INTERVAL),
+        };
+        return shares::count(method, &request, &a.engine);
     }
     let started = Instant::now();
     match method {
@@ -136,7 +140,7 @@ pub fn bitboard(n: usize, threads: Option<usize>) -> Result<u64, Failure> {
 }
 
 /// Checks `n` against the counters' mask width.
-fn counter_size(n: usize) -> Result<u32, Failure> {
+pub(super) fn counter_size(n: usize) -> Result<u32, Failure> {
     u32::try_from(n)
         .ok()
         .filter(|&n| n <= bitboard::MAX_N)
@@ -148,31 +152,15 @@ fn counter_size(n: usize) -> Result<u32, Failure> {
         })
 }
 
-fn counter_error(e: CounterError) -> Failure {
+pub(super) fn counter_error(e: CounterError) -> Failure {
     match e {
         CounterError::ThreadPool(_) => Failure::Other(e.to_string()),
         e => Failure::Usage(e.to_string()),
     }
 }
 
-fn count_part(n: usize, part: usize, parts: usize, stats: bool) -> Outcome {
-    let started = Instant::now();
-    let n = counter_size(n)?;
-    let bar = progress::spinner(format!("counting share {part}/{parts} of {n}-queens"));
-    let result = split::count_share(n, part, parts);
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    let share = result.map_err(counter_error)?;
-    csp_cli::try_outln!("{share}")?;
-    if stats {
-        counter_stats(share.count, started, "bitboard");
-    }
-    Ok(Done::Complete)
-}
-
 /// The statistics a dedicated counter has: solutions and time.
-fn counter_stats(solutions: u64, started: Instant, method: &str) {
+pub(super) fn counter_stats(solutions: u64, started: Instant, method: &str) {
     eprintln!("%%%mzn-stat: solutions={solutions}");
     eprintln!(
         "%%%mzn-stat: solveTime={:.6}",

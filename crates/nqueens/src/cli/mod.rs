@@ -11,6 +11,8 @@ mod diff;
 mod explore;
 mod merge;
 mod progress;
+mod runner;
+mod shares;
 mod solve;
 mod stdin;
 mod trace;
