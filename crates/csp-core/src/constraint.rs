@@ -125,6 +125,11 @@ pub trait Constraint: Send + Sync {
     /// default is none. `propagate` reads and writes it through the
     /// [`PropagationContext`]'s `state_*` methods, at any level (a value
     /// heuristic may probe with forward checking under another level).
+    ///
+    /// The state belongs to the constraint the engine is running: a wrapper
+    /// that forwards `propagate` must forward `state_layout` too, and a
+    /// constraint that embeds others calls their stateless entry points
+    /// (for example [`AllDifferent::propagate_embedded`](crate::AllDifferent::propagate_embedded)).
     fn state_layout(&self, pruning: Pruning) -> StateLayout {
         let _ = pruning;
         StateLayout::new()

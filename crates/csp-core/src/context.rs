@@ -1,13 +1,18 @@
 //! `PropagationContext`: how a constraint reads and narrows domains during search.
 
 use std::ops::Deref;
+use std::time::Instant;
 
 use smallvec::SmallVec;
 
 use crate::constraint::Conflict;
 use crate::domains::{SHIFT_SAFE, Wipeout};
 use crate::state::TrailedState;
+use crate::{CancelFlag, StopReason};
 use crate::{Domains, Pruning, Value, VarId};
+
+/// How many polls pass between two readings of the clock.
+const POLL_INTERVAL: u32 = 64;
 
 /// What the engine collects while a constraint narrows domains.
 #[derive(Debug, Default)]
@@ -28,6 +33,14 @@ pub(crate) struct Changes {
     pub removed: Vec<(VarId, Value)>,
     /// Scratch for saving a domain while probing.
     pub scratch: Vec<usize>,
+    /// When the running search must stop (time limit), if ever.
+    pub deadline: Option<Instant>,
+    /// The search's cancel flag.
+    pub cancel: Option<CancelFlag>,
+    /// Why propagation was cut short, once a poll found a limit reached.
+    pub interrupted: Option<StopReason>,
+    /// Polls since the clock was last read.
+    polls: u32,
 }
 
 impl Changes {
@@ -36,6 +49,32 @@ impl Changes {
             in_changed: vec![false; vars],
             ..Changes::default()
         }
+    }
+
+    /// Whether the search must stop: the cancel flag is set or the deadline
+    /// passed. Reads the clock once every [`POLL_INTERVAL`] calls, so that a
+    /// propagation loop can ask at every step.
+    #[inline]
+    pub(crate) fn poll(&mut self) -> bool {
+        if self.interrupted.is_some() {
+            return true;
+        }
+        self.polls += 1;
+        if self.polls < POLL_INTERVAL {
+            return false;
+        }
+        self.polls = 0;
+        self.check_now()
+    }
+
+    /// [`poll`](Changes::poll) without waiting for the interval.
+    pub(crate) fn check_now(&mut self) -> bool {
+        if self.cancel.as_ref().is_some_and(CancelFlag::is_cancelled) {
+            self.interrupted = Some(StopReason::Cancelled);
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.interrupted = Some(StopReason::TimeLimit);
+        }
+        self.interrupted.is_some()
     }
 
     #[inline]
@@ -246,6 +285,16 @@ impl<'a> PropagationContext<'a> {
     #[inline]
     pub fn domains(&self) -> &Domains {
         self.domains
+    }
+
+    /// Whether the search must stop now (its time limit passed or its cancel
+    /// flag was set). A long propagation may ask as often as it likes (the
+    /// clock is read once every 64 questions) and return early: filtering less
+    /// is always sound, and the engine stops the search as soon as the
+    /// propagation returns.
+    #[inline]
+    pub fn should_stop(&mut self) -> bool {
+        self.changes.poll()
     }
 
     /// Counts one arc revision (a variable's domain checked against this

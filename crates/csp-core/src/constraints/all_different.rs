@@ -161,8 +161,16 @@ impl AllDifferent {
     /// Régin's filter: keeps a value only if some maximum matching of variables to
     /// values uses it.
     fn matching_filter(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        if ctx.should_stop() {
+            return Ok(PropStatus::Unchanged);
+        }
         let graph = ValueGraph::build(self, ctx.domains());
-        let removals = graph.unsupported().ok_or(Conflict::infeasible())?;
+        let removals = match graph.unsupported(&mut || ctx.should_stop()) {
+            Matching::Removals(r) => r,
+            Matching::Infeasible => return Err(Conflict::infeasible()),
+            // The search is stopping: filtering less is always sound.
+            Matching::Interrupted => return Ok(PropStatus::Unchanged),
+        };
         let mut changed = false;
         for (i, value) in removals {
             ctx.note_revision();
@@ -175,6 +183,73 @@ impl AllDifferent {
         } else {
             PropStatus::Unchanged
         })
+    }
+}
+
+impl AllDifferent {
+    /// This constraint's filtering for a constraint that embeds it and calls
+    /// it from its own `propagate` (circuit, inverse): the same removals as
+    /// [`propagate`](Constraint::propagate), without the trailed state, which
+    /// belongs to the running constraint.
+    pub fn propagate_embedded(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        self.filter(ctx, false)
+    }
+
+    #[inline(always)]
+    fn filter(&self, ctx: &mut PropagationContext<'_>, use_state: bool) -> Propagation {
+        match ctx.pruning() {
+            Pruning::ForwardChecking => match ctx.trigger() {
+                Some((x, i)) => {
+                    let Some(v) = ctx.value(x) else {
+                        return Ok(PropStatus::Unchanged);
+                    };
+                    ctx.note_revision();
+                    if use_state
+                        && let Ok(shifted) = Value::try_from(self.shifted(i, v))
+                        && (-SAFE..SAFE).contains(&shifted)
+                    // The decided position stops waiting, and the value
+                    // leaves the undecided variables only: forward checking
+                    // took it out of the decided ones when they were decided.
+                    {
+                        let changed = ctx.forward_check_shifted(SCOPE, WAITING, i, shifted)?;
+                        return Ok(if changed {
+                            PropStatus::Changed
+                        } else {
+                            PropStatus::Unchanged
+                        });
+                    }
+                    let mut changed = self.eliminate(ctx, i, self.shifted(i, v))?;
+                    // A variable listed twice: its other positions are fixed too,
+                    // and no later trigger will eliminate their values.
+                    for j in i + 1..self.vars.len() {
+                        if self.vars[j] == x {
+                            changed |= self.eliminate(ctx, j, self.shifted(j, v))?;
+                        }
+                    }
+                    Ok(if changed {
+                        PropStatus::Changed
+                    } else {
+                        PropStatus::Unchanged
+                    })
+                }
+                None => self.eliminate_fixed(ctx),
+            },
+            Pruning::Propagators => {
+                let first = self.eliminate_fixed(ctx)?;
+                if first == PropStatus::Entailed {
+                    return Ok(first);
+                }
+                let second = self.matching_filter(ctx)?;
+                Ok(
+                    if first == PropStatus::Changed || second == PropStatus::Changed {
+                        PropStatus::Changed
+                    } else {
+                        PropStatus::Unchanged
+                    },
+                )
+            }
+            _ => self.eliminate_fixed(ctx),
+        }
     }
 }
 
@@ -221,59 +296,7 @@ impl Constraint for AllDifferent {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        match ctx.pruning() {
-            Pruning::ForwardChecking => match ctx.trigger() {
-                Some((x, i)) => {
-                    let Some(v) = ctx.value(x) else {
-                        return Ok(PropStatus::Unchanged);
-                    };
-                    ctx.note_revision();
-                    if self.skips_decided
-                        && let Ok(shifted) = Value::try_from(self.shifted(i, v))
-                        && (-SAFE..SAFE).contains(&shifted)
-                    // The decided position stops waiting, and the value
-                    // leaves the undecided variables only: forward checking
-                    // took it out of the decided ones when they were decided.
-                    {
-                        let changed = ctx.forward_check_shifted(SCOPE, WAITING, i, shifted)?;
-                        return Ok(if changed {
-                            PropStatus::Changed
-                        } else {
-                            PropStatus::Unchanged
-                        });
-                    }
-                    let mut changed = self.eliminate(ctx, i, self.shifted(i, v))?;
-                    // A variable listed twice: its other positions are fixed too,
-                    // and no later trigger will eliminate their values.
-                    for j in i + 1..self.vars.len() {
-                        if self.vars[j] == x {
-                            changed |= self.eliminate(ctx, j, self.shifted(j, v))?;
-                        }
-                    }
-                    Ok(if changed {
-                        PropStatus::Changed
-                    } else {
-                        PropStatus::Unchanged
-                    })
-                }
-                None => self.eliminate_fixed(ctx),
-            },
-            Pruning::Propagators => {
-                let first = self.eliminate_fixed(ctx)?;
-                if first == PropStatus::Entailed {
-                    return Ok(first);
-                }
-                let second = self.matching_filter(ctx)?;
-                Ok(
-                    if first == PropStatus::Changed || second == PropStatus::Changed {
-                        PropStatus::Changed
-                    } else {
-                        PropStatus::Unchanged
-                    },
-                )
-            }
-            _ => self.eliminate_fixed(ctx),
-        }
+        self.filter(ctx, self.skips_decided)
     }
 }
 
@@ -346,18 +369,22 @@ impl ValueGraph {
         false
     }
 
-    /// The (variable, shifted value) pairs that belong to no maximum matching, or
-    /// `None` if the variables cannot all get different values.
-    fn unsupported(&self) -> Option<Vec<(usize, i128)>> {
+    /// The (variable, shifted value) pairs that belong to no maximum matching,
+    /// or `Infeasible` if the variables cannot all get different values;
+    /// `Interrupted` as soon as `stop` says so (asked once per variable).
+    fn unsupported(&self, stop: &mut dyn FnMut() -> bool) -> Matching {
         let n = self.adj.len();
         let m = self.values.len();
         let mut var_of = vec![FREE; m];
         let mut val_of = vec![FREE; n];
         let mut seen = vec![false; m];
         for x in 0..n {
+            if stop() {
+                return Matching::Interrupted;
+            }
             seen.iter_mut().for_each(|s| *s = false);
             if !self.augment(x, &mut var_of, &mut val_of, &mut seen) {
-                return None;
+                return Matching::Infeasible;
             }
         }
         // Directed graph: node x (variable) and n + v (value). Matched edges go
@@ -400,8 +427,18 @@ impl ValueGraph {
                 }
             }
         }
-        Some(removals)
+        Matching::Removals(removals)
     }
+}
+
+/// What the matching filter found.
+enum Matching {
+    /// The values to remove.
+    Removals(Vec<(usize, i128)>),
+    /// No matching covers every variable.
+    Infeasible,
+    /// The search is stopping; nothing was concluded.
+    Interrupted,
 }
 
 /// Strongly connected components (iterative Tarjan); returns a component id per node.

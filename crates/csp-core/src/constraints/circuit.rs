@@ -189,7 +189,7 @@ impl Constraint for Circuit {
                     }
                 }
             }
-            self.all_different.propagate(ctx)?;
+            self.all_different.propagate_embedded(ctx)?;
             if size(ctx) == round {
                 break;
             }

@@ -146,8 +146,8 @@ impl Constraint for Inverse {
                 }
             }
             if ctx.pruning() == Pruning::Propagators {
-                self.all_different[0].propagate(ctx)?;
-                self.all_different[1].propagate(ctx)?;
+                self.all_different[0].propagate_embedded(ctx)?;
+                self.all_different[1].propagate_embedded(ctx)?;
             }
             if size(ctx) == round {
                 break;

@@ -221,6 +221,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         solver.domains.push_level();
         solver.state.push_level();
         let started = Instant::now();
+        // The limits hold during the root propagation too.
+        solver.changes.deadline = solver.limits.time.map(|t| started + t);
+        solver.changes.cancel = solver.limits.cancel.clone();
         solver.root_failed = solver.propagate_root().is_err();
         solver.stats.elapsed += started.elapsed();
         Ok(solver)

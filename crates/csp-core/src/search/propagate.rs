@@ -146,6 +146,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     pub(super) fn run_queue(&mut self, node: Option<&Node>) -> Result<(), Failure> {
         let constraints = self.model.posted();
         while let Some(cid) = self.queue.pop_front() {
+            if self.changes.poll() {
+                // A limit was reached: leave the fixpoint unfinished, the
+                // search stops as soon as this returns.
+                for q in self.queue.drain(..) {
+                    self.in_queue[q as usize] = false;
+                }
+                self.in_queue[cid as usize] = false;
+                for v in self.changes.changed.drain(..) {
+                    self.changes.in_changed[v.index()] = false;
+                }
+                return Ok(());
+            }
             let c = cid as usize;
             self.in_queue[c] = false;
             if self.state.is_entailed(c) {

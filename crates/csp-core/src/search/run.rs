@@ -19,6 +19,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             return false;
         }
         let started = Instant::now();
+        self.changes.deadline = self
+            .limits
+            .time
+            .map(|t| started + t.saturating_sub(self.stats.elapsed));
         let found = self.run(started);
         self.flush_pruned();
         self.stats.elapsed += started.elapsed();
@@ -46,6 +50,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     }
 
     pub(super) fn run(&mut self, started: Instant) -> bool {
+        // A limit reached inside propagation (at the root, or in the last
+        // decision's) ends the search: the domains are not at a fixpoint.
+        if let Some(reason) = self.changes.interrupted {
+            return self.stop(reason);
+        }
         if self.root_failed {
             self.status = SearchStatus::Complete;
             return false;
@@ -137,7 +146,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.state.push_level();
             self.decided[node.var.index()] = true;
             self.num_decided += 1;
-            match self.decide(&node) {
+            let decided = self.decide(&node);
+            if let Some(reason) = self.changes.interrupted {
+                return self.stop(reason);
+            }
+            match decided {
                 Ok(()) => {
                     self.stats.accepted += 1;
                     self.stats.peak_depth = self.stats.peak_depth.max(self.num_decided as u64);

@@ -168,3 +168,53 @@ fn unknown_or_repeated_decision_variables_are_errors() {
         .unwrap();
     assert_eq!(e.to_string(), "decision variables: #1 is listed twice");
 }
+
+#[test]
+fn limits_hold_inside_the_root_propagation() {
+    // Régin's filter on 300 queens is slow; a cancel flag already set stops it
+    // in the middle of the root propagation.
+    let m = queens(300);
+    let flag = CancelFlag::new();
+    flag.cancel();
+    let config = Config::default()
+        .with_pruning(Pruning::Propagators)
+        .with_cancel_flag(flag);
+    let mut s = Solver::new(&m, config).unwrap();
+    let r = s.count();
+    assert_eq!(
+        (r.status, r.stats.tried),
+        (SearchStatus::Stopped(StopReason::Cancelled), 0)
+    );
+    // A time limit already spent stops it the same way.
+    let config = Config::default()
+        .with_pruning(Pruning::Propagators)
+        .with_time_limit(Duration::ZERO);
+    let r = Solver::new(&m, config).unwrap().count();
+    assert_eq!(
+        (r.status, r.stats.tried),
+        (SearchStatus::Stopped(StopReason::TimeLimit), 0)
+    );
+}
+
+#[test]
+fn a_limit_reached_inside_a_decision_stops_the_search_there() {
+    // Set the flag from the observer when the second node is tried: the
+    // propagation of that decision is cut, and the search stops at once.
+    struct CancelAt(CancelFlag, u64);
+    impl SearchObserver for CancelAt {
+        fn on_try(&mut self, node: &Node) {
+            if node.id == self.1 {
+                self.0.cancel();
+            }
+        }
+    }
+    let m = queens(200);
+    let flag = CancelFlag::new();
+    let config = Config::default()
+        .with_pruning(Pruning::Propagators)
+        .with_cancel_flag(flag.clone());
+    let mut s = Solver::with_observer(&m, config, CancelAt(flag, 2)).unwrap();
+    let r = s.count();
+    assert_eq!(r.status, SearchStatus::Stopped(StopReason::Cancelled));
+    assert_eq!((r.stats.tried, r.stats.solutions), (2, 0));
+}
