@@ -281,14 +281,6 @@ fn messages_name_the_option_given_not_a_method_that_was_not() {
         "n = 20000000 is too large for min-conflicts (the default method for one solution of \
          N > 1000) (at most 2000000); use --method construct",
     );
-    refused(
-        &["count", "8", "--part", "1/2", "--pruning", "fc"],
-        "--part cannot be used with --pruning (shares are counted by the bitboard counter)",
-    );
-    refused(
-        &["count", "8", "--part", "1/2", "--method", "engine"],
-        "--part cannot be used with --method engine (shares are counted by the bitboard counter)",
-    );
 }
 
 #[test]
