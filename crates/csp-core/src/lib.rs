@@ -176,7 +176,7 @@ pub use branching::{
 };
 pub use constraint::{Conflict, Constraint, PropStatus, Propagation};
 pub use constraints::{
-    AllDifferent, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
+    AllDifferent, BinaryRelation, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
 };
 pub use context::PropagationContext;
 pub use domains::{DomainValues, Domains};

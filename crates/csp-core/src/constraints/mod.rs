@@ -4,6 +4,7 @@
 //! `propagate`; post them with the [`Model`](crate::Model) methods of the same name.
 
 mod all_different;
+mod binary;
 mod element;
 mod linear;
 mod not_equal;
@@ -11,6 +12,7 @@ mod predicate;
 mod table;
 
 pub use all_different::AllDifferent;
+pub use binary::{BinaryRelation, PairFn};
 pub use element::{Element, VarElement};
 pub use linear::{Linear, Relation, ceil_div, divide_range, floor_div, scaled_range};
 pub use not_equal::NotEqual;
