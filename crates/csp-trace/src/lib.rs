@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use csp_core::{Candidate, Failure, FailureKind, Node, PruneCause, SearchObserver, Value, VarId};
 
 pub use diff::{Divergence, diff};
-pub use svg::{NodeBox, NodePainter, SvgOptions};
+pub use svg::{FailureNamer, NodeBox, NodePainter, SvgOptions};
 pub use xml::escape_xml;
 
 /// One event of a search, as stored in a trace and written to JSON Lines.

@@ -134,12 +134,18 @@ impl Constraint for BinaryRelation {
         }
         let fixed = (ctx.value(x).is_some(), ctx.value(y).is_some());
         match fixed {
+            // Both fixed: a check. A clash empties the side not just decided
+            // (as `NotEqual` does), so the failure names a variable.
             (true, true) => {
-                return if self.promising(ctx.domains()) {
-                    Ok(PropStatus::Entailed)
-                } else {
-                    Err(Conflict::infeasible())
-                };
+                if !self.promising(ctx.domains()) {
+                    let side = usize::from(ctx.trigger().is_none_or(|(_, pos)| pos == 0));
+                    let var = self.vars[side];
+                    if let Some(value) = ctx.value(var) {
+                        ctx.remove(var, value)?;
+                    }
+                    return Err(Conflict::wipeout(var));
+                }
+                return Ok(PropStatus::Entailed);
             }
             // One side has a value: the other keeps its compatible values,
             // after which every pair left is allowed.
