@@ -63,7 +63,8 @@ fn nodes_below(events: &[&TraceEvent], from: usize, depth: usize) -> u64 {
 /// The first difference between two traces, or `None` if their trees are the same.
 ///
 /// ```
-/// use csp_core::{Config, Model, Pruning, Solver, trace::{diff, TraceRecorder}};
+/// use csp_core::{Config, Model, Pruning, Solver};
+/// use csp_trace::{diff, TraceRecorder};
 /// let mut m = Model::new();
 /// let q = m.int_var_array("q", 4, 0..=3)?;
 /// m.all_different(&q)?;

@@ -10,7 +10,8 @@ impl Trace {
     /// variables and constraints, then one event per line.
     ///
     /// ```
-    /// # use csp_core::{Config, Model, Solver, trace::TraceRecorder};
+    /// # use csp_core::{Config, Model, Solver};
+    /// # use csp_trace::TraceRecorder;
     /// # let mut m = Model::new();
     /// # let x = m.named_int_var("x", 0..=1)?;
     /// # let mut s = Solver::with_observer(&m, Config::default(), TraceRecorder::new(100))?;

@@ -169,13 +169,24 @@ impl<'q> Renderer<'q> {
         board
     }
 
-    /// `the column constraint`, `the ↘ diagonal constraint`, or `propagation`.
+    /// `the column constraint`, `the ↘ diagonal constraint`, `the no-attack
+    /// constraint of rows 1 and 2` (pairwise), or `propagation`.
     fn constraint(&self, constraint: Option<usize>) -> String {
-        constraint
-            .and_then(|c| self.queens.constraint_line(c))
-            .map_or("propagation".to_string(), |l| {
-                format!("the {} constraint", line_name(l))
-            })
+        let Some(c) = constraint else {
+            return "propagation".to_string();
+        };
+        if let Some(l) = self.queens.constraint_line(c) {
+            return format!("the {} constraint", line_name(l));
+        }
+        let rows: Option<Vec<usize>> = self
+            .queens
+            .model()
+            .constraint(csp_core::ConstraintId::new(c))
+            .map(|k| k.scope().iter().filter_map(|&v| self.queens.row_of(v)).collect());
+        match rows.as_deref() {
+            Some([i, j]) => format!("the no-attack constraint of rows {i} and {j}"),
+            _ => "propagation".to_string(),
+        }
     }
 
     fn flush(&mut self) {

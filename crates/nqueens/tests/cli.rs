@@ -462,7 +462,7 @@ fn n_too_large_for_the_method_is_refused() {
     refused(
         &["solve", "501", "--model", "pairwise"],
         "",
-        "n = 501 is too large for the pairwise model (at most 500): it posts 3n(n-1)/2 constraints; use the global model or --method construct",
+        "n = 501 is too large for the pairwise model (at most 500): it posts n(n-1)/2 constraints; use the global model or --method construct",
     );
     refused(
         &["count", "10001", "--method", "engine"],

@@ -202,7 +202,7 @@ mod tests {
             let xb = b.int_var_array("x", 4, 0..=4).unwrap();
             for i in 0..4 {
                 for j in i + 1..4 {
-                    let d = (j - i) as i32;
+                    let d = (j - i) as crate::Value;
                     a.binary_relation("r", xa[i], xa[j], move |p, q| (p - q).abs() != d && p != q)
                         .unwrap();
                     b.predicate("r", &[xb[i], xb[j]], move |v| {
