@@ -1,8 +1,7 @@
 //! `Model`: variables with declared domains, and the constraints posted on them.
 
 use crate::constraints::{
-    AllDifferent, BinaryRelation, Element, Linear, NotEqual, Predicate, Relation, Table,
-    VarElement,
+    AllDifferent, BinaryRelation, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
 };
 use crate::context::PropagationContext;
 use crate::{Constraint, ConstraintId, CspError, Domain, Domains, Propagation, Value, VarId};

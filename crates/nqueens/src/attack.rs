@@ -13,8 +13,8 @@
 
 use csp_core::ConstraintId;
 
-pub use crate::construct::Line;
 use crate::Queens;
+pub use crate::construct::Line;
 
 /// A placed queen attacking a square, and the line they share.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

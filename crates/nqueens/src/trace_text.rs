@@ -182,7 +182,12 @@ impl<'q> Renderer<'q> {
             .queens
             .model()
             .constraint(csp_core::ConstraintId::new(c))
-            .map(|k| k.scope().iter().filter_map(|&v| self.queens.row_of(v)).collect());
+            .map(|k| {
+                k.scope()
+                    .iter()
+                    .filter_map(|&v| self.queens.row_of(v))
+                    .collect()
+            });
         match rows.as_deref() {
             Some([i, j]) => format!("the no-attack constraint of rows {i} and {j}"),
             _ => "propagation".to_string(),

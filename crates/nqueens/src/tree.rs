@@ -167,7 +167,10 @@ pub fn clashes(queens: &Queens, trace: &Trace) -> HashMap<u64, Clash> {
     let nodes = trace.nodes();
     let index: HashMap<u64, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
     let mut out = HashMap::new();
-    for n in nodes.iter().filter(|n| matches!(n.outcome, NodeOutcome::Rejected { .. })) {
+    for n in nodes
+        .iter()
+        .filter(|n| matches!(n.outcome, NodeOutcome::Rejected { .. }))
+    {
         let mut path = vec![n];
         while let Some(&i) = index.get(&path[path.len() - 1].parent) {
             path.push(&nodes[i]);

@@ -66,7 +66,11 @@ fn from_svg(svg: &str, n: usize) -> BTreeMap<u64, (Option<Why>, Option<Why>)> {
             )),
             None => parse_label(label),
         };
-        let side = attr(between(rest, r#"<g class="board">"#, "/>").unwrap(), "width").unwrap();
+        let side = attr(
+            between(rest, r#"<g class="board">"#, "/>").unwrap(),
+            "width",
+        )
+        .unwrap();
         let cell = side / n as f64;
         let line = between(rest, "<line", "/>").map(|l| {
             let at = |k: &str| (attr(l, k).unwrap() / cell - 0.5).round() as usize;

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::constraint::{Conflict, PropStatus, Propagation};
-use crate::{Constraint, Domains, Pruning, PropagationContext, Value, VarId};
+use crate::{Constraint, Domains, PropagationContext, Pruning, Value, VarId};
 
 /// The test a [`BinaryRelation`] runs on a pair of values.
 pub type PairFn = dyn Fn(Value, Value) -> bool + Send + Sync;

@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::marks::{GREY, Num};
 use super::FailureNamer;
+use super::marks::{GREY, Num};
 use crate::{Outcome, TraceEvent, TraceNode};
 use csp_core::{ConstraintId, Model, Value, VarId};
 
