@@ -65,9 +65,9 @@ pub const DEFAULT_NODE_LIMIT: u64 = 100_000_000;
 /// The model variants a comparison can use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ModelVariant {
-    /// Three binary disequalities per pair of rows ([`Variant::Pairwise`]):
-    /// the classic `promising` test. The default, because heuristics such as
-    /// dom/wdeg learn from many small constraints.
+    /// One "do not attack" constraint per pair of rows ([`Variant::Pairwise`]):
+    /// the classic `promising` test, arc consistent under `mac`. The default,
+    /// because heuristics such as dom/wdeg learn from many small constraints.
     #[default]
     Pairwise,
     /// Three all-different constraints ([`Variant::Global`]).
