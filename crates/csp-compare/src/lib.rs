@@ -363,10 +363,23 @@ pub fn compare(
     sizes: &[usize],
     options: &CompareOptions,
 ) -> Result<Table, CompareError> {
+    compare_reporting(build, entries, sizes, options, |_, _| {})
+}
+
+/// [`compare`], calling `starting(size, entry)` before each entry runs on a
+/// size (to show progress while a long comparison works).
+pub fn compare_reporting(
+    build: &dyn Fn(usize, &str) -> Result<Model, CspError>,
+    entries: &[Entry],
+    sizes: &[usize],
+    options: &CompareOptions,
+    mut starting: impl FnMut(usize, &Entry),
+) -> Result<Table, CompareError> {
     let mut rows = Vec::new();
     for &size in sizes {
         let mut agreed: Option<(String, u64)> = None;
         for entry in entries {
+            starting(size, entry);
             let (first, model) = run_once(entry, size, build, options)?;
             // Verify before timing further runs.
             if let (Some(sol), Some(model)) = (&first.solution, &model)

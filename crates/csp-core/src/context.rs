@@ -223,7 +223,8 @@ impl<'a> PropagationContext<'a> {
     /// [`StateLayout::shifted`](crate::StateLayout::shifted)) are still worth
     /// visiting: position `pos` leaves the set (trailed), then `shifted -
     /// offset_j` leaves `var_j` for every position `j` left in the set, in
-    /// increasing order of `j`. Returns whether anything was removed. Values
+    /// increasing order of `j`, each counted as one revision. Returns whether
+    /// anything was removed. Values
     /// that would overflow are skipped. All-different uses it with the
     /// undecided positions: a decided variable's value leaves the others.
     ///
@@ -241,6 +242,11 @@ impl<'a> PropagationContext<'a> {
         shifted: Value,
     ) -> Result<bool, Conflict> {
         let (l, positions) = self.state.take_position(self.cid, list, set, pos);
+        // One revision per variable filtered: the positions left in the set.
+        self.changes.revisions += positions
+            .iter()
+            .map(|w| u64::from(w.count_ones()))
+            .sum::<u64>();
         if let Some(entries) = &l.entries
             && !self.changes.record
             && !self.changes.track_changed
@@ -297,11 +303,20 @@ impl<'a> PropagationContext<'a> {
         self.changes.poll()
     }
 
-    /// Counts one arc revision (a variable's domain checked against this
-    /// constraint) in the search statistics.
+    /// Counts one revision in the search statistics: one variable's domain
+    /// examined by this constraint in order to remove values from it, whether
+    /// or not any value goes. Every built-in constraint counts this way (one
+    /// per variable it filters per call; a call that only tests fixed values
+    /// counts none), so `revisions` compares across models.
     #[inline]
     pub fn note_revision(&mut self) {
         self.changes.revisions += 1;
+    }
+
+    /// Counts `count` revisions at once (see [`note_revision`](Self::note_revision)).
+    #[inline]
+    pub fn note_revisions(&mut self, count: u64) {
+        self.changes.revisions += count;
     }
 
     #[inline]

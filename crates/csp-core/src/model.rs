@@ -1,7 +1,7 @@
 //! `Model`: variables with declared domains, and the constraints posted on them.
 
 use crate::constraints::{
-    AllDifferent, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
+    AllDifferent, BinaryRelation, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
 };
 use crate::context::PropagationContext;
 use crate::{Constraint, ConstraintId, CspError, Domain, Domains, Propagation, Value, VarId};
@@ -386,6 +386,20 @@ impl Model {
         test: impl Fn(&[Value]) -> bool + Send + Sync + 'static,
     ) -> Result<ConstraintId, CspError> {
         self.add(Posted::Custom(Box::new(Predicate::new(name, vars, test))))
+    }
+
+    /// A relation between `x` and `y` given by a closure on a pair of values,
+    /// filtered by support (see [`BinaryRelation`]).
+    pub fn binary_relation(
+        &mut self,
+        name: impl Into<String>,
+        x: VarId,
+        y: VarId,
+        allowed: impl Fn(Value, Value) -> bool + Send + Sync + 'static,
+    ) -> Result<ConstraintId, CspError> {
+        self.add(Posted::Custom(Box::new(BinaryRelation::new(
+            name, x, y, allowed,
+        ))))
     }
 
     /// Number of constraints.

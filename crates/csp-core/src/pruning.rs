@@ -14,6 +14,18 @@ use std::str::FromStr;
 /// | [`ForwardChecking`](Pruning::ForwardChecking) | removes from the unassigned neighbours of `x` every value inconsistent with it | forward checking (FC) |
 /// | [`ArcConsistency`](Pruning::ArcConsistency) | revises constraints until no domain changes (AC-3), cascading through the network | MAC |
 /// | [`Propagators`](Pruning::Propagators) | runs each constraint's strongest filtering to a fixpoint | propagation |
+///
+/// The engine runs the level; each constraint decides what filtering it does
+/// there, so the levels are not uniform across constraints:
+///
+/// | constraint | `check` | `fc` | `mac` | `propagators` |
+/// |---|---|---|---|---|
+/// | [`NotEqual`](crate::NotEqual) | both sides fixed | a fixed side's value leaves the other | as `fc` (it is arc consistent once a side is fixed) | as `mac` |
+/// | [`BinaryRelation`](crate::BinaryRelation) | both sides fixed | the fixed side's incompatible values leave the other | revise both sides by support to a fixpoint: arc consistency | as `mac` |
+/// | [`AllDifferent`](crate::AllDifferent) | two fixed equal values | the decided value leaves the others | value elimination of every fixed value, cascading | value elimination, then Régin's matching filter (generalised arc consistency) |
+/// | [`Linear`](crate::Linear) | bounds cannot reach the right-hand side | bounds filtering | bounds filtering to a fixpoint | as `mac` |
+/// | [`Table`](crate::Table), [`Element`](crate::Element), [`VarElement`](crate::VarElement) | the scope's fixed values fit no tuple / entry | supports over the tuples or entries | supports to a fixpoint | as `mac` |
+/// | [`Predicate`](crate::Predicate) and other generic constraints | `check` once the scope is fixed | [`generic::forward_check`](crate::generic::forward_check): probe each value with `promising` | [`generic::support_search`](crate::generic::support_search): supports by enumerating tuples, falling back to forward checking above [`SUPPORT_SEARCH_LIMIT`](crate::generic::SUPPORT_SEARCH_LIMIT) (65,536) tuples | as `mac` |
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Pruning {
     /// Generate and test.

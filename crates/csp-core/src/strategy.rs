@@ -7,9 +7,11 @@ use crate::{Config, Pruning, UnknownName, ValOrder, VarOrder};
 
 /// A search strategy: a pruning level joined with a variable and a value order.
 ///
-/// Written as the pruning level optionally followed by heuristics, joined with
-/// `+`, in any order after the level: `check`, `fc`, `mac+first-fail`,
-/// `fc+dom-wdeg+lcv`. Omitted heuristics are `input` and `asc`.
+/// Written `pruning[+var[+val]]`: the pruning level, then optionally the
+/// variable order, then optionally the value order, by position and spelled
+/// as the command lines' `--pruning`, `--var` and `--val` spell them:
+/// `check`, `fc`, `mac+first-fail`, `fc+dom-wdeg+lcv`, `fc+input+random:7`.
+/// Omitted heuristics are `input` and `asc`.
 ///
 /// ```
 /// use csp_core::{Pruning, Strategy, ValOrder, VarOrder};
@@ -50,54 +52,97 @@ impl Strategy {
 }
 
 impl fmt::Display for Strategy {
+    /// `pruning[+var[+val]]`, by position: the variable order is written when
+    /// it or the value order is not the default (`fc+input+random:7`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.pruning.as_str())?;
-        match self.var_order {
-            VarOrder::Input => {}
-            VarOrder::Random(seed) => write!(f, "+random:{seed}")?,
-            v => write!(f, "+{v}")?,
+        let val = self.val_order != ValOrder::Ascending;
+        if self.var_order != VarOrder::Input || val {
+            match self.var_order {
+                VarOrder::Random(seed) => write!(f, "+random:{seed}")?,
+                v => write!(f, "+{v}")?,
+            }
         }
-        match self.val_order {
-            ValOrder::Ascending => {}
-            ValOrder::Random(seed) => write!(f, "+random-value:{seed}")?,
-            v => write!(f, "+{v}")?,
+        if val {
+            match self.val_order {
+                ValOrder::Random(seed) => write!(f, "+random:{seed}")?,
+                v => write!(f, "+{v}")?,
+            }
         }
         Ok(())
     }
 }
 
+/// The spellings a strategy string accepts, for error messages.
+const STRATEGY_SPELLINGS: &str = "pruning[+var[+val]] by position, spelled as --pruning, --var, \
+    --val spell them: pruning none, check, fc, mac, propagators; var input, first-fail, \
+    mrv-degree, dom-wdeg, random[:SEED]; val asc, desc, middle, lcv, random[:SEED] \
+    (random-value[:SEED] also names the value order)";
+
 impl FromStr for Strategy {
     type Err = UnknownName;
 
+    /// Parses `pruning[+var[+val]]`: the parts are read by position, each
+    /// spelled as `--pruning`, `--var` and `--val` spell it, so
+    /// `fc+input+random:7` is forward checking, input order, random values
+    /// with seed 7 (`random:7` in second place is the random *variable*
+    /// order). `random-value[:SEED]` names the value order wherever it
+    /// stands (`fc+random-value:7` = `fc+input+random:7`).
+    ///
+    /// ```
+    /// use csp_core::{Pruning, Strategy, ValOrder, VarOrder};
+    /// let s: Strategy = "fc+input+random:7".parse()?;
+    /// assert_eq!(s, Strategy::new(Pruning::ForwardChecking, VarOrder::Input, ValOrder::Random(7)));
+    /// assert_eq!("fc+random-value:7".parse::<Strategy>()?, s);
+    /// assert_eq!(s.to_string(), "fc+input+random:7");
+    /// assert_eq!("fc+random:7".parse::<Strategy>()?.var_order, VarOrder::Random(7));
+    /// // A value order in the variable order's place is an error.
+    /// let e = "fc+lcv".parse::<Strategy>().unwrap_err().to_string();
+    /// assert!(e.starts_with("unknown variable order 'lcv' in strategy 'fc+lcv'"), "{e}");
+    /// # Ok::<(), csp_core::UnknownName>(())
+    /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let mut parts = s.split('+').map(str::trim);
-        let pruning: Pruning = parts.next().unwrap_or("").parse()?;
+        let parts: Vec<&str> = s.split('+').map(str::trim).collect();
+        let fail = |kind: &'static str, part: &str| UnknownName {
+            kind,
+            name: format!("{part}' in strategy '{s}"),
+            expected: STRATEGY_SPELLINGS,
+        };
+        let pruning: Pruning = parts[0]
+            .parse()
+            .map_err(|_| fail("pruning level", parts[0]))?;
         let mut strategy = Strategy {
             pruning,
             ..Strategy::default()
         };
-        for part in parts {
-            if let Some(seed) = part.strip_prefix("random-value:") {
-                strategy.val_order = format!("random:{seed}").parse()?;
-            } else if part == "random-value" {
-                strategy.val_order = ValOrder::Random(0);
-            } else if let Some(seed) = part.strip_prefix("random:")
-                && seed.parse::<u64>().is_err()
-            {
-                return Err(crate::pruning::bad_seed(seed));
-            } else if let Ok(v) = part.parse::<VarOrder>() {
-                strategy.var_order = v;
-            } else if let Ok(v) = part.parse::<ValOrder>() {
-                strategy.val_order = v;
-            } else {
-                return Err(UnknownName {
-                    kind: "strategy part",
-                    name: part.to_string(),
-                    expected: "a pruning level (none, check, fc, mac, propagators) followed by \
-                               +variable order (input, first-fail, mrv-degree, dom-wdeg, random[:SEED]) \
-                               and/or +value order (asc, desc, middle, lcv, random-value[:SEED])",
-                });
+        let value_alias = |part: &str| match part.strip_prefix("random-value") {
+            Some("") => Some(Ok(ValOrder::Random(0))),
+            Some(rest) => Some(
+                rest.strip_prefix(':')
+                    .and_then(|seed| seed.parse().ok())
+                    .map(ValOrder::Random)
+                    .ok_or(()),
+            ),
+            None => None,
+        };
+        match parts.get(1..).unwrap_or(&[]) {
+            [] => {}
+            [alias] if value_alias(alias).is_some() => {
+                strategy.val_order = value_alias(alias)
+                    .and_then(Result::ok)
+                    .ok_or_else(|| fail("value order", alias))?;
             }
+            [var] | [var, _] => {
+                strategy.var_order = var.parse().map_err(|_| fail("variable order", var))?;
+                if let Some(val) = parts.get(2) {
+                    strategy.val_order = match value_alias(val) {
+                        Some(v) => v.ok(),
+                        None => val.parse().ok(),
+                    }
+                    .ok_or_else(|| fail("value order", val))?;
+                }
+            }
+            [_, _, extra, ..] => return Err(fail("fourth part", extra)),
         }
         Ok(strategy)
     }

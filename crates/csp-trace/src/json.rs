@@ -1,6 +1,8 @@
 //! JSON Lines export and import of traces (field names in `docs/trace-format.md`).
 
-use super::{Trace, TraceEvent};
+use std::collections::HashMap;
+
+use super::{FailureNamer, Trace, TraceEvent, TraceNode};
 use csp_core::Model;
 
 impl Trace {
@@ -22,6 +24,31 @@ impl Trace {
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn to_json_lines(&self, model: &Model) -> String {
+        self.to_json_lines_with_reasons(model, &|_| None)
+    }
+
+    /// [`to_json_lines`](Trace::to_json_lines), with a `"reason"` field on each
+    /// `reject` event that `reasons` names (the same [`FailureNamer`] the SVG
+    /// labels use, so the two agree). Readers that do not know the field
+    /// ignore it ([`from_json_lines`](Trace::from_json_lines) does).
+    ///
+    /// ```
+    /// # use csp_core::{Config, Model, Pruning, Solver};
+    /// # use csp_trace::TraceRecorder;
+    /// let mut m = Model::new();
+    /// let x = m.named_int_var("x", 0..=1)?;
+    /// let y = m.named_int_var("y", 0..=1)?;
+    /// m.not_equal(x, y)?;
+    /// let config = Config::default().with_pruning(Pruning::Check);
+    /// let mut s = Solver::with_observer(&m, config, TraceRecorder::new(100))?;
+    /// s.first();
+    /// let trace = s.into_observer().finish();
+    /// let text = trace.to_json_lines_with_reasons(&m, &|n| Some(format!("x and y both {}", n.value)));
+    /// assert!(text.contains(r#""kind":"not_promising","constraint":0,"wiped_out":null,"reason":"x and y both 0""#));
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn to_json_lines_with_reasons(&self, model: &Model, reasons: &FailureNamer<'_>) -> String {
+        let nodes: HashMap<u64, TraceNode> = self.nodes().into_iter().map(|n| (n.id, n)).collect();
         #[derive(serde::Serialize)]
         struct Header<'a> {
             event: &'a str,
@@ -36,8 +63,21 @@ impl Trace {
         let mut out = serde_json::to_string(&header).unwrap_or_default();
         out.push('\n');
         for e in &self.events {
-            // Serialising these plain enums cannot fail.
-            if let Ok(line) = serde_json::to_string(e) {
+            let reason = match e {
+                TraceEvent::Reject { id, .. } => nodes.get(id).and_then(reasons),
+                _ => None,
+            };
+            // Serialising these plain enums and strings cannot fail.
+            if let Ok(mut line) = serde_json::to_string(e) {
+                if let Some(reason) = reason
+                    && let Ok(reason) = serde_json::to_string(&reason)
+                    && line.ends_with('}')
+                {
+                    line.pop();
+                    line.push_str(",\"reason\":");
+                    line.push_str(&reason);
+                    line.push('}');
+                }
                 out.push_str(&line);
                 out.push('\n');
             }

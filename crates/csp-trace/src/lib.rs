@@ -46,7 +46,7 @@ pub use explore::{
     Advance, CellState, DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun,
     GridState, MAX_GRID_VALUES, StopAtCap, explore_html, steps, stops,
 };
-pub use svg::{NodeBox, NodePainter, SvgOptions};
+pub use svg::{FailureNamer, NodeBox, NodePainter, SvgOptions};
 pub use xml::escape_xml;
 
 /// One event of a search, as stored in a trace and written to JSON Lines.

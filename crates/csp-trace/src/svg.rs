@@ -67,6 +67,11 @@ impl NodeBox<'_> {
 /// as it is, so it must be well-formed with its text escaped.
 pub type NodePainter<'a> = dyn Fn(&NodeBox<'_>) -> Option<String> + 'a;
 
+/// Names the conflict behind a dead end, instead of the failing constraint's
+/// name (`↙ diagonal 0,2` rather than `no-attack c1`); `None` keeps the
+/// constraint's name. Shown in the label under the node and in its tooltip.
+pub type FailureNamer<'a> = dyn Fn(&TraceNode) -> Option<String> + 'a;
+
 /// Options for [`Trace::to_svg`]. Start from [`SvgOptions::default`].
 #[derive(Clone)]
 pub struct SvgOptions<'a> {
@@ -89,6 +94,9 @@ pub struct SvgOptions<'a> {
     /// Names to show for constraints, by constraint index, instead of the
     /// model's generic ones (`all-different c1`); missing entries fall back.
     pub constraint_names: Option<&'a [String]>,
+    /// Names each dead end's conflict (see [`FailureNamer`]); `None`: the
+    /// failing constraint's name.
+    pub failure_names: Option<&'a FailureNamer<'a>>,
     /// Draws the nodes' boxes; `None`: plain boxes with the node ids.
     pub node_painter: Option<&'a NodePainter<'a>>,
     /// More legend entries, for what a painter draws: `(glyph, text)`, the
@@ -108,6 +116,7 @@ impl Default for SvgOptions<'_> {
             show_reasons: true,
             max_nodes: 2_000,
             constraint_names: None,
+            failure_names: None,
             node_painter: None,
             extra_legend: Vec::new(),
         }
@@ -126,6 +135,7 @@ impl fmt::Debug for SvgOptions<'_> {
             .field("show_reasons", &self.show_reasons)
             .field("max_nodes", &self.max_nodes)
             .field("constraint_names", &self.constraint_names)
+            .field("failure_names", &self.failure_names.map(|_| "fn"))
             .field("node_painter", &self.node_painter.map(|_| "fn"))
             .field("extra_legend", &self.extra_legend)
             .finish()
@@ -155,6 +165,12 @@ impl<'a> SvgOptions<'a> {
     /// Adds a legend entry: a glyph (an SVG fragment in a 28 × 18 box) and its meaning.
     pub fn with_legend(mut self, glyph: impl Into<String>, text: impl Into<String>) -> Self {
         self.extra_legend.push((glyph.into(), text.into()));
+        self
+    }
+
+    /// Names each dead end's conflict with `namer` (see [`FailureNamer`]).
+    pub fn with_failure_names(mut self, namer: &'a FailureNamer<'a>) -> Self {
+        self.failure_names = Some(namer);
         self
     }
 
@@ -204,6 +220,7 @@ impl Trace {
         let namer = Namer {
             model,
             constraint_names: options.constraint_names,
+            failure_names: options.failure_names,
         };
         let all = self.nodes();
         let drawn = &all[..all.len().min(options.max_nodes)];

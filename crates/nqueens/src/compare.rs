@@ -8,18 +8,20 @@
 //!
 //! # Writing a list of strategies
 //! Entries are separated by commas. Each is `[NAME=]STRATEGY[@VARIANT]`:
-//! - `STRATEGY` is a [`Strategy`] spelling: a pruning level (`none`, `check`,
-//!   `fc`, `mac`, `propagators`) optionally followed by `+variable order`
-//!   (`first-fail`, `mrv-degree`, `dom-wdeg`, ...) and `+value order` (`lcv`,
-//!   `middle`, ...);
+//! - `STRATEGY` is a [`Strategy`] spelling, `pruning[+var[+val]]` by
+//!   position: a pruning level (`none`, `check`, `fc`, `mac`, `propagators`),
+//!   optionally the variable order (`input`, `first-fail`, `mrv-degree`,
+//!   `dom-wdeg`, `random:SEED`), then optionally the value order (`asc`,
+//!   `lcv`, `middle`, `random:SEED`), each spelled as `--var` and `--val`
+//!   spell it;
 //! - `VARIANT` is the model ([`ModelVariant`]): `pairwise` (the default),
 //!   `global` or `columns`;
 //! - `NAME` is what the tables show (by default the entry as written);
 //! - the word `dedicated` is the dedicated method instead of the engine: the
 //!   bitboard counter ([`bitboard::count`]) in count
 //!   mode, the closed-form placement ([`construct`](crate::construct::construct))
-//!   in first-solution mode. `bitboard` and `construct` name them in their own
-//!   mode.
+//!   in first-solution mode; the row is labelled as written (`dedicated`,
+//!   or `bitboard` / `construct`, which name the same method).
 //!
 //! ```
 //! use csp_compare::{CompareOptions, Mode};
@@ -33,7 +35,7 @@
 //! assert_eq!(nodes("check", 8), Some(15_720)); // the textbook figure
 //! assert!(nodes("fc+first-fail", 8) < nodes("check", 8));
 //! assert!(nodes("leaves", 8) > nodes("check", 8));
-//! assert_eq!(nodes("bitboard", 8), None); // it does not count nodes
+//! assert_eq!(nodes("dedicated", 8), None); // it does not count nodes
 //! assert!(table.rows.iter().all(|r| r.solutions == if r.size == 6 { 4 } else { 92 }));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -63,9 +65,9 @@ pub const DEFAULT_NODE_LIMIT: u64 = 100_000_000;
 /// The model variants a comparison can use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ModelVariant {
-    /// Three binary disequalities per pair of rows ([`Variant::Pairwise`]):
-    /// the classic `promising` test. The default, because heuristics such as
-    /// dom/wdeg learn from many small constraints.
+    /// One "do not attack" constraint per pair of rows ([`Variant::Pairwise`]):
+    /// the classic `promising` test, arc consistent under `mac`. The default,
+    /// because heuristics such as dom/wdeg learn from many small constraints.
     #[default]
     Pairwise,
     /// Three all-different constraints ([`Variant::Global`]).
@@ -187,22 +189,14 @@ pub struct EntrySpec {
 }
 
 impl EntrySpec {
-    /// The comparison entry for `mode`. The dedicated method is named
-    /// `bitboard` in count mode and `construct` in first mode unless the list
-    /// named it.
-    pub fn entry(&self, mode: Mode) -> Entry {
+    /// The comparison entry for `mode`, labelled as the list wrote it
+    /// (`dedicated`, `bitboard`, `construct` or `NAME=`).
+    pub fn entry(&self, _mode: Mode) -> Entry {
         match self.method {
             Method::Engine(strategy, variant) => {
                 Entry::engine(self.name.clone(), strategy, variant.as_str())
             }
-            Method::Dedicated => {
-                let name = match (self.name.as_str(), mode) {
-                    ("dedicated" | "bitboard" | "construct", Mode::Count) => "bitboard",
-                    ("dedicated" | "bitboard" | "construct", Mode::First) => "construct",
-                    (name, _) => name,
-                };
-                Entry::custom(name, dedicated)
-            }
+            Method::Dedicated => Entry::custom(self.name.clone(), dedicated),
         }
     }
 }
@@ -319,6 +313,18 @@ pub fn compare_with_progress(
     entries: &[EntrySpec],
     sizes: &[usize],
     options: &CompareOptions,
+    progress: impl FnMut(usize, &[Row]),
+) -> Result<Table, CompareError> {
+    compare_reporting(entries, sizes, options, |_, _| {}, progress)
+}
+
+/// [`compare_with_progress`], also calling `starting(size, name)` before each
+/// entry runs on a size: `nqueens compare` shows it on a terminal.
+pub fn compare_reporting(
+    entries: &[EntrySpec],
+    sizes: &[usize],
+    options: &CompareOptions,
+    mut starting: impl FnMut(usize, &str),
     mut progress: impl FnMut(usize, &[Row]),
 ) -> Result<Table, CompareError> {
     let entries: Vec<Entry> = entries.iter().map(|e| e.entry(options.mode)).collect();
@@ -327,7 +333,9 @@ pub fn compare_with_progress(
         rows: Vec::new(),
     };
     for &size in sizes {
-        let part = csp_compare::compare(&build, &entries, &[size], options)?;
+        let part = csp_compare::compare_reporting(&build, &entries, &[size], options, |n, e| {
+            starting(n, &e.name)
+        })?;
         progress(size, &part.rows);
         table.rows.extend(part.rows);
         // Cancelled (Ctrl-C): the sizes measured so far are the result.

@@ -10,10 +10,12 @@
 //!
 //! - a node is a value tried: its id (visit order, stable), its parent (`root`
 //!   for the first row), `row = col`, and `accepted` or `rejected`;
-//! - a rejection by the promising test names the constraint (column or one of
-//!   the diagonals) and the attacking row, the *lowest-index* one when several
-//!   attack, computed from the board so the text does not depend on the order
-//!   in which the engine happens to run its constraints;
+//! - a rejection by the promising test names the conflict the engine reported:
+//!   the constraint that rejected the value tells which line (column, one of
+//!   the diagonals, or any line between two rows on the pairwise model), and
+//!   the earlier queen is the lowest row that constraint sees attacking the
+//!   queen tried ([`attack::rejection`](crate::attack::rejection), the rule the
+//!   tree's labels and red lines follow too);
 //! - under forward checking and arc consistency a rejection names the row left
 //!   with no column, and the values pruned after a node follow it on a `↳ pruned`
 //!   line;
@@ -40,8 +42,7 @@ use std::fmt::Write as _;
 use csp_core::{Config, SearchStats, SearchStatus, Strategy, Value, VarId};
 use csp_trace::{Trace, TraceEvent, TraceRecorder};
 
-use crate::attack::{first_attacker, line_name};
-use crate::construct::{self, Invalid};
+use crate::attack::{line_name, rejection};
 use crate::{Error, Queens};
 
 /// A recorded search and how it ended.
@@ -171,13 +172,29 @@ impl<'q> Renderer<'q> {
         board
     }
 
-    /// `the column constraint`, `the ↘ diagonal constraint`, or `propagation`.
+    /// `the column constraint`, `the ↘ diagonal constraint`, `the no-attack
+    /// constraint of rows 1 and 2` (pairwise), or `propagation`.
     fn constraint(&self, constraint: Option<usize>) -> String {
-        constraint
-            .and_then(|c| self.queens.constraint_line(c))
-            .map_or("propagation".to_string(), |l| {
-                format!("the {} constraint", line_name(l))
-            })
+        let Some(c) = constraint else {
+            return "propagation".to_string();
+        };
+        if let Some(l) = self.queens.constraint_line(c) {
+            return format!("the {} constraint", line_name(l));
+        }
+        let rows: Option<Vec<usize>> = self
+            .queens
+            .model()
+            .constraint(csp_core::ConstraintId::new(c))
+            .map(|k| {
+                k.scope()
+                    .iter()
+                    .filter_map(|&v| self.queens.row_of(v))
+                    .collect()
+            });
+        match rows.as_deref() {
+            Some([i, j]) => format!("the no-attack constraint of rows {i} and {j}"),
+            _ => "propagation".to_string(),
+        }
     }
 
     fn flush(&mut self) {
@@ -305,24 +322,22 @@ impl<'q> Renderer<'q> {
         };
         let mut board = self.board();
         match kind {
-            "not_promising" => {
+            // The one rule shared with the pictures (`attack::rejection`).
+            "not_promising" | "check_failed" => {
                 if let Some(cell) = board.get_mut(row) {
-                    *cell = None;
+                    *cell = Some(col);
                 }
-                match first_attacker(&board, row, col) {
-                    Some(a) => format!("same {} as row {}", line_name(a.line), a.row),
+                match constraint.and_then(|c| rejection(self.queens, &board, (row, col), c)) {
+                    Some(k) if kind == "not_promising" && k.rows[1] == row => {
+                        format!("same {} as row {}", line_name(k.line), k.rows[0])
+                    }
+                    Some(k) => format!(
+                        "rows {} and {} share a {}",
+                        k.rows[0],
+                        k.rows[1],
+                        line_name(k.line)
+                    ),
                     None => format!("{} failed", self.constraint(constraint)),
-                }
-            }
-            "check_failed" => {
-                let columns: Vec<usize> = board.iter().map(|c| c.unwrap_or(usize::MAX)).collect();
-                match construct::validate(&columns) {
-                    Err(Invalid::Attack {
-                        first,
-                        second,
-                        line,
-                    }) => format!("rows {first} and {second} share a {}", line_name(line)),
-                    _ => format!("{} failed", self.constraint(constraint)),
                 }
             }
             "conflict" => match wiped_out {

@@ -30,10 +30,12 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-use csp_core::{Config, ConstraintId, Value};
-use csp_trace::{SvgOptions, Trace, TraceRecorder};
+use std::collections::HashMap;
 
-use crate::attack::line_name;
+use csp_core::{Config, ConstraintId, Value, VarId};
+use csp_trace::{Outcome as NodeOutcome, SvgOptions, Trace, TraceNode, TraceRecorder};
+
+use crate::attack::{Clash, line_name, rejection};
 use crate::construct::Line;
 use crate::{Error, Outcome, Queens};
 
@@ -126,9 +128,65 @@ pub fn record(
     Ok((recorder.finish(), outcome))
 }
 
+/// The clash that rejected the last node of `path` (the decisions from the
+/// root down, this one last), by [`rejection`]'s rule: for a value refused by
+/// the promising check or the final check, the two queens the rejecting
+/// constraint sees attacking each other. `None` for a node that was not
+/// rejected by a constraint's check (accepted, or a row emptied by
+/// propagation).
+pub fn clash(queens: &Queens, path: &[&TraceNode]) -> Option<Clash> {
+    let (last, _) = path.split_last()?;
+    let NodeOutcome::Rejected {
+        kind,
+        constraint: Some(c),
+        ..
+    } = &last.outcome
+    else {
+        return None;
+    };
+    if kind != "not_promising" && kind != "check_failed" {
+        return None;
+    }
+    let mut board = vec![None; queens.n()];
+    for node in path {
+        if let (Some(r), Ok(col)) = (
+            queens.row_of(VarId::new(node.var)),
+            usize::try_from(node.value),
+        ) && let Some(cell) = board.get_mut(r)
+        {
+            *cell = Some(col);
+        }
+    }
+    let row = queens.row_of(VarId::new(last.var))?;
+    let col = usize::try_from(last.value).ok()?;
+    rejection(queens, &board, (row, col), *c)
+}
+
+/// [`clash`] for every node of `trace`, by node id (rejected nodes only).
+pub fn clashes(queens: &Queens, trace: &Trace) -> HashMap<u64, Clash> {
+    let nodes = trace.nodes();
+    let index: HashMap<u64, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
+    let mut out = HashMap::new();
+    for n in nodes
+        .iter()
+        .filter(|n| matches!(n.outcome, NodeOutcome::Rejected { .. }))
+    {
+        let mut path = vec![n];
+        while let Some(&i) = index.get(&path[path.len() - 1].parent) {
+            path.push(&nodes[i]);
+        }
+        path.reverse();
+        if let Some(k) = clash(queens, &path) {
+            out.insert(n.id, k);
+        }
+    }
+    out
+}
+
 /// The line each constraint of the model guards, in the project's words
-/// (`column`, `diagonal`, `anti-diagonal`), with the two rows for the pairwise
-/// model (`diagonal 0,2`); indexed by constraint.
+/// (`column`, `↘ diagonal`, `↙ diagonal`); a constraint between two rows
+/// that guards every line is `no attack 0,2` (the pairwise model's);
+/// indexed by constraint.
 ///
 /// Found by asking each constraint's own `check` which kind of attack it
 /// forbids, so the names cannot drift from the model.
@@ -157,6 +215,7 @@ pub fn constraint_names(queens: &Queens) -> Vec<String> {
             match (lines.as_slice(), rows.as_slice()) {
                 ([line], [i, j]) => format!("{} {i},{j}", line_name(*line)),
                 ([line], _) => line_name(*line).to_string(),
+                ([_, _, _], [i, j]) => format!("no attack {i},{j}"),
                 _ => generic_name(queens, id),
             }
         })
@@ -173,13 +232,19 @@ fn generic_name(queens: &Queens, id: ConstraintId) -> String {
 /// The trace in `options.format`: SVG (titled `title`), DOT or JSON Lines.
 pub fn render(queens: &Queens, trace: &Trace, title: &str, options: &TreeOptions) -> String {
     let model = queens.model();
+    // One rule for "why was this rejected" (see `clash`): the same words in
+    // the JSON trace, the SVG labels and tooltips, and the boards' red lines.
+    let clashes = clashes(queens, trace);
+    let reason = |n: &TraceNode| clashes.get(&n.id).map(Clash::label);
     match options.format {
         TreeFormat::Dot => trace.to_dot(model),
-        TreeFormat::Json => trace.to_json_lines(model),
+        TreeFormat::Json => trace.to_json_lines_with_reasons(model, &reason),
         TreeFormat::Svg => {
             let names = constraint_names(queens);
             let paint = painter::board_painter(queens);
-            let mut svg = SvgOptions::default().with_constraint_names(&names);
+            let mut svg = SvgOptions::default()
+                .with_constraint_names(&names)
+                .with_failure_names(&reason);
             svg.show_pruned = options.pruned_text || !options.boards;
             svg.max_nodes = options.max_nodes;
             if !title.is_empty() {
@@ -215,16 +280,9 @@ mod tests {
         assert_eq!(constraint_names(&global), [col, anti, diag]);
         let pairwise = Queens::new(4, Variant::Pairwise).unwrap();
         let names = constraint_names(&pairwise);
-        assert_eq!(names.len(), 18);
-        assert_eq!(
-            &names[..3],
-            [
-                format!("{col} 0,1"),
-                format!("{anti} 0,1"),
-                format!("{diag} 0,1")
-            ]
-        );
-        assert_eq!(names[17], format!("{diag} 2,3"));
+        assert_eq!(names.len(), 6);
+        assert_eq!(&names[..2], ["no attack 0,1", "no attack 0,2"]);
+        assert_eq!(names[5], "no attack 2,3");
     }
 
     #[test]

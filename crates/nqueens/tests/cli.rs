@@ -464,7 +464,7 @@ fn n_too_large_for_the_method_is_refused() {
     refused(
         &["solve", "501", "--model", "pairwise"],
         "",
-        "n = 501 is too large for the pairwise model (at most 500): it posts 3n(n-1)/2 constraints; use the global model or --method construct",
+        "n = 501 is too large for the pairwise model (at most 500): it posts n(n-1)/2 constraints; use the global model or --method construct",
     );
     refused(
         &["count", "10001", "--method", "engine"],
@@ -610,4 +610,42 @@ fn a_merged_count_beyond_u64_is_refused() {
         "nqueens-partial n=8 part=1/2 count=18446744073709551615\nnqueens-partial n=8 part=2/2 count=1\n",
         "the merged count overflows u64",
     );
+}
+
+#[test]
+fn a_strategy_string_reads_its_parts_by_position_like_the_flags() {
+    // fc+input+random:7 is random *values*: the same search as the flags.
+    let diff = ok(&["diff", "4", "--a", "check", "--b", "fc+input+random:7"]);
+    let trace = ok(&[
+        "trace",
+        "4",
+        "--pruning",
+        "fc",
+        "--var",
+        "input",
+        "--val",
+        "random:7",
+    ]);
+    assert!(diff.contains("why: their value orders differ"), "{diff}");
+    let b = diff.lines().find(|l| l.starts_with("b = ")).unwrap();
+    let last = trace.lines().last().unwrap();
+    // "4 nodes (...), 9 values pruned" against "4 values tried: ...; 9 pruned".
+    let nodes = b.split_whitespace().nth(3).unwrap();
+    let pruned = b
+        .split(" values pruned")
+        .next()
+        .and_then(|h| h.rsplit(' ').next())
+        .unwrap();
+    assert!(
+        last.starts_with(&format!("{nodes} values tried")),
+        "{b} / {last}"
+    );
+    assert!(last.contains(&format!("; {pruned} pruned")), "{b} / {last}");
+    // In second place random:7 is the variable order; a value order there
+    // is refused in one line naming the accepted spellings.
+    let (status, _, stderr) = run(&["diff", "4", "--a", "check", "--b", "fc+lcv"], "");
+    assert_eq!(status, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("unknown variable order 'lcv'"), "{stderr}");
+    assert!(stderr.contains("pruning[+var[+val]]"), "{stderr}");
 }

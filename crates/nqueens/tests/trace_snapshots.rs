@@ -1,7 +1,7 @@
 //! Snapshots of the text traces people read: the textbook 4-queens trees and a 5-queens first-fail search.
 //!
 //! Each snapshot was reviewed by hand: ids in visit order, the parent of every
-//! node, the lowest attacking row for each rejection, the pruned columns under
+//! node, the queen the rejecting constraint sees attacking, the pruned columns under
 //! forward checking and arc consistency, the backtracks and the solution.
 
 use csp_core::{Config, Pruning, VarOrder};
@@ -27,12 +27,21 @@ fn four_queens_first_solution_check() {
     insta::assert_snapshot!(text);
 }
 
+/// The same tree under `check`; the reasons may name different queens, since
+/// each names the constraint that rejected the value: the global model runs
+/// its column constraint first, the pairwise one the pair with the lowest row.
 #[test]
-fn both_models_give_the_same_check_trace_apart_from_the_header() {
+fn both_models_give_the_same_check_tree_apart_from_the_reasons() {
     let pairwise = trace(4, Variant::Pairwise, with(Pruning::Check), true);
     let global = trace(4, Variant::Global, with(Pruning::Check), true);
-    let body = |t: &str| t.lines().skip(1).map(str::to_owned).collect::<Vec<_>>();
+    let body = |t: &str| {
+        t.lines()
+            .skip(1)
+            .map(|l| l.split(": same ").next().unwrap_or(l).to_owned())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(body(&pairwise), body(&global));
+    assert_ne!(pairwise, global);
 }
 
 #[test]

@@ -106,6 +106,8 @@ impl AllDifferent {
         skip: usize,
         value: i128,
     ) -> Result<bool, Conflict> {
+        // One revision per other variable whose domain loses the value.
+        ctx.note_revisions(self.vars.len().saturating_sub(1) as u64);
         let mut changed = false;
         match Value::try_from(value) {
             // The common case: plain 64-bit arithmetic that cannot overflow.
@@ -140,7 +142,6 @@ impl AllDifferent {
                 if let Some(v) = ctx.value(self.vars[i]) {
                     done[i] = true;
                     progress = true;
-                    ctx.note_revision();
                     changed |= self.eliminate(ctx, i, self.shifted(i, v))?;
                 }
             }
@@ -171,9 +172,10 @@ impl AllDifferent {
             // The search is stopping: filtering less is always sound.
             Matching::Interrupted => return Ok(PropStatus::Unchanged),
         };
+        // One revision per variable: the matching examined every domain.
+        ctx.note_revisions(self.vars.len() as u64);
         let mut changed = false;
         for (i, value) in removals {
-            ctx.note_revision();
             if let Ok(w) = Value::try_from(value - i128::from(self.offsets[i])) {
                 changed |= ctx.remove(self.vars[i], w)?;
             }
@@ -203,7 +205,6 @@ impl AllDifferent {
                     let Some(v) = ctx.value(x) else {
                         return Ok(PropStatus::Unchanged);
                     };
-                    ctx.note_revision();
                     if use_state
                         && let Ok(shifted) = Value::try_from(self.shifted(i, v))
                         && (-SAFE..SAFE).contains(&shifted)

@@ -5,6 +5,7 @@
 
 mod all_different;
 mod arithmetic;
+mod binary;
 mod circuit;
 mod clause;
 mod count;
@@ -25,6 +26,7 @@ mod table;
 
 pub use all_different::AllDifferent;
 pub use arithmetic::{ENUMERATION_LIMIT, Func, Function};
+pub use binary::{BinaryRelation, PairFn};
 pub use circuit::Circuit;
 pub use clause::{BoolOr, Lit};
 pub use count::Count;

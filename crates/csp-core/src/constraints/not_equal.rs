@@ -64,12 +64,18 @@ impl Constraint for NotEqual {
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let [x, y] = self.vars;
         if let Some(a) = ctx.value(x) {
+            // One revision: the other side's domain is filtered (a check
+            // when both sides are fixed).
+            if !ctx.is_fixed(y) {
+                ctx.note_revision();
+            }
             if let Some(b) = a.checked_sub(self.offset) {
                 ctx.remove(y, b)?;
             }
             return Ok(PropStatus::Entailed);
         }
         if let Some(b) = ctx.value(y) {
+            ctx.note_revision();
             if let Some(a) = b.checked_add(self.offset) {
                 ctx.remove(x, a)?;
             }

@@ -41,6 +41,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     let c = w.cid as usize;
                     self.stats.checks += 1;
                     if !constraints[c].promising(&self.domains) {
+                        // dom/wdeg learns from the promising check too
+                        // (Boussemart et al. 2004: the constraint that failed).
+                        self.weights[c] += 1;
                         return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
                     }
                 }
@@ -124,6 +127,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             let domains = &self.domains;
             self.buf.extend(con.scope().iter().map(|&v| domains.min(v)));
             if !con.check(&self.buf) {
+                self.weights[c] += 1;
                 return Err(Self::fail(FailureKind::CheckFailed, Some(c), None));
             }
         }

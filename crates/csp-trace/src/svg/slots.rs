@@ -143,7 +143,7 @@ pub(super) fn build<'t>(
                     n.depth
                 );
                 let level = level_of(n.id);
-                match namer.failure(&n.outcome, level) {
+                match namer.failure(n, level) {
                     Some((short, long)) => {
                         title.push_str(&long);
                         if options.show_reasons {

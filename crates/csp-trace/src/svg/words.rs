@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use super::FailureNamer;
 use super::marks::{GREY, Num};
 use crate::{Outcome, TraceEvent, TraceNode};
 use csp_core::{ConstraintId, Model, Value, VarId};
@@ -20,6 +21,7 @@ pub(super) struct Note {
 pub(super) struct Namer<'m> {
     pub model: &'m Model,
     pub constraint_names: Option<&'m [String]>,
+    pub failure_names: Option<&'m FailureNamer<'m>>,
 }
 
 impl Namer<'_> {
@@ -55,16 +57,19 @@ impl Namer<'_> {
     }
 
     /// Why a dead end failed: a short note and a full sentence.
-    pub fn failure(&self, outcome: &Outcome, level: &str) -> Option<(String, String)> {
+    pub fn failure(&self, node: &TraceNode, level: &str) -> Option<(String, String)> {
         let Outcome::Rejected {
             kind,
             constraint,
             wiped_out,
-        } = outcome
+        } = &node.outcome
         else {
             return None;
         };
-        let c = self.constraint(*constraint);
+        let c = self
+            .failure_names
+            .and_then(|f| f(node))
+            .unwrap_or_else(|| self.constraint(*constraint));
         Some(match (kind.as_str(), wiped_out) {
             ("conflict", Some(v)) => (
                 format!("✗ {} emptied", self.var(*v)),

@@ -41,7 +41,7 @@ pub fn parse_part(s: &str) -> Result<(usize, usize), String> {
 #[derive(Args, Clone, Debug, Default)]
 pub struct EngineArgs {
     /// Model: global (three all-different constraints; the default) or pairwise
-    /// (three binary constraints per pair of rows, like the classic `promising`).
+    /// (one "do not attack" constraint per pair of rows, the classic `promising`).
     #[arg(long = "model", value_name = "VARIANT")]
     pub model: Option<Variant>,
     #[command(flatten)]

@@ -58,12 +58,16 @@ fn parse_sizes(s: &str) -> Result<Sizes, String> {
 /// comparison with an error naming it, never a row in the table.
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
-    "Strategies: a comma-separated list of [NAME=]STRATEGY[@MODEL]. STRATEGY is a pruning \
-level (none, check, fc, mac, propagators) with optional +variable order (first-fail, mrv-degree, \
-dom-wdeg, random[:SEED]) and +value order (asc, desc, middle, lcv, random-value[:SEED]); MODEL is \
-pairwise (default), global or columns (columns checked during the search, diagonals only on \
-complete boards); NAME is the row label (default: the entry as written). The word 'dedicated' is \
-the bitboard counter in count mode and the closed-form placement in first mode (no node count).\n\
+    "Strategies: a comma-separated list of [NAME=]STRATEGY[@MODEL]. STRATEGY is \
+pruning[+var[+val]] by position, each part spelled as --pruning, --var and --val spell it: a \
+pruning level (none, check, fc, mac, propagators), optionally a variable order (input, \
+first-fail, mrv-degree, dom-wdeg, random[:SEED]), then optionally a value order (asc, desc, \
+middle, lcv, random[:SEED]); fc+input+random:7 is random values, fc+random:7 random variables. \
+MODEL is pairwise (the default here, unlike the other commands' global: the ladder compares \
+the textbook's pairwise strategies), global or columns (columns checked during the search, \
+diagonals only on complete boards); NAME is the row label (default: the entry as written). \
+The word 'dedicated' is the bitboard counter in count mode and the closed-form placement in \
+first mode (no node count).\n\
 Default list: {DEFAULT_LADDER}\n\n\
 Budgets: every run gets the same --node-limit (default {DEFAULT_NODE_LIMIT}; 0 means no limit) and \
 --time-limit. A run that reaches it is kept as a 'limit' row with the work done so far; the exit \
@@ -119,7 +123,7 @@ pub fn run(a: Args) -> Outcome {
             .map_err(|e| Failure::Other(format!("the default ladder does not parse: {e}")))?,
     };
     let cancel = csp_cli::cancel_on_ctrl_c();
-    let options = CompareOptions {
+    let mut options = CompareOptions {
         mode,
         limits: Limits {
             nodes: (a.node_limit > 0).then_some(a.node_limit),
@@ -131,21 +135,33 @@ pub fn run(a: Args) -> Outcome {
         },
         ..CompareOptions::default()
     };
+    if a.no_times {
+        // No timing to take a median of: one run each, and `runs` says so.
+        options.max_repeats = 1;
+    }
     // Progress on a terminal only, so that scripts and tests see clean output.
     let terminal = std::io::stderr().is_terminal();
     let start = Instant::now();
+    let starting = |size: usize, name: &str| {
+        if terminal {
+            eprint!(
+                "\r\x1b[Kn = {size}: running {name} ({:.1} s so far)",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
     let progress = |size: usize, rows: &[Row]| {
         if terminal {
             let stopped = rows.iter().filter(|r| !r.complete).count();
             eprintln!(
-                "n = {size}: {} entries verified, {stopped} stopped by a limit ({:.1} s so far)",
+                "\r\x1b[Kn = {size}: {} entries verified, {stopped} stopped by a limit ({:.1} s so far)",
                 rows.len(),
                 start.elapsed().as_secs_f64()
             );
         }
     };
-    let table =
-        compare::compare_with_progress(&entries, &a.sizes.0, &options, progress).map_err(|e| {
+    let table = compare::compare_reporting(&entries, &a.sizes.0, &options, starting, progress)
+        .map_err(|e| {
             match e {
                 // A size the model or the counter refuses: bad input.
                 CompareError::Model { .. } | CompareError::Custom { .. } => {
@@ -155,7 +171,11 @@ pub fn run(a: Args) -> Outcome {
             }
         })?;
     let table = if a.no_times {
-        table.without_times()
+        let mut t = table.without_times();
+        for r in &mut t.rows {
+            r.runs = 1;
+        }
+        t
     } else {
         table
     };
@@ -169,7 +189,11 @@ pub fn run(a: Args) -> Outcome {
         table.to_svg_with(&labels)
     };
     let text = match a.format {
-        Format::Md => table.to_markdown(),
+        // The header names the model, which differs from the other commands'.
+        Format::Md => format!(
+            "Model: pairwise, unless an entry says @global or @columns.\n\n{}",
+            table.to_markdown()
+        ),
         Format::Csv => table.to_csv(),
         Format::Json => {
             table

@@ -30,7 +30,6 @@ use csp_core::VarId;
 use csp_trace::{NodeBox, Outcome};
 
 use crate::Queens;
-use crate::attack::first_attacker;
 
 /// The largest board drawn as a picture; larger boards get plain boxes.
 pub const MAX_PICTURE_N: usize = 24;
@@ -194,12 +193,19 @@ fn paint(queens: &Queens, b: &NodeBox<'_>) -> String {
     if let Some((node, r, c)) = tried {
         let (x, y) = centre(r, c);
         let rejected = matches!(node.outcome, Outcome::Rejected { .. });
-        // The queen that attacks a rejected square (none under forward
-        // checking, which only tries values left in the domain).
-        let attacker = first_attacker(&board, r, c)
-            .filter(|_| rejected)
-            .and_then(|a| Some(centre(a.row, board[a.row]?)));
-        if let Some((ax, ay)) = attacker {
+        // The clash that rejected the square (see `tree::clash`: the same
+        // rule as the label and the trace; none under forward checking, whose
+        // dead ends are rows left empty).
+        let clash = crate::tree::clash(queens, b.path).filter(|_| rejected);
+        let ends = clash.and_then(|k| {
+            let [a, z] = k.rows;
+            let at = |row: usize| match (row == r, board.get(row).copied().flatten()) {
+                (true, _) => Some(centre(r, c)),
+                (false, col) => Some(centre(row, col?)),
+            };
+            Some((at(a)?, at(z)?))
+        });
+        if let Some(((ax, ay), (x, y))) = ends {
             let _ = write!(
                 out,
                 r##"<line x1="{ax:.1}" y1="{ay:.1}" x2="{x:.1}" y2="{y:.1}" stroke="#c62828" stroke-width="{:.1}" stroke-linecap="round"/>"##,
