@@ -115,31 +115,38 @@ impl FromStr for Strategy {
             pruning,
             ..Strategy::default()
         };
-        let value_alias = |part: &str| match part.strip_prefix("random-value") {
-            Some("") => Some(Ok(ValOrder::Random(0))),
-            Some(rest) => Some(
-                rest.strip_prefix(':')
-                    .and_then(|seed| seed.parse().ok())
+        // A seed too large for 64 bits is named as such, not as an unknown part.
+        let seed_or = |e: UnknownName, kind: &'static str, part: &str| {
+            if e.kind == "seed" {
+                e
+            } else {
+                fail(kind, part)
+            }
+        };
+        let value_alias = |part: &str| -> Option<Result<ValOrder, UnknownName>> {
+            let rest = part.strip_prefix("random-value")?;
+            Some(match rest.strip_prefix(':') {
+                _ if rest.is_empty() => Ok(ValOrder::Random(0)),
+                Some(seed) if !seed.is_empty() && seed.bytes().all(|b| b.is_ascii_digit()) => seed
+                    .parse()
                     .map(ValOrder::Random)
-                    .ok_or(()),
-            ),
-            None => None,
+                    .map_err(|_| crate::pruning::bad_seed(seed)),
+                _ => Err(fail("value order", part)),
+            })
         };
         match parts.get(1..).unwrap_or(&[]) {
             [] => {}
             [alias] if value_alias(alias).is_some() => {
-                strategy.val_order = value_alias(alias)
-                    .and_then(Result::ok)
-                    .ok_or_else(|| fail("value order", alias))?;
+                strategy.val_order =
+                    value_alias(alias).unwrap_or_else(|| Err(fail("value order", alias)))?;
             }
             [var] | [var, _] => {
-                strategy.var_order = var.parse().map_err(|_| fail("variable order", var))?;
+                strategy.var_order = var.parse().map_err(|e| seed_or(e, "variable order", var))?;
                 if let Some(val) = parts.get(2) {
                     strategy.val_order = match value_alias(val) {
-                        Some(v) => v.ok(),
-                        None => val.parse().ok(),
-                    }
-                    .ok_or_else(|| fail("value order", val))?;
+                        Some(v) => v?,
+                        None => val.parse().map_err(|e| seed_or(e, "value order", val))?,
+                    };
                 }
             }
             [_, _, extra, ..] => return Err(fail("fourth part", extra)),
