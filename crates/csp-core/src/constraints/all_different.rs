@@ -194,31 +194,19 @@ impl AllDifferent {
     /// [`propagate`](Constraint::propagate), without the trailed state, which
     /// belongs to the running constraint.
     pub fn propagate_embedded(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        self.filter(ctx, false)
+        self.filter(ctx)
     }
 
-    #[inline(always)]
-    fn filter(&self, ctx: &mut PropagationContext<'_>, use_state: bool) -> Propagation {
+    /// Everything but the hot path of [`propagate`](Constraint::propagate):
+    /// the filtering without the trailed state.
+    #[inline(never)]
+    fn filter(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         match ctx.pruning() {
             Pruning::ForwardChecking => match ctx.trigger() {
                 Some((x, i)) => {
                     let Some(v) = ctx.value(x) else {
                         return Ok(PropStatus::Unchanged);
                     };
-                    if use_state
-                        && let Ok(shifted) = Value::try_from(self.shifted(i, v))
-                        && (-SAFE..SAFE).contains(&shifted)
-                    // The decided position stops waiting, and the value
-                    // leaves the undecided variables only: forward checking
-                    // took it out of the decided ones when they were decided.
-                    {
-                        let changed = ctx.forward_check_shifted(SCOPE, WAITING, i, shifted)?;
-                        return Ok(if changed {
-                            PropStatus::Changed
-                        } else {
-                            PropStatus::Unchanged
-                        });
-                    }
                     let mut changed = self.eliminate(ctx, i, self.shifted(i, v))?;
                     // A variable listed twice: its other positions are fixed too,
                     // and no later trigger will eliminate their values.
@@ -296,8 +284,25 @@ impl Constraint for AllDifferent {
         s.windows(2).all(|w| w[0] != w[1])
     }
 
+    #[inline]
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        self.filter(ctx, self.skips_decided)
+        // The hot path of forward checking, kept small: a decision's value
+        // leaves the undecided variables (the trailed waiting set).
+        if self.skips_decided
+            && ctx.pruning() == Pruning::ForwardChecking
+            && let Some((x, i)) = ctx.trigger()
+            && let Some(v) = ctx.value(x)
+            && let Ok(shifted) = Value::try_from(self.shifted(i, v))
+            && (-SAFE..SAFE).contains(&shifted)
+        {
+            let changed = ctx.forward_check_shifted(SCOPE, WAITING, i, shifted)?;
+            return Ok(if changed {
+                PropStatus::Changed
+            } else {
+                PropStatus::Unchanged
+            });
+        }
+        self.filter(ctx)
     }
 }
 
