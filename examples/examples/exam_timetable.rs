@@ -44,7 +44,7 @@ fn main() {
     };
     let t = ExamTimetable::new(&exams, usize::from(args.slots), args.capacity, form)
         .unwrap_or_else(|e| csp_cli::exit_usage(e));
-    println!(
+    csp_cli::outln!(
         "{} exams, {} students, {} conflicting pairs, {} slots of {}; strategy {}",
         exams.names.len(),
         exams.students.len(),
@@ -58,15 +58,15 @@ fn main() {
     match solver.next_solution() {
         Some(s) => {
             for line in t.show(&exams, s.values()) {
-                println!("  {line}");
+                csp_cli::outln!("  {line}");
             }
         }
-        None if solver.status().is_complete() => println!("no timetable"),
+        None if solver.status().is_complete() => csp_cli::outln!("no timetable"),
         None => {}
     }
     if args.count {
         let r = solver.count();
-        println!("{}", cli::count_phrase(r.solutions, r.status, "timetable"));
+        csp_cli::outln!("{}", cli::count_phrase(r.solutions, r.status, "timetable"));
         cli::report_stats(&args.strategy, &config, &r.stats, r.status, &[]);
     } else {
         let stats = *solver.stats();

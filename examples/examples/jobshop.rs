@@ -46,7 +46,7 @@ fn main() {
         JobShopModel::new
     };
     let m = build(&shop, shop.total_duration()).unwrap_or_else(|e| csp_cli::exit_usage(e));
-    println!(
+    csp_cli::outln!(
         "{}: {} jobs on {} machines; strategy {}",
         shop.name,
         shop.jobs.len(),
@@ -63,13 +63,13 @@ fn main() {
             } else {
                 "best found (search stopped)"
             };
-            println!(
+            csp_cli::outln!(
                 "makespan {makespan} ({proof}); improvements {:?}",
                 best.improvements
             );
-            println!("{}", m.show(&shop, s.values()));
+            csp_cli::outln!("{}", m.show(&shop, s.values()));
         }
-        _ => println!("no schedule ({})", best.status),
+        _ => csp_cli::outln!("no schedule ({})", best.status),
     }
     cli::report_stats(&args.strategy, &config, &best.stats, best.status, &[]);
 }

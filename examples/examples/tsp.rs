@@ -33,7 +33,7 @@ fn main() {
         .with_var_order(VarOrder::FirstFail);
     let config = cli::config_from(&args.strategy, defaults);
     let m = TspModel::new(&tsp, None).unwrap_or_else(|e| csp_cli::exit_usage(e));
-    println!(
+    csp_cli::outln!(
         "{} cities (seed {}); strategy {}",
         args.n,
         args.seed,
@@ -50,9 +50,9 @@ fn main() {
                 "best found (search stopped)"
             };
             let tour: Vec<String> = m.tour(s.values()).iter().map(usize::to_string).collect();
-            println!("length {length} ({proof}): {} 0", tour.join(" "));
+            csp_cli::outln!("length {length} ({proof}): {} 0", tour.join(" "));
         }
-        _ => println!("no tour ({})", best.status),
+        _ => csp_cli::outln!("no tour ({})", best.status),
     }
     cli::report_stats(&args.strategy, &config, &best.stats, best.status, &[]);
 }

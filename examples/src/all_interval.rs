@@ -84,6 +84,34 @@ impl AllInterval {
         Ok(AllInterval { model, x, d })
     }
 
+    /// The order to branch in whatever the declaration order: each interval
+    /// right after the two notes that fix it, `x0 x1 d0 x2 d1 x3 d2 ...`. Pass
+    /// it to [`Config::with_decision_vars`](csp_core::Config::with_decision_vars)
+    /// to search the [`x_first`](AllInterval::x_first) model as the
+    /// interleaved one is searched in input order (the same tree).
+    ///
+    /// ```
+    /// use csp_core::{Config, Pruning, Solver};
+    /// use csp_examples::all_interval::AllInterval;
+    /// let a = AllInterval::x_first(8)?;
+    /// let config = Config::default()
+    ///     .with_pruning(Pruning::ForwardChecking)
+    ///     .with_decision_vars(&a.interleaved_order());
+    /// let count = Solver::new(&a.model, config)?.count();
+    /// assert_eq!(count.solutions, 40);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn interleaved_order(&self) -> Vec<VarId> {
+        let mut order = Vec::with_capacity(self.x.len() + self.d.len());
+        for (i, &x) in self.x.iter().enumerate() {
+            order.push(x);
+            if i > 0 {
+                order.push(self.d[i - 1]);
+            }
+        }
+        order
+    }
+
     /// The series of a solution's `values`.
     pub fn series(&self, values: &[Value]) -> Vec<Value> {
         self.x.iter().map(|v| values[v.index()]).collect()

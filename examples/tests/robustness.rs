@@ -67,7 +67,7 @@ fn closed_pipe() -> Stdio {
 }
 
 /// Every example program, on a quick instance.
-const RUNS: [(&str, &[&str]); 10] = [
+const RUNS: [(&str, &[&str]); 14] = [
     ("sudoku", &["--file", "data/sudoku.txt"]),
     ("map_coloring", &["--count"]),
     ("graph_coloring", &["data/myciel3.col"]),
@@ -77,6 +77,10 @@ const RUNS: [(&str, &[&str]); 10] = [
     ("langford", &["7"]),
     ("zebra", &[]),
     ("custom_constraint", &["--marks", "5"]),
+    ("exam_timetable", &["--count"]),
+    ("all_interval", &["8"]),
+    ("jobshop", &["small"]),
+    ("tsp", &["6"]),
     (
         "strategies",
         &[

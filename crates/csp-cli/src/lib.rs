@@ -95,7 +95,7 @@ impl StrategyArgs {
 /// assert!(csp_cli::parse_duration("-1s").is_err());
 /// assert!(csp_cli::parse_duration("soon").is_err());
 /// ```
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
+pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
     let s = s.trim();
     let shown = input::quote(s);
     // The unit is the trailing run of letters, so that `1e9s` is read as the
@@ -113,9 +113,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         && number.bytes().filter(|&b| b == b'.').count() <= 1
         && number.bytes().any(|b| b.is_ascii_digit());
     if !plain {
-        return Err(format!(
-            "'{shown}' is not a duration: write a plain number and a unit, such as 500ms, 2s, 1.5s or 3m"
-        ));
+        return Err(DurationError::NotADuration(shown));
     }
     let scale = match unit {
         "ms" => 0.001,
@@ -123,16 +121,37 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "m" | "min" => 60.0,
         "h" => 3600.0,
         _ => {
-            return Err(format!(
-                "unknown time unit '{}' in '{shown}' (use ms, s, m or h)",
-                input::quote(unit)
-            ));
+            return Err(DurationError::UnknownUnit {
+                unit: input::quote(unit),
+                text: shown,
+            });
         }
     };
     let x: f64 = number
         .parse()
-        .map_err(|_| format!("'{shown}' is not a duration (examples: 500ms, 2s, 1.5s)"))?;
-    Duration::try_from_secs_f64(x * scale).map_err(|_| format!("'{shown}' is too long a duration"))
+        .map_err(|_| DurationError::NotADuration(shown.clone()))?;
+    Duration::try_from_secs_f64(x * scale).map_err(|_| DurationError::TooLong(shown))
+}
+
+/// Why [`parse_duration`] refused a text (quoted, at most ~80 characters).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    /// Not a plain number with an optional unit.
+    #[error(
+        "'{0}' is not a duration: write a plain number and a unit, such as 500ms, 2s, 1.5s or 3m"
+    )]
+    NotADuration(String),
+    /// A unit other than ms, s, m (min) or h.
+    #[error("unknown time unit '{unit}' in '{text}' (use ms, s, m or h)")]
+    UnknownUnit {
+        /// The unit written.
+        unit: String,
+        /// The whole text.
+        text: String,
+    },
+    /// More than a `Duration` holds.
+    #[error("'{0}' is too long a duration")]
+    TooLong(String),
 }
 
 /// The most threads `--threads` accepts.
@@ -293,17 +312,18 @@ mod tests {
         assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
         assert!(parse_duration("2x").is_err());
         assert!(parse_duration("inf").is_err());
+        let message = |s: &str| parse_duration(s).unwrap_err().to_string();
         assert_eq!(
-            parse_duration("1e9s"),
-            Err("'1e9s' is not a duration: write a plain number and a unit, such as 500ms, 2s, 1.5s or 3m".into())
+            message("1e9s"),
+            "'1e9s' is not a duration: write a plain number and a unit, such as 500ms, 2s, 1.5s or 3m"
         );
         assert_eq!(
-            parse_duration("2x"),
-            Err("unknown time unit 'x' in '2x' (use ms, s, m or h)".into())
+            message("2x"),
+            "unknown time unit 'x' in '2x' (use ms, s, m or h)"
         );
         assert_eq!(
-            parse_duration("99999999999999999999999h"),
-            Err("'99999999999999999999999h' is too long a duration".into())
+            message("99999999999999999999999h"),
+            "'99999999999999999999999h' is too long a duration"
         );
         assert_eq!(parse_duration("1.5m"), Ok(Duration::from_secs(90)));
     }

@@ -80,7 +80,7 @@ pub use builtins::SUPPORTED;
 pub use error::{Error, ParseError, ParseErrorKind, TranslateError};
 pub use install::{MZNLIB, install_solver_config, solver_config};
 pub use output::{
-    Output, SEARCH_COMPLETE, SOLUTION_SEPARATOR, UNKNOWN, UNSATISFIABLE, final_line,
+    Output, OutputError, SEARCH_COMPLETE, SOLUTION_SEPARATOR, UNKNOWN, UNSATISFIABLE, final_line,
     format_solution,
 };
 pub use parser::{MAX_DEPTH, parse};

@@ -40,14 +40,17 @@ impl Output {
     ///     dims: Some(vec![(1, 2), (1, 2)]),
     ///     values: vec![Scalar::IntVar(VarId::new(0)), Scalar::Int(7), Scalar::Bool(true), Scalar::BoolVar(VarId::new(1))],
     /// };
-    /// assert_eq!(grid.format(&[3, 0]), "g = array2d(1..2, 1..2, [3, 7, true, false]);");
+    /// assert_eq!(grid.format(&[3, 0])?, "g = array2d(1..2, 1..2, [3, 7, true, false]);");
+    /// // A solution of another model is an error, not a made-up value.
+    /// assert!(grid.format(&[3]).is_err());
+    /// # Ok::<(), csp_flatzinc::OutputError>(())
     /// ```
-    pub fn format(&self, solution: &[Value]) -> String {
+    pub fn format(&self, solution: &[Value]) -> Result<String, OutputError> {
         let mut s = format!("{} = ", self.name);
         match &self.dims {
             None => {
                 if let Some(v) = self.values.first() {
-                    push_value(&mut s, *v, solution);
+                    push_value(&mut s, *v, solution)?;
                 }
             }
             Some(dims) => {
@@ -60,24 +63,41 @@ impl Output {
                     if i > 0 {
                         s.push_str(", ");
                     }
-                    push_value(&mut s, *v, solution);
+                    push_value(&mut s, *v, solution)?;
                 }
                 s.push_str("])");
             }
         }
         s.push(';');
-        s
+        Ok(s)
     }
 }
 
-fn push_value(s: &mut String, v: Scalar, solution: &[Value]) {
-    let value = |var: csp_core::VarId| solution.get(var.index()).copied().unwrap_or(0);
+/// An output item names a variable the solution does not have: the outputs
+/// and the solution come from different models.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("an output refers to variable {var}, but the solution has {len} values")]
+pub struct OutputError {
+    /// The variable.
+    pub var: csp_core::VarId,
+    /// The number of values in the solution.
+    pub len: usize,
+}
+
+fn push_value(s: &mut String, v: Scalar, solution: &[Value]) -> Result<(), OutputError> {
+    let value = |var: csp_core::VarId| {
+        solution.get(var.index()).copied().ok_or(OutputError {
+            var,
+            len: solution.len(),
+        })
+    };
     let _ = match v {
         Scalar::Int(c) => write!(s, "{c}"),
         Scalar::Bool(b) => write!(s, "{b}"),
-        Scalar::IntVar(var) => write!(s, "{}", value(var)),
-        Scalar::BoolVar(var) => write!(s, "{}", value(var) != 0),
+        Scalar::IntVar(var) => write!(s, "{}", value(var)?),
+        Scalar::BoolVar(var) => write!(s, "{}", value(var)? != 0),
     };
+    Ok(())
 }
 
 /// A whole solution: every output item on its line, then the separator.
@@ -85,17 +105,18 @@ fn push_value(s: &mut String, v: Scalar, solution: &[Value]) {
 /// ```
 /// use csp_flatzinc::{Output, Scalar};
 /// let x = Output { name: "x".into(), dims: None, values: vec![Scalar::Int(4)] };
-/// assert_eq!(csp_flatzinc::format_solution(&[x], &[]), "x = 4;\n----------\n");
+/// assert_eq!(csp_flatzinc::format_solution(&[x], &[])?, "x = 4;\n----------\n");
+/// # Ok::<(), csp_flatzinc::OutputError>(())
 /// ```
-pub fn format_solution(outputs: &[Output], solution: &[Value]) -> String {
+pub fn format_solution(outputs: &[Output], solution: &[Value]) -> Result<String, OutputError> {
     let mut s = String::new();
     for o in outputs {
-        s.push_str(&o.format(solution));
+        s.push_str(&o.format(solution)?);
         s.push('\n');
     }
     s.push_str(SOLUTION_SEPARATOR);
     s.push('\n');
-    s
+    Ok(s)
 }
 
 /// The line that ends the output, if any: `==========` for a complete search with

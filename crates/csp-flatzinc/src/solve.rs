@@ -208,8 +208,12 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
     let mut failed: Option<std::io::Error> = None;
     let mut print = |values: &[Value]| {
         if failed.is_none() {
-            let text = format_solution(&t.outputs, values);
-            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            // The outputs and the values come from the same translation.
+            let written = format_solution(&t.outputs, values)
+                .map_err(std::io::Error::other)
+                .and_then(|text| out.write_all(text.as_bytes()))
+                .and_then(|()| out.flush());
+            if let Err(e) = written {
                 failed = Some(e);
                 stop.cancel();
             }

@@ -97,10 +97,11 @@ pub(crate) fn full_mask(n: u32) -> u32 {
 /// use nqueens::bitboard::Masks;
 ///
 /// // A queen in column 1 of the first row of a 4x4 board...
-/// let masks = Masks::empty(4).place(1 << 1);
+/// let masks = Masks::empty(4)?.place(1 << 1);
 /// // ...attacks columns 0, 1 and 2 of the second row: only column 3 is free.
 /// assert_eq!(masks.free(), 0b1000);
 /// assert_eq!(masks.completions(), 1); // 1, 3, 0, 2
+/// # Ok::<(), nqueens::bitboard::CounterError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Masks {
@@ -115,11 +116,17 @@ pub struct Masks {
 }
 
 impl Masks {
-    /// The empty board with `n` columns; `n` must be at most [`MAX_N`]
-    /// (larger values are clamped to it).
-    pub fn empty(n: u32) -> Self {
+    /// The empty board with `n` columns; a board wider than [`MAX_N`] does
+    /// not fit the masks and is an error.
+    pub fn empty(n: u32) -> Result<Self, CounterError> {
+        check_size(n)?;
+        Ok(Masks::with_columns(full_mask(n)))
+    }
+
+    /// The empty board whose columns are the bits of `all`.
+    pub(crate) fn with_columns(all: u32) -> Self {
         Masks {
-            all: full_mask(n.min(MAX_N)),
+            all,
             cols: 0,
             ld: 0,
             rd: 0,
@@ -221,7 +228,7 @@ pub(crate) fn completions(all: u32, cols: u32, ld: u32, rd: u32) -> u64 {
 /// ```
 pub fn count(n: u32) -> Result<u64, CounterError> {
     check_size(n)?;
-    let empty = Masks::empty(n);
+    let empty = Masks::empty(n)?;
     if n == 0 {
         return Ok(1);
     }
@@ -397,7 +404,8 @@ pub(crate) mod tests {
     #[test]
     fn widest_board_places_queens_on_the_edge_columns() {
         // n = 32 uses every bit: the shifts must drop squares off the board.
-        let masks = Masks::empty(32).place(1 << 31).place(1 << 0);
+        let masks = Masks::empty(32).unwrap().place(1 << 31).place(1 << 0);
+        assert!(Masks::empty(33).is_err());
         assert_eq!(masks.cols, (1 << 31) | 1);
         // Row 2: columns 31 and 0 are taken, 29 and 1 are on their diagonals.
         assert_eq!(masks.free(), !(1 << 31 | 1 << 29 | 1 << 1 | 1));

@@ -364,17 +364,14 @@ pub const MAX_SIZES: usize = 1_000;
 /// assert_eq!(parse_sizes("8, 16,200"), Ok(vec![8, 16, 200]));
 /// assert!(parse_sizes("6..4").is_err());
 /// ```
-pub fn parse_sizes(s: &str) -> Result<Vec<usize>, String> {
-    let number = |t: &str| -> Result<usize, String> {
+pub fn parse_sizes(s: &str) -> Result<Vec<usize>, SizesError> {
+    let number = |t: &str| -> Result<usize, SizesError> {
         let t = t.trim();
         if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!(
-                "'{}' is not a board size (a whole number, 0 or more)",
-                csp_cli::input::quote(t)
-            ));
+            return Err(SizesError::NotASize(csp_cli::input::quote(t)));
         }
         t.parse()
-            .map_err(|_| format!("'{}' is too large", csp_cli::input::quote(t)))
+            .map_err(|_| SizesError::TooLarge(csp_cli::input::quote(t)))
     };
     let mut sizes = Vec::new();
     for part in s.split(',').map(str::trim) {
@@ -389,21 +386,44 @@ pub fn parse_sizes(s: &str) -> Result<Vec<usize>, String> {
             (n, n + 1)
         };
         if from >= to {
-            return Err(format!("'{shown}' is an empty range"));
+            return Err(SizesError::EmptyRange(shown));
         }
         // Checked before expanding: a range is never materialised past the cap.
         let total = sizes.len() as u128 + (to - from);
         if total > MAX_SIZES as u128 {
-            return Err(format!(
-                "'{shown}' makes {total} sizes; at most {MAX_SIZES} can be compared at once"
-            ));
+            return Err(SizesError::TooMany { part: shown, total });
         }
         for n in (from as usize)..(to as usize) {
             if sizes.contains(&n) {
-                return Err(format!("size {n} is given twice"));
+                return Err(SizesError::Repeated(n));
             }
             sizes.push(n);
         }
     }
     Ok(sizes)
+}
+
+/// Why a list of board sizes was refused ([`parse_sizes`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SizesError {
+    /// A part that is not a whole number (quoted, at most ~80 characters).
+    #[error("'{0}' is not a board size (a whole number, 0 or more)")]
+    NotASize(String),
+    /// A number too large for this machine's sizes.
+    #[error("'{0}' is too large")]
+    TooLarge(String),
+    /// A range with nothing in it.
+    #[error("'{0}' is an empty range")]
+    EmptyRange(String),
+    /// More sizes than [`MAX_SIZES`] in all.
+    #[error("'{part}' makes {total} sizes; at most {MAX_SIZES} can be compared at once")]
+    TooMany {
+        /// The part that went over (quoted).
+        part: String,
+        /// The number of sizes with it.
+        total: u128,
+    },
+    /// A size listed twice.
+    #[error("size {0} is given twice")]
+    Repeated(usize),
 }

@@ -62,7 +62,7 @@ impl Subproblem {
     /// Errors when `n` exceeds [`MAX_N`](crate::bitboard::MAX_N).
     pub fn count(&self) -> Result<u64, CounterError> {
         check_size(self.n)?;
-        let mut masks = Masks::empty(self.n);
+        let mut masks = Masks::empty(self.n)?;
         for &column in &self.columns {
             if column >= self.n {
                 return Ok(0);
@@ -105,7 +105,7 @@ pub fn subproblems(n: u32, depth: usize) -> Result<Vec<Subproblem>, CounterError
         });
         return Ok(out);
     }
-    let empty = Masks::empty(n);
+    let empty = Masks::empty(n)?;
     for first in 0..n.div_ceil(2) {
         let weight = if 2 * first + 1 == n { 1 } else { 2 };
         columns.push(first);

@@ -213,7 +213,7 @@ impl Search {
     /// Places the given queens in the first rows and searches below them;
     /// with `SPLIT` the subtrees at [`SPLIT_ROW`] are collected as tasks.
     fn run<const SPLIT: bool>(&mut self, prefix: &[u32]) {
-        let mut masks = Masks::empty(self.n as u32);
+        let mut masks = Masks::with_columns(full_mask(self.n as u32));
         for (row, &bit) in self.rows.iter_mut().zip(prefix) {
             *row = bit;
             masks = masks.place(bit);

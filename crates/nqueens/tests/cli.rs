@@ -298,6 +298,15 @@ fn trace_stopped_by_a_limit_is_marked_incomplete() {
 fn help_documents_defaults_and_n_zero() {
     let help = ok(&["--help"]);
     assert!(help.contains("N = 0 is the empty board"), "{help}");
+    // Every exit status a subcommand can end with is listed.
+    for status in [
+        "0 done (also when the reader of the output goes away)",
+        "compare's self-check",
+        "cannot tell past a cut",
+        "2 bad input",
+    ] {
+        assert!(help.replace('\n', " ").contains(status), "{status}: {help}");
+    }
     let help = ok(&["count", "--help"]);
     assert!(
         help.contains("Engine defaults: --model global --pruning check"),

@@ -47,7 +47,7 @@ fn parse_entries(s: &str) -> Result<Entries, String> {
         .map_err(|e| e.to_string())
 }
 
-fn parse_sizes(s: &str) -> Result<Sizes, String> {
+fn parse_sizes(s: &str) -> Result<Sizes, compare::SizesError> {
     compare::parse_sizes(s).map(Sizes)
 }
 

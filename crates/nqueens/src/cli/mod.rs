@@ -33,8 +33,10 @@ N x N board so that none attacks another.\n\n\
 Without a command, reads N from standard input and prints the number of solutions, the input \
 and output of BOJ 9663 (`echo 8 | nqueens` prints 92).\n\n\
 N = 0 is the empty board: it has one solution, the empty placement (OEIS A000170, a(0) = 1).",
-    after_help = "Exit status: 0 done; 1 stopped early by --node-limit, --time-limit or Ctrl-C \
-(the output is partial and says so), or an I/O error; 2 bad input.\n\n\
+    after_help = "Exit status: 0 done (also when the reader of the output goes away); 1 stopped \
+early by --node-limit, --time-limit, Ctrl-C or SIGTERM (the output is partial and says so), a \
+comparison whose strategies disagree (compare's self-check), a diff that cannot tell past a cut \
+trace, or an I/O error; 2 bad input.\n\n\
 Examples:\n  echo 8 | nqueens\n  nqueens count 12\n  nqueens solve 8 --format board\n  \
 nqueens solve 6 --all --format positions\n  nqueens trace 4 --pruning fc"
 )]
