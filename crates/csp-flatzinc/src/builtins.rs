@@ -78,18 +78,19 @@ pub const SUPPORTED: &[&str] = &[
     "fzn_count_eq",
 ];
 
-/// A constraint item's name and arguments.
-struct Call<'a> {
-    name: &'a str,
-    args: &'a [Expr],
+/// A constraint item's name and arguments, read with their positions for
+/// errors (the globals of `globals.rs` read theirs through it too).
+pub(crate) struct Call<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) args: &'a [Expr],
 }
 
 impl Call<'_> {
-    fn what(&self, i: usize) -> String {
+    pub(crate) fn what(&self, i: usize) -> String {
         format!("argument {} of `{}`", i + 1, self.name)
     }
 
-    fn arity(&self, cx: &Context, n: usize) -> Result<(), TranslateError> {
+    pub(crate) fn arity(&self, cx: &Context, n: usize) -> Result<(), TranslateError> {
         if self.args.len() == n {
             Ok(())
         } else {
@@ -102,13 +103,18 @@ impl Call<'_> {
         }
     }
 
-    fn scalar(&self, cx: &Context, i: usize) -> Result<Scalar, TranslateError> {
+    pub(crate) fn scalar(&self, cx: &Context, i: usize) -> Result<Scalar, TranslateError> {
         cx.scalar(&self.args[i], &self.what(i))
     }
 
     /// Argument `i`, which must be a Boolean (`boolean`) or an integer,
     /// constant or variable.
-    fn typed(&self, cx: &Context, i: usize, boolean: bool) -> Result<Scalar, TranslateError> {
+    pub(crate) fn typed(
+        &self,
+        cx: &Context,
+        i: usize,
+        boolean: bool,
+    ) -> Result<Scalar, TranslateError> {
         let s = self.scalar(cx, i)?;
         match (s, boolean) {
             (Scalar::Bool(_) | Scalar::BoolVar(_), true)
@@ -118,27 +124,32 @@ impl Call<'_> {
         }
     }
 
-    fn var(&self, cx: &mut Context, i: usize) -> Result<VarId, TranslateError> {
+    pub(crate) fn var(&self, cx: &mut Context, i: usize) -> Result<VarId, TranslateError> {
         cx.var(&self.args[i], &self.what(i))
     }
 
-    fn int(&self, cx: &Context, i: usize) -> Result<Value, TranslateError> {
+    pub(crate) fn int(&self, cx: &Context, i: usize) -> Result<Value, TranslateError> {
         cx.int(&self.args[i], &self.what(i))
     }
 
-    fn ints(&self, cx: &Context, i: usize) -> Result<Vec<Value>, TranslateError> {
+    pub(crate) fn ints(&self, cx: &Context, i: usize) -> Result<Vec<Value>, TranslateError> {
         cx.ints(&self.args[i], &self.what(i))
     }
 
-    fn scalars(&self, cx: &Context, i: usize) -> Result<Vec<Scalar>, TranslateError> {
+    pub(crate) fn scalars(&self, cx: &Context, i: usize) -> Result<Vec<Scalar>, TranslateError> {
         cx.scalars(&self.args[i], &self.what(i))
     }
 
-    fn vars(&self, cx: &mut Context, i: usize) -> Result<Vec<VarId>, TranslateError> {
+    pub(crate) fn vars(&self, cx: &mut Context, i: usize) -> Result<Vec<VarId>, TranslateError> {
         cx.vars(&self.args[i], &self.what(i))
     }
 
-    fn lits(&self, cx: &mut Context, i: usize, positive: bool) -> Result<Vec<Lit>, TranslateError> {
+    pub(crate) fn lits(
+        &self,
+        cx: &mut Context,
+        i: usize,
+        positive: bool,
+    ) -> Result<Vec<Lit>, TranslateError> {
         Ok(self
             .vars(cx, i)?
             .into_iter()

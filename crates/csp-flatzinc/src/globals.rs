@@ -6,54 +6,14 @@ use csp_core::constraints::{
 use csp_core::{Domain, Relation, Value, VarId};
 
 use crate::ast::{ConstraintItem, Expr};
+use crate::builtins::Call;
 use crate::constraints::{InSet, ReifiedLinear};
 use crate::error::TranslateError;
 use crate::translate::{Context, Scalar};
 
-/// A constraint item's arguments, read with their positions for errors.
-struct Args<'a> {
-    name: &'a str,
-    args: &'a [Expr],
-}
-
-impl Args<'_> {
-    fn what(&self, i: usize) -> String {
-        format!("argument {} of `{}`", i + 1, self.name)
-    }
-
-    fn arity(&self, cx: &Context, n: usize) -> Result<(), TranslateError> {
-        if self.args.len() == n {
-            Ok(())
-        } else {
-            Err(TranslateError::Arity {
-                name: self.name.to_string(),
-                expected: n,
-                found: self.args.len(),
-                line: cx.line,
-            })
-        }
-    }
-
-    fn vars(&self, cx: &mut Context, i: usize) -> Result<Vec<VarId>, TranslateError> {
-        cx.vars(&self.args[i], &self.what(i))
-    }
-
-    fn var(&self, cx: &mut Context, i: usize) -> Result<VarId, TranslateError> {
-        cx.var(&self.args[i], &self.what(i))
-    }
-
-    fn int(&self, cx: &Context, i: usize) -> Result<Value, TranslateError> {
-        cx.int(&self.args[i], &self.what(i))
-    }
-
-    fn ints(&self, cx: &Context, i: usize) -> Result<Vec<Value>, TranslateError> {
-        cx.ints(&self.args[i], &self.what(i))
-    }
-}
-
 /// Posts a global constraint of our `mznlib`; any other name is unsupported.
 pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), TranslateError> {
-    let a = Args {
+    let a = Call {
         name: &item.name,
         args: &item.args,
     };
@@ -229,7 +189,7 @@ fn count_eq(cx: &mut Context, x: &[VarId], y: Scalar, c: VarId) -> Result<(), Tr
 
 /// The automaton of `fzn_regular(x, Q, S, d, q0, F)`: states `1..=Q` (0 fails),
 /// symbols `1..=S`, `d` flattened row by row.
-fn automaton(cx: &mut Context, a: &Args<'_>) -> Result<Automaton, TranslateError> {
+fn automaton(cx: &mut Context, a: &Call<'_>) -> Result<Automaton, TranslateError> {
     let q = a.int(cx, 1)?;
     let s = a.int(cx, 2)?;
     let d = a.ints(cx, 3)?;
