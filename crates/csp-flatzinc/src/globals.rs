@@ -5,7 +5,7 @@ use csp_core::constraints::{
 };
 use csp_core::{Domain, Relation, Value, VarId};
 
-use crate::ast::{ConstraintItem, Expr};
+use crate::ast::ConstraintItem;
 use crate::builtins::Call;
 use crate::constraints::{InSet, ReifiedLinear};
 use crate::error::TranslateError;
