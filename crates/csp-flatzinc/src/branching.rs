@@ -1,6 +1,6 @@
 //! The search phases as csp-core heuristics: a `VariableSelector` and a `ValueSelector` that follow the annotations.
 
-use csp_core::branching::{AnyValueSelector, AnyVariableSelector};
+use csp_core::branching::{AnyValueSelector, AnyVariableSelector, Sweep};
 use csp_core::{Domains, VariableSelector};
 use csp_core::{SearchView, ValOrder, Value, ValueContext, ValueSelector, VarId, VarOrder};
 
@@ -138,6 +138,14 @@ impl ValueSelector for PhasedValues {
         }
     }
 
+    fn sweep(&self, var: VarId) -> Option<Sweep> {
+        let phase = self.phase_of.get(var.index()).copied().flatten();
+        match phase.and_then(|k| self.orders.get(k)) {
+            Some(order) => order.sweep(var),
+            None => self.rest.sweep(var),
+        }
+    }
+
     fn name(&self) -> &str {
         "annotated"
     }
@@ -176,6 +184,30 @@ mod tests {
             },
         ];
         assert_eq!(first_path(&phases, &m), vec![1, 3, 2]);
+    }
+
+    #[test]
+    fn min_and_max_phases_sweep_the_domain_instead_of_listing_it() {
+        let mut m = Model::new();
+        let a = m.int_var(0..=(1 << 24) - 1).unwrap();
+        let b = m.int_var(0..=(1 << 24) - 1).unwrap();
+        let c = m.int_var(1..=3).unwrap();
+        let phase = |v, val_choice| Phase {
+            vars: vec![v],
+            var_choice: VarChoice::InputOrder,
+            val_choice,
+        };
+        let phases = [
+            phase(a, ValChoice::Min),
+            phase(b, ValChoice::Max),
+            phase(c, ValChoice::Median),
+        ];
+        let vals = PhasedValues::new(m.num_vars(), &phases, ValOrder::Ascending, 0);
+        assert_eq!(vals.sweep(a), Some(Sweep::Up));
+        assert_eq!(vals.sweep(b), Some(Sweep::Down));
+        assert_eq!(vals.sweep(c), None);
+        // Two 2^24-wide domains searched without listing their values.
+        assert_eq!(first_path(&phases, &m), vec![0, (1 << 24) - 1, 2]);
     }
 
     #[test]

@@ -13,7 +13,7 @@ impl ValueSelector for Ascending {
         out.extend(ctx.domains().values(var));
     }
 
-    fn sweep(&self) -> Option<Sweep> {
+    fn sweep(&self, _var: VarId) -> Option<Sweep> {
         Some(Sweep::Up)
     }
 

@@ -13,7 +13,7 @@ impl ValueSelector for Descending {
         out.reverse();
     }
 
-    fn sweep(&self) -> Option<Sweep> {
+    fn sweep(&self, _var: VarId) -> Option<Sweep> {
         Some(Sweep::Down)
     }
 

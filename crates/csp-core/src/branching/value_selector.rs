@@ -78,11 +78,13 @@ pub trait ValueSelector {
     /// them. `out` is empty on entry. Must list each value of the domain once.
     fn order(&mut self, var: VarId, ctx: &mut ValueContext<'_>, out: &mut Vec<Value>);
 
-    /// `Some` if the order is a plain sweep of the domain (smallest first or
-    /// largest first): the search then walks the domain as it goes instead of
-    /// calling [`order`](ValueSelector::order), and no list of values is kept
-    /// per decision, whatever the domain's width. The default is `None`.
-    fn sweep(&self) -> Option<Sweep> {
+    /// `Some` if the order for `var` is a plain sweep of its domain (smallest
+    /// first or largest first): the search then walks the domain as it goes
+    /// instead of calling [`order`](ValueSelector::order), and no list of
+    /// values is kept per decision, whatever the domain's width. The default
+    /// is `None`.
+    fn sweep(&self, var: VarId) -> Option<Sweep> {
+        let _ = var;
         None
     }
 
@@ -201,13 +203,13 @@ impl ValueSelector for AnyValueSelector {
     }
 
     #[inline]
-    fn sweep(&self) -> Option<Sweep> {
+    fn sweep(&self, var: VarId) -> Option<Sweep> {
         match self {
-            AnyValueSelector::Ascending(s) => s.sweep(),
-            AnyValueSelector::Descending(s) => s.sweep(),
-            AnyValueSelector::MiddleOut(s) => s.sweep(),
-            AnyValueSelector::LeastConstraining(s) => s.sweep(),
-            AnyValueSelector::Random(s) => s.sweep(),
+            AnyValueSelector::Ascending(s) => s.sweep(var),
+            AnyValueSelector::Descending(s) => s.sweep(var),
+            AnyValueSelector::MiddleOut(s) => s.sweep(var),
+            AnyValueSelector::LeastConstraining(s) => s.sweep(var),
+            AnyValueSelector::Random(s) => s.sweep(var),
         }
     }
 

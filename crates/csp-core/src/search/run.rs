@@ -218,7 +218,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
         let start = self.values.len();
         let parent = self.frames.last().and_then(|f| f.open).map_or(0, |n| n.id);
-        let sweep = self.val_sel.sweep();
+        let sweep = self.val_sel.sweep(var);
         if sweep.is_some() {
             self.frames.push(Frame {
                 var,

@@ -2,10 +2,9 @@
 
 use super::Solver;
 use crate::observer::Node;
-use crate::{
-    CspError, Limits, SearchObserver, SearchStatus, StopReason, Value, ValueSelector, VarId,
-    VariableSelector,
-};
+use crate::{CspError, SearchObserver, Value, ValueSelector, VarId, VariableSelector};
+#[cfg(feature = "parallel")]
+use crate::{Limits, SearchStatus, StopReason};
 
 impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O, V, L> {
     /// Makes `decisions` at the root, before any search, with the pruning level's
