@@ -20,7 +20,7 @@ pub(crate) const SHIFT_SAFE: Value = 1 << 61;
 
 impl Domains {
     /// Removes `value - offsets[j]` from `vars[j]` for every `j` but `skip` (the
-    /// all-different forward-checking step, in one tight loop). Returns the
+    /// forward-checking step of a value-based constraint, in one tight loop). Returns the
     /// number of values removed, or the variable emptied with the number removed
     /// before. The caller guarantees that `value - offsets[j]` cannot overflow.
     #[inline]
