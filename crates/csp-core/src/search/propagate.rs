@@ -146,6 +146,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
     }
 
+    /// Empties the propagation queue and the list of changed variables (after
+    /// a conflict, or when a limit cuts the propagation short).
+    fn abandon_queue(&mut self) {
+        for q in self.queue.drain(..) {
+            self.in_queue[q as usize] = false;
+        }
+        for v in self.changes.changed.drain(..) {
+            self.changes.in_changed[v.index()] = false;
+        }
+    }
+
     /// AC-3 style propagation loop: runs queued constraints until none is left.
     pub(super) fn run_queue(&mut self, node: Option<&Node>) -> Result<(), Failure> {
         let constraints = self.model.posted();
@@ -153,13 +164,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if self.changes.poll() {
                 // A limit was reached: leave the fixpoint unfinished, the
                 // search stops as soon as this returns.
-                for q in self.queue.drain(..) {
-                    self.in_queue[q as usize] = false;
-                }
                 self.in_queue[cid as usize] = false;
-                for v in self.changes.changed.drain(..) {
-                    self.changes.in_changed[v.index()] = false;
-                }
+                self.abandon_queue();
                 return Ok(());
             }
             let c = cid as usize;
@@ -190,12 +196,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 Ok(s) => s,
                 Err(conflict) => {
                     self.weights[c] += 1;
-                    for q in self.queue.drain(..) {
-                        self.in_queue[q as usize] = false;
-                    }
-                    for v in self.changes.changed.drain(..) {
-                        self.changes.in_changed[v.index()] = false;
-                    }
+                    self.abandon_queue();
                     return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
                 }
             };
