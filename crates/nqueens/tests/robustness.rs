@@ -141,13 +141,19 @@ fn a_closed_pipe_ends_every_command_quietly_with_status_0() {
 }
 
 fn tempdir() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("nqueens-robustness-{}", std::process::id()));
+    // One folder per call: the tests run in parallel threads of one process.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("nqueens-robustness-{}-{k}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
 fn stdin_with(dir: &std::path::Path, text: &str) -> Stdio {
-    let path = dir.join("stdin.txt");
+    // One file per call: the tests run in parallel threads of one process.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("stdin-{k}.txt"));
     std::fs::write(&path, text).unwrap();
     Stdio::from(File::open(path).unwrap())
 }
