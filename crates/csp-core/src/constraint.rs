@@ -40,6 +40,63 @@ impl Conflict {
     }
 }
 
+/// Which changes of a variable wake a constraint at the
+/// [`Pruning::Propagators`] level (Gecode's *propagation conditions*).
+///
+/// Every change raises [`Events::DOMAIN`]; a change of the smallest or largest
+/// value also raises [`Events::BOUNDS`]; a change that leaves one value also
+/// raises [`Events::FIXED`]. A constraint is woken when a raised event is one
+/// it asked for, so a bounds-reasoning constraint asks for `BOUNDS` and is not
+/// called when a value inside the domain goes.
+///
+/// ```
+/// use csp_core::Events;
+/// assert!(Events::BOUNDS.union(Events::FIXED).contains(Events::FIXED));
+/// assert!(!Events::FIXED.contains(Events::BOUNDS));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Events(u8);
+
+impl Events {
+    /// The variable has one value left.
+    pub const FIXED: Events = Events(1);
+    /// The smallest or the largest value changed (fixing always does).
+    pub const BOUNDS: Events = Events(2);
+    /// Any value left the domain.
+    pub const DOMAIN: Events = Events(4);
+    /// Every change (the same as `DOMAIN`, which every change raises).
+    pub const ANY: Events = Events(7);
+
+    /// Both sets of events.
+    pub const fn union(self, other: Events) -> Events {
+        Events(self.0 | other.0)
+    }
+
+    /// Whether every event of `other` is in `self`.
+    pub const fn contains(self, other: Events) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The raw bits (1 fixed, 2 bounds, 4 domain).
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+}
+
+/// How expensive one call of a constraint's propagation is, for the order of
+/// the [`Pruning::Propagators`] queue: cheaper constraints run first, so the
+/// expensive ones (Régin's matching, tables, schedules) see domains that the
+/// cheap ones have already narrowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PropCost {
+    /// Constant time: unary and binary constraints, clauses.
+    Cheap = 0,
+    /// Linear in the scope: sums, counts, element.
+    Linear = 1,
+    /// More than linear: matchings, tables, automata, scheduling.
+    Expensive = 2,
+}
+
 /// The result of [`Constraint::propagate`]: a status, or a conflict.
 pub type Propagation = Result<PropStatus, Conflict>;
 
@@ -134,6 +191,33 @@ pub trait Constraint: Send + Sync {
         let _ = pruning;
         StateLayout::new()
     }
+
+    /// At the [`Pruning::Propagators`] level, the changes of scope variable
+    /// `pos` that wake this constraint (see [`Events`]). The default,
+    /// [`Events::DOMAIN`], wakes it on every change and is always safe; ask for
+    /// less only if `propagate` cannot remove anything more after the other
+    /// changes (a bounds-reasoning sum asks for [`Events::BOUNDS`], a
+    /// constraint that only acts on fixed variables for [`Events::FIXED`]).
+    /// The textbook levels ignore it: arc consistency revises on every change.
+    fn events(&self, pos: usize) -> Events {
+        let _ = pos;
+        Events::DOMAIN
+    }
+
+    /// At the [`Pruning::Propagators`] level, how expensive a call is (the
+    /// queue runs cheaper constraints first). The default is
+    /// [`PropCost::Linear`].
+    fn cost(&self) -> PropCost {
+        PropCost::Linear
+    }
+
+    /// Whether one `propagate` call at the [`Pruning::Propagators`] level
+    /// always reaches this constraint's own fixpoint, so that the changes it
+    /// made itself need not wake it again (Gecode's idempotent propagators).
+    /// The default, `false`, is always safe.
+    fn idempotent(&self) -> bool {
+        false
+    }
 }
 
 impl<C: Constraint + ?Sized> Constraint for Box<C> {
@@ -154,5 +238,14 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
     }
     fn state_layout(&self, pruning: Pruning) -> StateLayout {
         (**self).state_layout(pruning)
+    }
+    fn events(&self, pos: usize) -> Events {
+        (**self).events(pos)
+    }
+    fn cost(&self) -> PropCost {
+        (**self).cost()
+    }
+    fn idempotent(&self) -> bool {
+        (**self).idempotent()
     }
 }

@@ -11,6 +11,11 @@ use crate::state::TrailedState;
 use crate::{CancelFlag, StopReason};
 use crate::{Domains, Pruning, Value, VarId};
 
+/// The events a change raises (the bits of [`Events`](crate::Events)).
+pub(crate) const EV_FIXED: u8 = 1;
+pub(crate) const EV_BOUNDS: u8 = 2;
+pub(crate) const EV_DOMAIN: u8 = 4;
+
 /// How many polls pass between two readings of the clock.
 const POLL_INTERVAL: u32 = 64;
 
@@ -27,6 +32,9 @@ pub(crate) struct Changes {
     pub changed: Vec<VarId>,
     /// Per variable: already in `changed`.
     pub in_changed: Vec<bool>,
+    /// Per variable: the events raised since it entered `changed` (bits of
+    /// [`Events`](crate::Events)).
+    pub events: Vec<u8>,
     /// Whether to list every removed value (for observers).
     pub record: bool,
     /// The removed values, when recording.
@@ -47,6 +55,7 @@ impl Changes {
     pub(crate) fn new(vars: usize) -> Self {
         Changes {
             in_changed: vec![false; vars],
+            events: vec![0; vars],
             ..Changes::default()
         }
     }
@@ -78,11 +87,15 @@ impl Changes {
     }
 
     #[inline]
-    fn note(&mut self, var: VarId, removed: u32) {
+    fn note(&mut self, var: VarId, removed: u32, events: u8) {
         self.pruned += u64::from(removed);
-        if self.track_changed && !self.in_changed[var.index()] {
-            self.in_changed[var.index()] = true;
-            self.changed.push(var);
+        if self.track_changed {
+            let v = var.index();
+            self.events[v] |= events;
+            if !self.in_changed[v] {
+                self.in_changed[v] = true;
+                self.changed.push(var);
+            }
         }
     }
 }
@@ -347,7 +360,13 @@ impl<'a> PropagationContext<'a> {
         match result {
             Ok(0) => Ok(false),
             Ok(n) => {
-                self.changes.note(var, n);
+                // Every caller of `finish` moves a bound when it removes anything.
+                let fixed = if self.domains.is_fixed(var) {
+                    EV_FIXED
+                } else {
+                    0
+                };
+                self.changes.note(var, n, EV_DOMAIN | EV_BOUNDS | fixed);
                 Ok(true)
             }
             Err(Wipeout) => {
@@ -375,7 +394,15 @@ impl<'a> PropagationContext<'a> {
 
     #[inline]
     fn removed_one(&mut self, var: VarId, value: Value) {
-        self.changes.note(var, 1);
+        let d = &*self.domains;
+        let mut events = EV_DOMAIN;
+        if value < d.min(var) || value > d.max(var) {
+            events |= EV_BOUNDS;
+        }
+        if d.len(var) == 1 {
+            events |= EV_FIXED;
+        }
+        self.changes.note(var, 1, events);
         if self.changes.record {
             self.changes.removed.push((var, value));
         }
@@ -470,7 +497,7 @@ impl<'a> PropagationContext<'a> {
         var: VarId,
         mut test: impl FnMut(&Domains) -> bool,
     ) -> Result<bool, Conflict> {
-        let size = self.domains.len(var) as u32;
+        let shape = self.domains.shape(var);
         let mut saved = std::mem::take(&mut self.changes.scratch);
         self.domains.save_words(var, &mut saved);
         let candidates: SmallVec<[Value; 16]> = self.domains.values(var).collect();
@@ -481,7 +508,7 @@ impl<'a> PropagationContext<'a> {
                 doomed.push(w);
             }
         }
-        self.domains.restore_words(var, &saved, size);
+        self.domains.restore_words(var, &saved, shape);
         self.changes.scratch = saved;
         let mut changed = false;
         for w in doomed {

@@ -181,7 +181,7 @@ pub type Value = i64;
 pub use branching::{
     SearchView, ValOrder, ValueContext, ValueSelector, VarOrder, VariableSelector,
 };
-pub use constraint::{Conflict, Constraint, PropStatus, Propagation};
+pub use constraint::{Conflict, Constraint, Events, PropCost, PropStatus, Propagation};
 pub use constraints::{
     AllDifferent, BinaryRelation, BoolOr, Count, Element, Func, Function, Linear, Lit, MinMax,
     NotEqual, OffsetElement, Predicate, ReifiedLinear, Relation, Table, VarElement,

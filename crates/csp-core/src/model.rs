@@ -78,6 +78,15 @@ impl Constraint for Posted {
     fn state_layout(&self, pruning: crate::Pruning) -> crate::StateLayout {
         dispatch!(self, c => c.state_layout(pruning))
     }
+    fn events(&self, pos: usize) -> crate::Events {
+        dispatch!(self, c => c.events(pos))
+    }
+    fn cost(&self) -> crate::PropCost {
+        dispatch!(self, c => c.cost())
+    }
+    fn idempotent(&self) -> bool {
+        dispatch!(self, c => c.idempotent())
+    }
 }
 
 /// A constraint satisfaction problem: variables, their domains, and constraints.

@@ -21,6 +21,9 @@ pub struct SearchView<'a> {
     pub(crate) watches: &'a [Vec<Watch>],
     pub(crate) constraints: &'a [Posted],
     pub(crate) weights: &'a [u64],
+    /// Whether a variable fixed by propagation counts as decided (the
+    /// propagators level: it is not branched on).
+    pub(crate) skip_fixed: bool,
 }
 
 impl<'a> SearchView<'a> {
@@ -31,9 +34,12 @@ impl<'a> SearchView<'a> {
     }
 
     /// Whether the search has made a decision on `var` on the current path.
+    /// At the [`Pruning::Propagators`](crate::Pruning::Propagators) level a
+    /// variable that propagation fixed counts as decided too: the search does
+    /// not branch on it (the textbook levels do, one node per variable).
     #[inline]
     pub fn is_decided(&self, var: VarId) -> bool {
-        self.decided[var.index()]
+        self.decided[var.index()] || (self.skip_fixed && self.domains.is_fixed(var))
     }
 
     /// The variables the search may branch on now: the undecided ones, in
@@ -45,7 +51,7 @@ impl<'a> SearchView<'a> {
     pub fn undecided(&self) -> impl Iterator<Item = VarId> + '_ {
         let decision = self
             .decision
-            .filter(|vars| vars.iter().any(|v| !self.decided[v.index()]));
+            .filter(|vars| vars.iter().any(|&v| !self.is_decided(v)));
         let (listed, all) = match decision {
             Some(vars) => (vars, 0..0),
             None => (&[][..], 0..self.decided.len()),
@@ -54,7 +60,7 @@ impl<'a> SearchView<'a> {
             .iter()
             .copied()
             .chain(all.map(VarId::new))
-            .filter(|v| !self.decided[v.index()])
+            .filter(|&v| !self.is_decided(v))
     }
 
     /// The constraints on `var` that are not entailed and involve another
@@ -68,7 +74,7 @@ impl<'a> SearchView<'a> {
             let other = self.constraints[c]
                 .scope()
                 .iter()
-                .any(|&y| y != var && !self.decided[y.index()]);
+                .any(|&y| y != var && !self.is_decided(y));
             other.then_some((ConstraintId::new(c), self.weights[c]))
         })
     }

@@ -2,7 +2,7 @@
 
 use smallvec::SmallVec;
 
-use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::constraint::{Conflict, PropCost, PropStatus, Propagation};
 use crate::{
     Constraint, CspError, Domains, PropagationContext, Pruning, StateLayout, Value, VarId,
 };
@@ -243,6 +243,10 @@ impl AllDifferent {
 }
 
 impl Constraint for AllDifferent {
+    fn cost(&self) -> PropCost {
+        PropCost::Expensive
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.vars
     }

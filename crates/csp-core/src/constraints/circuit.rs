@@ -2,7 +2,7 @@
 
 use smallvec::SmallVec;
 
-use crate::constraint::{Conflict, Propagation};
+use crate::constraint::{Conflict, PropCost, Propagation};
 use crate::constraints::global_cardinality::finish;
 use crate::{
     AllDifferent, Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value,
@@ -116,6 +116,10 @@ impl Circuit {
 }
 
 impl Constraint for Circuit {
+    fn cost(&self) -> PropCost {
+        PropCost::Expensive
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }

@@ -1,6 +1,6 @@
 //! `r <-> (l_1 \/ ... \/ l_n)` over Boolean literals: clauses, and/or, implications and their reifications.
 
-use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::constraint::{Conflict, Events, PropCost, PropStatus, Propagation};
 use crate::constraints::linear_reif::check_bool;
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
@@ -118,6 +118,19 @@ impl BoolOr {
 }
 
 impl Constraint for BoolOr {
+    /// A clause acts on fixed literals only.
+    fn events(&self, _pos: usize) -> Events {
+        Events::FIXED
+    }
+
+    fn cost(&self) -> PropCost {
+        if self.lits.len() <= 3 {
+            PropCost::Cheap
+        } else {
+            PropCost::Linear
+        }
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }

@@ -1,7 +1,7 @@
 //! Cumulative resource: tasks with start times, durations and demands share a
 //! capacity; filtering by time-tabling.
 
-use crate::constraint::{Conflict, Propagation};
+use crate::constraint::{Conflict, PropCost, Propagation};
 use crate::constraints::global_cardinality::finish;
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
@@ -188,6 +188,10 @@ impl Cumulative {
 }
 
 impl Constraint for Cumulative {
+    fn cost(&self) -> PropCost {
+        PropCost::Expensive
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }

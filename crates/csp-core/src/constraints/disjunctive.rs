@@ -2,7 +2,7 @@
 //! time).
 
 use crate::Pruning;
-use crate::constraint::{Conflict, Propagation};
+use crate::constraint::{Conflict, PropCost, Propagation};
 use crate::constraints::cumulative::{Task, profile, time_table};
 use crate::constraints::global_cardinality::finish;
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
@@ -88,6 +88,10 @@ fn clamp(v: i128) -> Value {
 }
 
 impl Constraint for Disjunctive {
+    fn cost(&self) -> PropCost {
+        PropCost::Expensive
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }

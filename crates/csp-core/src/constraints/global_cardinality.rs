@@ -1,6 +1,6 @@
 //! Global cardinality: how many variables take each of some values.
 
-use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::constraint::{Conflict, PropCost, PropStatus, Propagation};
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
 /// `counts[j]` is the number of `i` with `vars[i] = values[j]`, for every `j`.
@@ -79,6 +79,10 @@ impl GlobalCardinality {
 }
 
 impl Constraint for GlobalCardinality {
+    fn cost(&self) -> PropCost {
+        PropCost::Expensive
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }

@@ -1,5 +1,6 @@
 //! Inverse: two arrays of variables that are inverse permutations.
 
+use crate::constraint::PropCost;
 use crate::constraint::Propagation;
 use crate::constraints::global_cardinality::finish;
 use crate::{
@@ -99,6 +100,10 @@ impl Inverse {
 }
 
 impl Constraint for Inverse {
+    fn cost(&self) -> PropCost {
+        PropCost::Expensive
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::constraint::{Conflict, Events, PropCost, PropStatus, Propagation};
 use crate::{Constraint, CspError, Domains, PropagationContext, Pruning, Value, VarId};
 
 /// The comparison of a [`Linear`] constraint.
@@ -266,6 +266,28 @@ pub fn ceil_div(a: i128, b: i128) -> i128 {
 }
 
 impl Constraint for Linear {
+    /// A sum reasons on bounds (`!=` waits for fixed variables).
+    fn events(&self, _pos: usize) -> Events {
+        if self.kind == Kind::Ne {
+            Events::FIXED
+        } else {
+            Events::BOUNDS
+        }
+    }
+
+    fn cost(&self) -> PropCost {
+        if self.vars.len() <= 2 {
+            PropCost::Cheap
+        } else {
+            PropCost::Linear
+        }
+    }
+
+    /// Under the propagators level `propagate` narrows to its own fixpoint.
+    fn idempotent(&self) -> bool {
+        true
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.vars
     }

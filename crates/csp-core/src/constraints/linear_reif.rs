@@ -1,6 +1,6 @@
 //! `b <-> (sum a_i * x_i  REL  c)` and `b -> (...)`: reified and half-reified linear constraints.
 
-use crate::constraint::{PropStatus, Propagation};
+use crate::constraint::{Events, PropStatus, Propagation};
 use crate::{
     Constraint, ConstraintId, CspError, Domain, Domains, Linear, Model, PropagationContext,
     Relation, Value, VarId,
@@ -171,6 +171,15 @@ impl Relation {
 }
 
 impl Constraint for ReifiedLinear {
+    /// The sum's bounds and the fixing of the 0/1 variable are all it reads.
+    fn events(&self, _pos: usize) -> Events {
+        Events::BOUNDS
+    }
+
+    fn idempotent(&self) -> bool {
+        true
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }

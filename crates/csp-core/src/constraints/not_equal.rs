@@ -1,6 +1,6 @@
 //! `x != y + c`: the binary disequality with an offset (queens' diagonals).
 
-use crate::constraint::{PropStatus, Propagation};
+use crate::constraint::{Events, PropCost, PropStatus, Propagation};
 use crate::{Constraint, Domains, PropagationContext, Value, VarId};
 
 /// `x != y + offset`.
@@ -39,6 +39,18 @@ impl NotEqual {
 }
 
 impl Constraint for NotEqual {
+    fn events(&self, _pos: usize) -> Events {
+        Events::FIXED
+    }
+
+    fn cost(&self) -> PropCost {
+        PropCost::Cheap
+    }
+
+    fn idempotent(&self) -> bool {
+        true
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.vars
     }

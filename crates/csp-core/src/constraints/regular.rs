@@ -1,6 +1,6 @@
 //! Regular: a sequence of variables spells a word accepted by a finite automaton.
 
-use crate::constraint::{Conflict, Propagation};
+use crate::constraint::{Conflict, PropCost, Propagation};
 use crate::constraints::global_cardinality::finish;
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
@@ -153,6 +153,10 @@ impl Regular {
 }
 
 impl Constraint for Regular {
+    fn cost(&self) -> PropCost {
+        PropCost::Expensive
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }

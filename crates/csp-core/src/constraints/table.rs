@@ -2,7 +2,7 @@
 
 use smallvec::SmallVec;
 
-use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::constraint::{Conflict, PropCost, PropStatus, Propagation};
 use crate::{Constraint, CspError, Domains, PropagationContext, Value, VarId};
 
 /// The values of the scope form one of the allowed tuples (an *extensional*
@@ -69,6 +69,10 @@ impl Table {
 }
 
 impl Constraint for Table {
+    fn cost(&self) -> PropCost {
+        PropCost::Expensive
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.vars
     }

@@ -10,6 +10,8 @@ use crate::{Value, VarId};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ShiftedEntry {
     bias: Value,
+    /// The variable's base (the value of its bit 0).
+    base: Value,
     first: u32,
     span: u32,
     var: u32,
@@ -69,6 +71,7 @@ impl Domains {
                     .contains(&bias)
                     .then_some(ShiftedEntry {
                         bias,
+                        base: lay.base,
                         first: lay.first,
                         // At most `MAX_DOMAIN_WIDTH` rounded up to whole words.
                         span: u32::try_from(lay.span).unwrap_or(u32::MAX),
@@ -92,7 +95,6 @@ impl Domains {
         shifted: Value,
     ) -> Result<u32, (VarId, u32)> {
         let mut removed = 0;
-        let bits = &mut self.bits;
         for (chunk, &word) in positions.iter().enumerate() {
             let mut live = word;
             while live != 0 {
@@ -105,14 +107,14 @@ impl Domains {
                 }
                 let i = e.first as usize + (offset / WORD_BITS as u64) as usize;
                 let bit = 1usize << (offset % WORD_BITS as u64);
-                let old = bits[i];
+                let old = self.bits[i];
                 if old & bit == 0 {
                     continue;
                 }
                 // The removal step of `strip_one`, inlined by hand like there:
                 // one shared helper measured 1.4% more instructions for the
                 // whole forward-checking search (callgrind, n = 11).
-                bits[i] = old & !bit;
+                self.bits[i] = old & !bit;
                 let v = e.var as usize;
                 if self.saved_at[i] != self.stamp {
                     self.saved_at[i] = self.stamp;
@@ -121,12 +123,18 @@ impl Domains {
                         var: e.var,
                         old_bits: old,
                         old_size: self.size[v],
+                        old_lo: (self.lo[v] - e.base) as u32,
+                        old_hi: (self.hi[v] - e.base) as u32,
                     });
                 }
                 removed += 1;
                 self.size[v] -= 1;
                 if self.size[v] == 0 {
                     return Err((VarId::new(v), removed));
+                }
+                let value = e.base + offset as Value;
+                if value == self.lo[v] || value == self.hi[v] {
+                    self.repair_bounds(VarId::new(v), value);
                 }
             }
         }
@@ -164,12 +172,17 @@ impl Domains {
                 var: v as u32,
                 old_bits: old,
                 old_size: self.size[v],
+                old_lo: (self.lo[v] - lay.base) as u32,
+                old_hi: (self.hi[v] - lay.base) as u32,
             });
         }
         *removed += 1;
         self.size[v] -= 1;
         if self.size[v] == 0 {
             return Err((var, *removed));
+        }
+        if value == self.lo[v] || value == self.hi[v] {
+            self.repair_bounds(var, value);
         }
         Ok(())
     }

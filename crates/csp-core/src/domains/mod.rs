@@ -5,7 +5,10 @@
 //! declared domain. A change to a word is recorded on the trail the first time the
 //! word changes at a given search level (a *stamp* per word remembers the level), so
 //! backtracking restores exactly the words that changed, in reverse order.
-//! A cached size per variable makes `len`, `is_fixed` and first-fail O(1).
+//! A cached size, minimum and maximum per variable make `len`, `is_fixed`,
+//! `min`, `max` and first-fail O(1); bounds changes touch only the words between
+//! the old and the new bound, so narrowing a wide domain step by step costs no
+//! more than narrowing a small one.
 
 mod bulk;
 
@@ -30,13 +33,16 @@ struct Layout {
     span: u64,
 }
 
-/// One undo record: a word's previous contents and its variable's previous size.
+/// One undo record: a word's previous contents and its variable's previous
+/// size and bounds (as offsets from the variable's base; widths fit in 32 bits).
 #[derive(Clone, Copy, Debug)]
 struct TrailEntry {
     word: u32,
     var: u32,
     old_bits: usize,
     old_size: u32,
+    old_lo: u32,
+    old_hi: u32,
 }
 
 /// A mark on the trail: where a search level starts and the stamp it replaced.
@@ -72,6 +78,9 @@ pub struct Domains {
     bits: Vec<usize>,
     layout: Vec<Layout>,
     size: Vec<u32>,
+    /// Per variable: the smallest and largest value left (meaningless once empty).
+    lo: Vec<Value>,
+    hi: Vec<Value>,
     trail: Vec<TrailEntry>,
     /// Per word: the stamp of the level at which it was last saved on the trail.
     saved_at: Vec<u64>,
@@ -92,6 +101,8 @@ impl Domains {
     ) -> Self {
         let mut layout = Vec::new();
         let mut size = Vec::new();
+        let mut lo = Vec::new();
+        let mut hi = Vec::new();
         let mut total_words: usize = 0;
         let mut pending = Vec::new();
         for (min, max, values) in declared {
@@ -104,6 +115,16 @@ impl Domains {
                 span: (words * WORD_BITS) as u64,
             });
             size.push(values.map_or(width, <[Value]>::len) as u32);
+            match values {
+                Some(vals) if !vals.is_empty() => {
+                    lo.push(vals[0]);
+                    hi.push(vals[vals.len() - 1]);
+                }
+                _ => {
+                    lo.push(min);
+                    hi.push(max);
+                }
+            }
             pending.push((min, width, values));
             total_words += words;
         }
@@ -123,6 +144,8 @@ impl Domains {
             bits: bits.as_slice().to_vec(),
             layout,
             size,
+            lo,
+            hi,
             trail: Vec::new(),
             saved_at: vec![0; total_words],
             stamp: 1,
@@ -164,29 +187,73 @@ impl Domains {
         &self.bits[lay.first as usize..(lay.first + lay.words) as usize]
     }
 
-    /// The smallest value left (the declared minimum if the domain is empty).
+    /// The smallest value left (O(1); unspecified once the domain is empty,
+    /// which only happens inside a failing propagation).
     #[inline]
     pub fn min(&self, var: VarId) -> Value {
-        let lay = self.layout[var.index()];
-        for (i, &w) in self.words(var).iter().enumerate() {
-            if w != 0 {
-                return lay.base + (i * WORD_BITS + w.trailing_zeros() as usize) as Value;
-            }
-        }
-        lay.base
+        self.lo[var.index()]
     }
 
-    /// The largest value left (the declared minimum if the domain is empty).
+    /// The largest value left (O(1); unspecified once the domain is empty).
     #[inline]
     pub fn max(&self, var: VarId) -> Value {
-        let lay = self.layout[var.index()];
-        for (i, &w) in self.words(var).iter().enumerate().rev() {
-            if w != 0 {
-                let bit = WORD_BITS - 1 - w.leading_zeros() as usize;
-                return lay.base + (i * WORD_BITS + bit) as Value;
-            }
+        self.hi[var.index()]
+    }
+
+    /// The offset of the first value at offset `from` or above (`None` if none).
+    #[inline]
+    fn scan_up(&self, var: VarId, from: usize) -> Option<usize> {
+        let words = self.words(var);
+        let mut i = from / WORD_BITS;
+        if i >= words.len() {
+            return None;
         }
-        lay.base
+        let mut w = words[i] & (usize::MAX << (from % WORD_BITS));
+        loop {
+            if w != 0 {
+                return Some(i * WORD_BITS + w.trailing_zeros() as usize);
+            }
+            i += 1;
+            if i == words.len() {
+                return None;
+            }
+            w = words[i];
+        }
+    }
+
+    /// The offset of the last value at offset `from` or below (`None` if none).
+    #[inline]
+    fn scan_down(&self, var: VarId, from: usize) -> Option<usize> {
+        let words = self.words(var);
+        let from = from.min(words.len() * WORD_BITS - 1);
+        let mut i = from / WORD_BITS;
+        let mut w = words[i] & (usize::MAX >> (WORD_BITS - 1 - from % WORD_BITS));
+        loop {
+            if w != 0 {
+                return Some(i * WORD_BITS + WORD_BITS - 1 - w.leading_zeros() as usize);
+            }
+            if i == 0 {
+                return None;
+            }
+            i -= 1;
+            w = words[i];
+        }
+    }
+
+    /// After `value` left the non-empty domain of `var`: moves a bound that
+    /// stood on it to the next value left.
+    #[inline(always)]
+    fn repair_bounds(&mut self, var: VarId, value: Value) {
+        let v = var.index();
+        if value == self.lo[v] {
+            let base = self.layout[v].base;
+            let from = (value - base) as usize + 1;
+            self.lo[v] = base + self.scan_up(var, from).unwrap_or(from) as Value;
+        } else if value == self.hi[v] {
+            let base = self.layout[v].base;
+            let from = (value - base) as usize;
+            self.hi[v] = base + self.scan_down(var, from - 1).unwrap_or(0) as Value;
+        }
     }
 
     /// Whether `value` is still in `var`'s domain.
@@ -307,8 +374,12 @@ impl Domains {
         };
         let words = &mut self.bits;
         for e in self.trail.drain(mark.trail_len..).rev() {
+            let v = e.var as usize;
             words[e.word as usize] = e.old_bits;
-            self.size[e.var as usize] = e.old_size;
+            self.size[v] = e.old_size;
+            let base = self.layout[v].base;
+            self.lo[v] = base + Value::from(e.old_lo);
+            self.hi[v] = base + Value::from(e.old_hi);
         }
         self.stamp = mark.previous_stamp;
     }
@@ -325,11 +396,14 @@ impl Domains {
         let v = var.index();
         if self.saved_at[i] != self.stamp {
             self.saved_at[i] = self.stamp;
+            let base = self.layout[v].base;
             self.trail.push(TrailEntry {
                 word: i as u32,
                 var: v as u32,
                 old_bits: old,
                 old_size: self.size[v],
+                old_lo: (self.lo[v] - base) as u32,
+                old_hi: (self.hi[v] - base) as u32,
             });
         }
         // Otherwise the word was saved at this level already: the older entry restores
@@ -342,20 +416,21 @@ impl Domains {
     /// Removes one value. `Ok(true)` if it was there, `Err` if the domain is now empty.
     #[inline(always)]
     pub(crate) fn remove(&mut self, var: VarId, value: Value) -> Result<bool, Wipeout> {
-        let lay = self.layout[var.index()];
-        // A value below the base wraps to a huge offset and is rejected with the
-        // values above the span.
-        let offset = value.wrapping_sub(lay.base) as u64;
-        if offset >= lay.span {
+        let v = var.index();
+        if value < self.lo[v] || value > self.hi[v] {
             return Ok(false);
         }
+        let lay = self.layout[v];
+        let offset = (value - lay.base) as u64;
         let i = lay.first as usize + (offset / WORD_BITS as u64) as usize;
         let bit = 1usize << (offset % WORD_BITS as u64);
         let old = self.bits[i];
         if old & bit == 0 {
             return Ok(false);
         }
-        self.clear_bit(var, i, old, bit)
+        self.clear_bit(var, i, old, bit)?;
+        self.repair_bounds(var, value);
+        Ok(true)
     }
 
     /// Reduces the domain to `value`. Returns the number of values removed.
@@ -377,13 +452,23 @@ impl Domains {
             (usize::MAX, 0)
         };
         let mut removed = 0;
-        for k in 0..lay.words as usize {
+        // Words outside the bounds' words are empty already.
+        let v = var.index();
+        let lo_word = ((self.lo[v] - lay.base) as usize / WORD_BITS).min(lay.words as usize - 1);
+        let hi_word = ((self.hi[v] - lay.base) as usize / WORD_BITS).min(lay.words as usize - 1);
+        for k in lo_word.min(hi_word)..=hi_word {
             let new = if k == keep_word { bit } else { 0 };
             if self.bits[first + k] != new {
                 removed += self.write_word(var, first + k, new);
             }
         }
-        if bit == 0 { Err(Wipeout) } else { Ok(removed) }
+        if bit == 0 {
+            Err(Wipeout)
+        } else {
+            self.lo[v] = value;
+            self.hi[v] = value;
+            Ok(removed)
+        }
     }
 
     /// Clears a bit known to be set in word `i` (holding `old`).
@@ -392,11 +477,14 @@ impl Domains {
         let v = var.index();
         if self.saved_at[i] != self.stamp {
             self.saved_at[i] = self.stamp;
+            let base = self.layout[v].base;
             self.trail.push(TrailEntry {
                 word: i as u32,
                 var: v as u32,
                 old_bits: old,
                 old_size: self.size[v],
+                old_lo: (self.lo[v] - base) as u32,
+                old_hi: (self.hi[v] - base) as u32,
             });
         }
         self.bits[i] = old & !bit;
@@ -408,67 +496,66 @@ impl Domains {
         }
     }
 
-    /// Keeps only the values whose offsets (value - base) have their bit set in
-    /// `mask_for_word(word_index_within_var)`. Returns the number removed.
-    #[inline]
-    fn mask_words(
-        &mut self,
-        var: VarId,
-        mut mask_for_word: impl FnMut(usize) -> usize,
-    ) -> Result<u32, Wipeout> {
+    /// Clears the bits of offsets `from..=to` of `var` (within its span).
+    /// Returns the number of values removed; the caller fixes the bounds.
+    fn clear_offsets(&mut self, var: VarId, from: usize, to: usize) -> u32 {
         let lay = self.layout[var.index()];
         let mut removed = 0;
-        for k in 0..lay.words as usize {
+        for k in from / WORD_BITS..=to / WORD_BITS {
+            let lo = k * WORD_BITS;
+            let mut mask = usize::MAX;
+            if from > lo {
+                mask &= usize::MAX << (from - lo);
+            }
+            if to < lo + WORD_BITS - 1 {
+                mask &= usize::MAX >> (WORD_BITS - 1 - (to - lo));
+            }
             let i = lay.first as usize + k;
             let old = self.bits[i];
-            let new = old & mask_for_word(k);
-            if new != old {
-                removed += self.write_word(var, i, new);
+            if old & mask != 0 {
+                removed += self.write_word(var, i, old & !mask);
             }
         }
-        if self.size[var.index()] == 0 {
-            Err(Wipeout)
-        } else {
-            Ok(removed)
-        }
+        removed
     }
 
     /// Removes every value smaller than `bound`.
     pub(crate) fn remove_below(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
-        let lay = self.layout[var.index()];
-        if bound <= lay.base {
+        let v = var.index();
+        if bound <= self.lo[v] {
             return Ok(0);
         }
-        let cut = (bound as i128 - lay.base as i128) as u128; // first offset kept
-        self.mask_words(var, |k| {
-            let lo = (k * WORD_BITS) as u128;
-            if cut <= lo {
-                usize::MAX
-            } else if cut >= lo + WORD_BITS as u128 {
-                0
-            } else {
-                usize::MAX << (cut - lo) as u32
-            }
-        })
+        let base = self.layout[v].base;
+        let from = (self.lo[v] - base) as usize;
+        if bound > self.hi[v] {
+            let to = (self.hi[v] - base) as usize;
+            self.clear_offsets(var, from, to);
+            return Err(Wipeout);
+        }
+        let cut = (bound - base) as usize; // the first offset kept
+        let removed = self.clear_offsets(var, from, cut - 1);
+        // Some value at `cut` or above remains: `bound <= hi`.
+        self.lo[v] = base + self.scan_up(var, cut).unwrap_or(cut) as Value;
+        Ok(removed)
     }
 
     /// Removes every value greater than `bound`.
     pub(crate) fn remove_above(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
-        let lay = self.layout[var.index()];
-        if bound < lay.base {
-            return self.mask_words(var, |_| 0);
+        let v = var.index();
+        if bound >= self.hi[v] {
+            return Ok(0);
         }
-        let last = (bound as i128 - lay.base as i128) as u128; // last offset kept
-        self.mask_words(var, |k| {
-            let lo = (k * WORD_BITS) as u128;
-            if last >= lo + WORD_BITS as u128 - 1 {
-                usize::MAX
-            } else if last < lo {
-                0
-            } else {
-                usize::MAX >> (WORD_BITS as u32 - 1 - (last - lo) as u32)
-            }
-        })
+        let base = self.layout[v].base;
+        let to = (self.hi[v] - base) as usize;
+        if bound < self.lo[v] {
+            let from = (self.lo[v] - base) as usize;
+            self.clear_offsets(var, from, to);
+            return Err(Wipeout);
+        }
+        let cut = (bound - base) as usize; // the last offset kept
+        let removed = self.clear_offsets(var, cut + 1, to);
+        self.hi[v] = base + self.scan_down(var, cut).unwrap_or(cut) as Value;
+        Ok(removed)
     }
 
     /// Copies `var`'s words (to restore them later with `restore_words`).
@@ -477,12 +564,25 @@ impl Domains {
         out.extend_from_slice(self.words(var));
     }
 
-    /// Writes back words saved by `save_words`, with their size, without trailing.
-    pub(crate) fn restore_words(&mut self, var: VarId, saved: &[usize], size: u32) {
+    /// The size and bounds of `var` (to restore them with `restore_words`).
+    pub(crate) fn shape(&self, var: VarId) -> (u32, Value, Value) {
+        let v = var.index();
+        (self.size[v], self.lo[v], self.hi[v])
+    }
+
+    /// Writes back words saved by `save_words`, with the size and bounds saved
+    /// by `shape`, without trailing.
+    pub(crate) fn restore_words(
+        &mut self,
+        var: VarId,
+        saved: &[usize],
+        shape: (u32, Value, Value),
+    ) {
         let lay = self.layout[var.index()];
         let first = lay.first as usize;
         self.bits[first..first + saved.len()].copy_from_slice(saved);
-        self.size[var.index()] = size;
+        let v = var.index();
+        (self.size[v], self.lo[v], self.hi[v]) = shape;
     }
 
     /// Temporarily reduces `var` to `value` without trailing (for probing); the
@@ -499,6 +599,8 @@ impl Domains {
             };
         }
         self.size[var.index()] = 1;
+        self.lo[var.index()] = value;
+        self.hi[var.index()] = value;
     }
 }
 

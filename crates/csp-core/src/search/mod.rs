@@ -16,8 +16,8 @@ use crate::context::Changes;
 use crate::limits::{Limits, SearchStatus, StopReason};
 use crate::observer::{Candidate, NoObserver, Node, SearchObserver};
 use crate::{
-    Constraint, CspError, Domains, Model, Pruning, SearchStats, StateLayout, TrailedState, Value,
-    VarId,
+    Constraint, CspError, Domains, Events, Model, Pruning, SearchStats, StateLayout, TrailedState,
+    Value, VarId,
 };
 
 mod config;
@@ -39,6 +39,9 @@ pub use results::{CountResult, Goal, Optimum, Solution, Solutions, SolveResult};
 pub(crate) struct Watch {
     pub(crate) cid: u32,
     pub(crate) pos: u32,
+    /// The events that wake the constraint (all of them below the
+    /// propagators level).
+    pub(crate) events: u8,
 }
 
 /// One decision level of the search: a variable and the values left to try.
@@ -104,8 +107,12 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     num_decided: usize,
     frames: Vec<Frame>,
     values: Vec<Value>,
-    queue: VecDeque<u32>,
+    /// The propagation queue, one FIFO per [`PropCost`](crate::PropCost).
+    queue: [VecDeque<u32>; 3],
     in_queue: Vec<bool>,
+    /// Per constraint: its queue, and whether its own changes wake it.
+    cost: Vec<u8>,
+    idempotent: Vec<bool>,
     changes: Changes,
     weights: Vec<u64>,
     stats: SearchStats,
@@ -165,19 +172,35 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 }
             }
         }
+        // The kernel's scheduling (events, costs, idempotence) serves the
+        // propagators level; arc consistency keeps the textbook's one FIFO
+        // queue, woken by every change.
+        let kernel = config.pruning == Pruning::Propagators;
         let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
+        let mut cost = Vec::with_capacity(m);
+        let mut idempotent = Vec::with_capacity(m);
         for (cid, c) in model.posted().iter().enumerate() {
             let scope = c.scope();
             model.check_vars(c.name(), scope)?;
             for (pos, v) in scope.iter().enumerate() {
+                let events = if kernel {
+                    c.events(pos).bits()
+                } else {
+                    Events::ANY.bits()
+                };
                 let list = &mut watches[v.index()];
-                if list.last().is_none_or(|w| w.cid != cid as u32) {
-                    list.push(Watch {
+                match list.last_mut() {
+                    // A variable twice in a scope: one watch, woken by either.
+                    Some(w) if w.cid == cid as u32 => w.events |= events,
+                    _ => list.push(Watch {
                         cid: cid as u32,
                         pos: pos as u32,
-                    });
+                        events,
+                    }),
                 }
             }
+            cost.push(if kernel { c.cost() as u8 } else { 1 });
+            idempotent.push(kernel && c.idempotent());
         }
         let layouts: Vec<StateLayout> = model
             .posted()
@@ -202,8 +225,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             num_decided: 0,
             frames: Vec::new(),
             values: Vec::new(),
-            queue: VecDeque::new(),
+            queue: Default::default(),
             in_queue: vec![false; m],
+            cost,
+            idempotent,
             changes,
             weights: vec![1; m],
             stats: SearchStats::default(),

@@ -131,7 +131,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Ok(true) if self.pruning >= Pruning::ArcConsistency => {
                 self.changes.changed.clear();
                 self.changes.in_changed[var.index()] = false;
-                self.schedule(var, None);
+                let events = std::mem::take(&mut self.changes.events[var.index()]);
+                self.schedule(var, events, None);
                 Ok(())
             }
             Ok(_) => Ok(()),

@@ -2,7 +2,7 @@
 //! propagation queue of arc consistency and the propagators.
 
 use super::Solver;
-use crate::context::{Changes, PropagationContext};
+use crate::context::{Changes, EV_BOUNDS, EV_DOMAIN, EV_FIXED, PropagationContext};
 use crate::observer::{Failure, FailureKind, Node, PruneCause};
 use crate::{
     Constraint, ConstraintId, PropStatus, Pruning, SearchObserver, ValueSelector, VarId,
@@ -89,7 +89,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             }
             Pruning::ArcConsistency | Pruning::Propagators => {
                 self.prune_objective(Some(node))?;
-                self.schedule(var, None);
+                self.schedule(var, EV_FIXED | EV_BOUNDS | EV_DOMAIN, None);
                 self.run_queue(Some(node))
             }
         }
@@ -134,33 +134,50 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         Ok(())
     }
 
-    /// Queues the constraints watching `var` (except `skip`).
+    /// Queues the constraints watching `var` that `events` wake (except `skip`).
     #[inline]
-    pub(super) fn schedule(&mut self, var: VarId, skip: Option<usize>) {
+    pub(super) fn schedule(&mut self, var: VarId, events: u8, skip: Option<usize>) {
         for w in &self.watches[var.index()] {
             let c = w.cid as usize;
-            if Some(c) != skip && !self.in_queue[c] && !self.state.is_entailed(c) {
+            if w.events & events != 0
+                && Some(c) != skip
+                && !self.in_queue[c]
+                && !self.state.is_entailed(c)
+            {
                 self.in_queue[c] = true;
-                self.queue.push_back(w.cid);
+                self.queue[self.cost[c] as usize].push_back(w.cid);
             }
         }
+    }
+
+    /// The next constraint to run: the oldest of the cheapest queue.
+    #[inline]
+    fn pop_queue(&mut self) -> Option<u32> {
+        let [cheap, linear, expensive] = &mut self.queue;
+        cheap
+            .pop_front()
+            .or_else(|| linear.pop_front())
+            .or_else(|| expensive.pop_front())
     }
 
     /// Empties the propagation queue and the list of changed variables (after
     /// a conflict, or when a limit cuts the propagation short).
     fn abandon_queue(&mut self) {
-        for q in self.queue.drain(..) {
-            self.in_queue[q as usize] = false;
+        for queue in &mut self.queue {
+            for q in queue.drain(..) {
+                self.in_queue[q as usize] = false;
+            }
         }
         for v in self.changes.changed.drain(..) {
             self.changes.in_changed[v.index()] = false;
+            self.changes.events[v.index()] = 0;
         }
     }
 
     /// AC-3 style propagation loop: runs queued constraints until none is left.
     pub(super) fn run_queue(&mut self, node: Option<&Node>) -> Result<(), Failure> {
         let constraints = self.model.posted();
-        while let Some(cid) = self.queue.pop_front() {
+        while let Some(cid) = self.pop_queue() {
             if self.changes.poll() {
                 // A limit was reached: leave the fixpoint unfinished, the
                 // search stops as soon as this returns.
@@ -203,11 +220,12 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if status == PropStatus::Entailed {
                 self.state.set_entailed(c);
             }
-            let skip = (status != PropStatus::Changed).then_some(c);
+            let skip = (status != PropStatus::Changed || self.idempotent[c]).then_some(c);
             let mut changed = std::mem::take(&mut self.changes.changed);
             for &v in &changed {
                 self.changes.in_changed[v.index()] = false;
-                self.schedule(v, skip);
+                let events = std::mem::take(&mut self.changes.events[v.index()]);
+                self.schedule(v, events, skip);
             }
             changed.clear();
             self.changes.changed = changed;
@@ -263,7 +281,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Pruning::ArcConsistency | Pruning::Propagators => {
                 for c in 0..constraints.len() {
                     self.in_queue[c] = true;
-                    self.queue.push_back(c as u32);
+                    self.queue[self.cost[c] as usize].push_back(c as u32);
                 }
                 self.run_queue(None)
             }

@@ -204,6 +204,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             watches: &self.watches,
             constraints: self.model.posted(),
             weights: &self.weights,
+            skip_fixed: self.pruning == crate::Pruning::Propagators,
         };
         let Some(var) = self.var_sel.select(&view) else {
             return false;

@@ -141,8 +141,15 @@ fn decision_variables_are_branched_on_first_in_the_order_given() {
                 path.push(v);
             }
             if var == VarOrder::Input {
-                let first: Vec<VarId> = chosen[..4].iter().map(|c| c.1).collect();
-                assert_eq!(first, order, "{pruning:?}");
+                // At the propagators level the last x is fixed by the three
+                // decisions before it, and a fixed variable is not branched on.
+                let k = if pruning == Pruning::Propagators {
+                    3
+                } else {
+                    4
+                };
+                let first: Vec<VarId> = chosen[..k].iter().map(|c| c.1).collect();
+                assert_eq!(first, order[..k], "{pruning:?}");
             }
         }
     }
