@@ -187,7 +187,8 @@ pub use constraints::{
     NotEqual, OffsetElement, Predicate, ReifiedLinear, Relation, Table, VarElement,
 };
 pub use constraints::{
-    Automaton, Circuit, Cumulative, Disjunctive, GlobalCardinality, Inverse, LexLessEq, Regular,
+    Automaton, Circuit, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse, LexLessEq,
+    Regular,
 };
 pub use context::PropagationContext;
 pub use domains::{DomainValues, Domains};

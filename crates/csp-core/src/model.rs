@@ -325,7 +325,7 @@ impl Model {
         relation: Relation,
         rhs: Value,
     ) -> Result<ConstraintId, CspError> {
-        let c = Linear::new(coeffs, vars, relation, rhs)?;
+        let mut c = Linear::new(coeffs, vars, relation, rhs)?;
         self.check_vars("linear", vars)?;
         let bounds: Vec<(Value, Value)> = vars
             .iter()

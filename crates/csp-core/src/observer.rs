@@ -106,6 +106,13 @@ pub trait SearchObserver {
     /// The tried value failed.
     fn on_reject(&mut self, _node: &Node, _failure: &Failure) {}
 
+    /// Binary branching ([`Config::with_binary_branching`](crate::Config::with_binary_branching)):
+    /// the second branch of a choice, `node.var != node.value`, after the
+    /// subtree of `node.var = node.value` was explored, with the propagation's
+    /// failure if it failed. `node` has an id of its own; the nodes below the
+    /// branch have it as their parent.
+    fn on_refute(&mut self, _node: &Node, _failure: Option<&Failure>) {}
+
     /// A solution: `values[i]` is the value of variable `i`. `node` is the last
     /// decision (`None` if the model needed no decision).
     fn on_solution(&mut self, _node: Option<&Node>, _values: &[Value]) {}
@@ -151,6 +158,9 @@ impl<O: SearchObserver + ?Sized> SearchObserver for &mut O {
     }
     fn on_reject(&mut self, node: &Node, failure: &Failure) {
         (**self).on_reject(node, failure)
+    }
+    fn on_refute(&mut self, node: &Node, failure: Option<&Failure>) {
+        (**self).on_refute(node, failure)
     }
     fn on_solution(&mut self, node: Option<&Node>, values: &[Value]) {
         (**self).on_solution(node, values)

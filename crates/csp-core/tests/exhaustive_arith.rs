@@ -373,6 +373,12 @@ fn agrees_at_every_level(m: &Model, name: &str) {
         assert!(r.is_complete());
         assert_eq!(r.solutions, want, "{name} under {pruning}");
     }
+    let binary = Config::default()
+        .with_pruning(Pruning::Propagators)
+        .with_binary_branching(true);
+    let r = Solver::new(m, binary).unwrap().count();
+    assert!(r.is_complete());
+    assert_eq!(r.solutions, want, "{name} under propagators, binary");
 }
 
 #[test]

@@ -65,6 +65,7 @@ pub const SUPPORTED: &[&str] = &[
     "csp_circuit_offset",
     "fzn_circuit",
     "fzn_cumulative",
+    "fzn_diffn",
     "fzn_disjunctive",
     "fzn_global_cardinality",
     "fzn_global_cardinality_closed",

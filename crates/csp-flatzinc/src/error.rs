@@ -99,9 +99,9 @@ pub enum ParseErrorKind {
 /// line of the item concerned.
 ///
 /// ```
-/// let model = csp_flatzinc::parse("var 1..3: x;\nconstraint fzn_diffn([x], [x], [1], [1]);\nsolve satisfy;")?;
+/// let model = csp_flatzinc::parse("var 1..3: x;\nconstraint fzn_bin_packing_load([x], [x], [1]);\nsolve satisfy;")?;
 /// let err = csp_flatzinc::translate(&model, &Default::default()).unwrap_err();
-/// assert_eq!(err.to_string(), "line 2: unsupported constraint `fzn_diffn`");
+/// assert_eq!(err.to_string(), "line 2: unsupported constraint `fzn_bin_packing_load`");
 /// assert_eq!(err.line(), 2);
 /// # Ok::<(), csp_flatzinc::ParseError>(())
 /// ```

@@ -1,7 +1,8 @@
 //! The global constraints our `mznlib` declares, posted as csp-core's globals.
 
 use csp_core::constraints::{
-    Automaton, Circuit, Cumulative, Disjunctive, GlobalCardinality, Inverse, LexLessEq, Regular,
+    Automaton, Circuit, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse, LexLessEq,
+    Regular,
 };
 use csp_core::{Domain, Relation, Value, VarId};
 
@@ -36,6 +37,16 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                 return Ok(());
             }
             let c = Cumulative::new(&s, &d, &r, b).map_err(|e| cx.core(e))?;
+            cx.post(c)
+        }
+        "fzn_diffn" => {
+            a.arity(cx, 4)?;
+            let (x, y) = (a.vars(cx, 0)?, a.vars(cx, 1)?);
+            let (dx, dy) = (a.vars(cx, 2)?, a.vars(cx, 3)?);
+            if x.len() < 2 {
+                return Ok(());
+            }
+            let c = Diffn::new(&x, &y, &dx, &dy).map_err(|e| cx.core(e))?;
             cx.post(c)
         }
         "fzn_disjunctive" => {

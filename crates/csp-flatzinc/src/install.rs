@@ -26,6 +26,7 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "fzn_cumulative.mzn",
         include_str!("../mznlib/fzn_cumulative.mzn"),
     ),
+    ("fzn_diffn.mzn", include_str!("../mznlib/fzn_diffn.mzn")),
     (
         "fzn_disjunctive.mzn",
         include_str!("../mznlib/fzn_disjunctive.mzn"),

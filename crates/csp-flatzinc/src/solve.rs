@@ -126,8 +126,11 @@ pub fn solve(
         },
         ..Limits::default()
     };
+    // Binary choices (x = v, then x != v) at the propagators level, as
+    // Gecode does; the textbook levels ignore the setting.
     let config = Config::default()
         .with_pruning(options.pruning)
+        .with_binary_branching(true)
         .with_limits(limits);
     let report_each = t.objective.is_none() || options.all_solutions;
     let observer = Reporter {

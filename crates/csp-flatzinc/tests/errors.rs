@@ -16,9 +16,9 @@ fn error(src: &str) -> String {
 fn unsupported_constraint_is_named_with_its_line() {
     assert_eq!(
         error(
-            "var 1..3: x;\nvar 1..3: y;\nconstraint fzn_diffn([x, y], [x, y], [1, 1], [1, 1]);\nsolve satisfy;"
+            "var 1..3: x;\nvar 1..3: y;\nconstraint fzn_bin_packing_load([x, y], [x, y], [1, 1]);\nsolve satisfy;"
         ),
-        "line 3: unsupported constraint `fzn_diffn`"
+        "line 3: unsupported constraint `fzn_bin_packing_load`"
     );
 }
 
@@ -187,13 +187,13 @@ fn fzn_csp_file(args: &[&str], stdin_file: Option<&str>) -> (i32, String, String
 fn binary_reports_unsupported_builtin_on_one_line_and_exits_1() {
     let (code, stdout, stderr) = fzn_csp(
         &[],
-        Some("var 1..3: x;\nconstraint fzn_diffn([x], [x], [1], [1]);\nsolve satisfy;\n"),
+        Some("var 1..3: x;\nconstraint fzn_bin_packing_load([x], [x], [1]);\nsolve satisfy;\n"),
     );
     assert_eq!(code, 1);
     assert_eq!(stdout, "");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
-        stderr.ends_with(": line 2: unsupported constraint `fzn_diffn`\n"),
+        stderr.ends_with(": line 2: unsupported constraint `fzn_bin_packing_load`\n"),
         "{stderr}"
     );
 }
@@ -237,12 +237,12 @@ fn binary_reports_missing_file_and_bad_flags_with_exit_1() {
 fn binary_prints_the_exact_line_with_the_file_name() {
     let (code, stdout, stderr, path) = fzn_csp_file(
         &[],
-        Some("var 1..3: x;\nconstraint fzn_diffn([x], [x], [1], [1]);\nsolve satisfy;\n"),
+        Some("var 1..3: x;\nconstraint fzn_bin_packing_load([x], [x], [1]);\nsolve satisfy;\n"),
     );
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert_eq!(
         stderr,
-        format!("fzn-csp: {path}: line 2: unsupported constraint `fzn_diffn`\n")
+        format!("fzn-csp: {path}: line 2: unsupported constraint `fzn_bin_packing_load`\n")
     );
     let (code, stdout, stderr, path) = fzn_csp_file(&[], Some("var 1..3 x;\nsolve satisfy;\n"));
     assert_eq!((code, stdout.as_str()), (1, ""));

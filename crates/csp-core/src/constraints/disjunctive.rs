@@ -218,34 +218,45 @@ impl Disjunctive {
                 tasks.push((s, i128::from(ctx.min(s)), i128::from(ctx.max(s)) + p, p));
             }
         }
-        let mut changed = false;
-        for &(_, a, _, _) in &tasks {
-            for &(_, _, b, _) in &tasks {
-                if a >= b {
-                    continue;
+        edge_find(&tasks, ctx)
+    }
+}
+
+/// Edge finding on task intervals over `tasks` given as (start, earliest
+/// start, latest completion, fixed positive duration), all on one machine
+/// (see [`Disjunctive`]; [`Diffn`](crate::constraints::Diffn) uses it on the
+/// rectangles that surely share a row or a column).
+pub(crate) fn edge_find(
+    tasks: &[(VarId, i128, i128, i128)],
+    ctx: &mut PropagationContext<'_>,
+) -> Result<bool, Conflict> {
+    let mut changed = false;
+    for &(_, a, _, _) in tasks {
+        for &(_, _, b, _) in tasks {
+            if a >= b {
+                continue;
+            }
+            let inside = |t: &(VarId, i128, i128, i128)| t.1 >= a && t.2 <= b;
+            let work: i128 = tasks.iter().filter(|t| inside(t)).map(|t| t.3).sum();
+            if work == 0 {
+                continue;
+            }
+            ctx.note_revision();
+            if a + work > b {
+                return Err(Conflict::infeasible());
+            }
+            for t in tasks.iter().filter(|t| !inside(t)) {
+                let (s, est, lct, p) = *t;
+                if est.min(a) + work + p > b {
+                    changed |= ctx.remove_below(s, clamp(a + work))?;
                 }
-                let inside = |t: &(VarId, i128, i128, i128)| t.1 >= a && t.2 <= b;
-                let work: i128 = tasks.iter().filter(|t| inside(t)).map(|t| t.3).sum();
-                if work == 0 {
-                    continue;
-                }
-                ctx.note_revision();
-                if a + work > b {
-                    return Err(Conflict::infeasible());
-                }
-                for t in tasks.iter().filter(|t| !inside(t)) {
-                    let (s, est, lct, p) = *t;
-                    if est.min(a) + work + p > b {
-                        changed |= ctx.remove_below(s, clamp(a + work))?;
-                    }
-                    if lct.max(b) - work - p < a {
-                        changed |= ctx.remove_above(s, clamp(b - work - p))?;
-                    }
+                if lct.max(b) - work - p < a {
+                    changed |= ctx.remove_above(s, clamp(b - work - p))?;
                 }
             }
         }
-        Ok(changed)
     }
+    Ok(changed)
 }
 
 impl Model {

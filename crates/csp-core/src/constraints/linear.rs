@@ -70,6 +70,9 @@ pub struct Linear {
     norm: Vec<i128>,
     kind: Kind,
     bound: i128,
+    /// The normal form in `i64`, when the post-time check proved that no sum
+    /// or difference the filtering takes can leave `i64` (the usual case).
+    small: Option<(Vec<i64>, i64)>,
 }
 
 impl Linear {
@@ -106,6 +109,7 @@ impl Linear {
             norm,
             kind,
             bound,
+            small: None,
         })
     }
 
@@ -126,7 +130,7 @@ impl Linear {
 
     /// Checks that no sum over values within `[min_i, max_i]` can overflow `i128`
     /// (called by the model with the declared bounds).
-    pub(crate) fn check_range(&self, bounds: &[(Value, Value)]) -> Result<(), CspError> {
+    pub(crate) fn check_range(&mut self, bounds: &[(Value, Value)]) -> Result<(), CspError> {
         let mut total: i128 = self.bound.checked_abs().ok_or_else(overflow)?;
         for (a, &(lo, hi)) in self.norm.iter().zip(bounds) {
             let m = i128::from(lo).abs().max(i128::from(hi).abs());
@@ -137,60 +141,175 @@ impl Linear {
             total = total.checked_add(term).ok_or_else(overflow)?;
         }
         // Keep headroom for the differences taken during propagation.
-        total.checked_mul(4).ok_or_else(overflow)?;
+        let headroom = total.checked_mul(4).ok_or_else(overflow)?;
+        // Every quantity the filtering computes is bounded by `headroom` (sums
+        // of terms, the bound, their differences): within that, i64 is exact.
+        self.small = (headroom < i128::from(i64::MAX)).then(|| {
+            let norm = self.norm.iter().map(|&a| a as i64).collect();
+            (norm, self.bound as i64)
+        });
         Ok(())
     }
 
-    /// Smallest and largest value of `a * x` over the current domain.
-    #[inline]
-    fn term_bounds(a: i128, d: &Domains, x: VarId) -> (i128, i128) {
-        scaled_range(a, i128::from(d.min(x)), i128::from(d.max(x)))
-    }
-
     fn sum_bounds(&self, d: &Domains) -> (i128, i128) {
-        let mut lo = 0;
-        let mut hi = 0;
-        for (&a, &x) in self.norm.iter().zip(&self.vars) {
-            let (l, h) = Self::term_bounds(a, d, x);
-            lo += l;
-            hi += h;
+        if let Some((norm, _)) = &self.small {
+            let (lo, hi) = sum_with(&self.vars, norm, d);
+            return (i128::from(lo), i128::from(hi));
         }
-        (lo, hi)
+        sum_with(&self.vars, &self.norm, d)
     }
 
     /// One pass of bounds narrowing for `sum <= bound` (sign = 1) or
-    /// `sum >= bound` (sign = -1, by negation).
-    fn narrow(&self, ctx: &mut PropagationContext<'_>, sign: i128) -> Result<bool, Conflict> {
-        let bound = sign * self.bound;
-        let mut lo = 0i128;
-        for (&a, &x) in self.norm.iter().zip(&self.vars) {
-            lo += Self::term_bounds(sign * a, ctx.domains(), x).0;
+    /// `sum >= bound` (sign = -1, by negation): in `i64` when the post-time
+    /// check allows it, in `i128` otherwise.
+    fn narrow(&self, ctx: &mut PropagationContext<'_>, sign: i64) -> Result<bool, Conflict> {
+        match &self.small {
+            Some((norm, bound)) => narrow_with(&self.vars, norm, *bound, ctx, sign),
+            None => narrow_with(&self.vars, &self.norm, self.bound, ctx, i128::from(sign)),
         }
-        if lo > bound {
-            return Err(Conflict::infeasible());
-        }
-        let mut changed = false;
-        for (&a, &x) in self.norm.iter().zip(&self.vars) {
-            let a = sign * a;
-            if a == 0 {
-                continue;
-            }
-            ctx.note_revision();
-            let (own_lo, _) = Self::term_bounds(a, ctx.domains(), x);
-            let slack = bound - (lo - own_lo); // a * x <= slack
-            let before = Self::term_bounds(a, ctx.domains(), x).0;
-            let did = if a > 0 {
-                ctx.remove_above(x, clamp(floor_div(slack, a)))?
-            } else {
-                ctx.remove_below(x, clamp(ceil_div(slack, a)))?
-            };
-            if did {
-                changed = true;
-                lo += Self::term_bounds(a, ctx.domains(), x).0 - before;
-            }
-        }
-        Ok(changed)
     }
+}
+
+/// The integer types the linear filtering computes in.
+trait Wide:
+    Copy
+    + Ord
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Neg<Output = Self>
+    + std::ops::AddAssign
+{
+    const ZERO: Self;
+    const ONE: Self;
+    fn of(v: Value) -> Self;
+    fn floor_div(self, b: Self) -> Self;
+    fn ceil_div(self, b: Self) -> Self;
+    /// Clamped into `Value`'s range.
+    fn value(self) -> Value;
+}
+
+impl Wide for i128 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    #[inline]
+    fn of(v: Value) -> Self {
+        i128::from(v)
+    }
+    #[inline]
+    fn floor_div(self, b: Self) -> Self {
+        floor_div(self, b)
+    }
+    #[inline]
+    fn ceil_div(self, b: Self) -> Self {
+        ceil_div(self, b)
+    }
+    #[inline]
+    fn value(self) -> Value {
+        clamp(self)
+    }
+}
+
+impl Wide for i64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    #[inline]
+    fn of(v: Value) -> Self {
+        v
+    }
+    #[inline]
+    fn floor_div(self, b: Self) -> Self {
+        let q = self / b;
+        if self % b != 0 && ((self < 0) != (b < 0)) {
+            q - 1
+        } else {
+            q
+        }
+    }
+    #[inline]
+    fn ceil_div(self, b: Self) -> Self {
+        let q = self / b;
+        if self % b != 0 && ((self < 0) == (b < 0)) {
+            q + 1
+        } else {
+            q
+        }
+    }
+    #[inline]
+    fn value(self) -> Value {
+        self
+    }
+}
+
+#[inline]
+fn term<W: Wide>(a: W, d: &Domains, x: VarId) -> (W, W) {
+    let (lo, hi) = (W::of(d.min(x)), W::of(d.max(x)));
+    if a >= W::ZERO {
+        (a * lo, a * hi)
+    } else {
+        (a * hi, a * lo)
+    }
+}
+
+/// The smallest and largest value of `sum norm[i] * vars[i]`.
+#[inline]
+fn sum_with<W: Wide>(vars: &[VarId], norm: &[W], d: &Domains) -> (W, W) {
+    let mut lo = W::ZERO;
+    let mut hi = W::ZERO;
+    for (&a, &x) in norm.iter().zip(vars) {
+        let (l, h) = term(a, d, x);
+        lo += l;
+        hi += h;
+    }
+    (lo, hi)
+}
+
+/// Narrows every variable of `sum sign * norm[i] * vars[i] <= sign * bound`.
+#[inline]
+fn narrow_with<W: Wide>(
+    vars: &[VarId],
+    norm: &[W],
+    bound: W,
+    ctx: &mut PropagationContext<'_>,
+    sign: W,
+) -> Result<bool, Conflict> {
+    let bound = sign * bound;
+    let mut lo = W::ZERO;
+    for (&a, &x) in norm.iter().zip(vars) {
+        lo += term(sign * a, ctx.domains(), x).0;
+    }
+    if lo > bound {
+        return Err(Conflict::infeasible());
+    }
+    let mut changed = false;
+    for (&a, &x) in norm.iter().zip(vars) {
+        let a = sign * a;
+        if a == W::ZERO {
+            continue;
+        }
+        ctx.note_revision();
+        let (own_lo, own_hi) = term(a, ctx.domains(), x);
+        // The term's whole range fits in the slack: nothing to remove (the
+        // common case, tested without a division, as Gecode does).
+        if own_hi - own_lo <= bound - lo {
+            continue;
+        }
+        let slack = bound - (lo - own_lo); // a * x <= slack
+        let did = if a == W::ONE {
+            ctx.remove_above(x, slack.value())?
+        } else if a == -W::ONE {
+            ctx.remove_below(x, (-slack).value())?
+        } else if a > W::ZERO {
+            ctx.remove_above(x, slack.floor_div(a).value())?
+        } else {
+            ctx.remove_below(x, slack.ceil_div(a).value())?
+        };
+        if did {
+            changed = true;
+            lo += term(a, ctx.domains(), x).0 - own_lo;
+        }
+    }
+    Ok(changed)
 }
 
 fn overflow() -> CspError {

@@ -313,7 +313,7 @@ impl Model {
     fn checked_post(
         &mut self,
         context: &str,
-        c: ReifiedLinear,
+        mut c: ReifiedLinear,
         vars: &[VarId],
         b: VarId,
     ) -> Result<ConstraintId, CspError> {
@@ -325,6 +325,7 @@ impl Model {
             .map(|&v| self.domain(v).map(|d| d.bounds().unwrap_or((0, 0))))
             .collect::<Result<_, _>>()?;
         c.holds.check_range(&bounds)?;
+        c.fails.check_range(&bounds)?;
         self.post(c)
     }
 }

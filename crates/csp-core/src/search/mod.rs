@@ -57,6 +57,10 @@ struct Frame {
     last: Option<Value>,
     /// The node (value) currently assigned, if its level is open.
     open: Option<Node>,
+    /// A binary choice: one value, then its refutation.
+    binary: bool,
+    /// A binary choice's second branch (`var != last`) is open or done.
+    refuted: bool,
     /// The id of the node this frame branches from.
     parent: u64,
 }
@@ -128,6 +132,8 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     frontier: Vec<Vec<(VarId, Value)>>,
     /// The variables to branch on first, if not all ([`Config::with_decision_vars`]).
     decision_vars: Option<Vec<VarId>>,
+    /// Binary choices ([`Config::with_binary_branching`], propagators level).
+    binary: bool,
 }
 
 impl<'m> Solver<'m> {
@@ -242,6 +248,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             split_depth: None,
             frontier: Vec::new(),
             decision_vars: config.decision_vars,
+            binary: config.binary_branching && config.pruning == Pruning::Propagators,
         };
         solver.domains.push_level();
         solver.state.push_level();

@@ -95,6 +95,44 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
     }
 
+    /// The second branch of a binary choice: removes `node.value` from
+    /// `node.var` and propagates (propagators level only).
+    pub(super) fn exclude(&mut self, node: &Node) -> Result<(), Failure> {
+        let var = node.var;
+        self.prune_objective(Some(node))?;
+        let mut ctx = PropagationContext::new(
+            &mut self.domains,
+            &mut self.state,
+            &mut self.changes,
+            self.pruning,
+            None,
+            usize::MAX,
+        );
+        let removed = ctx.remove(var, node.value);
+        if self.changes.record {
+            Self::report_prunes(
+                &mut self.observer,
+                &mut self.changes,
+                Some(node),
+                None,
+                self.pruning,
+            );
+        }
+        let mut changed = std::mem::take(&mut self.changes.changed);
+        for &v in &changed {
+            self.changes.in_changed[v.index()] = false;
+            let events = std::mem::take(&mut self.changes.events[v.index()]);
+            self.schedule(v, events, None);
+        }
+        changed.clear();
+        self.changes.changed = changed;
+        if removed.is_err() {
+            self.abandon_queue();
+            return Err(Self::fail(FailureKind::Conflict, None, Some(var)));
+        }
+        self.run_queue(Some(node))
+    }
+
     /// Copies the counters kept by the propagation context into the statistics
     /// (once per `advance`, at the root and after assumptions; not per node).
     pub(super) fn flush_pruned(&mut self) {

@@ -6,7 +6,7 @@ use super::{CLOCK_INTERVAL, Frame, Solver};
 use crate::branching::{SearchView, ValueContext};
 use crate::observer::Node;
 use crate::{
-    CancelFlag, SearchObserver, SearchStatus, StopReason, ValueSelector, VariableSelector,
+    CancelFlag, SearchObserver, SearchStatus, StopReason, Value, ValueSelector, VariableSelector,
 };
 
 impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O, V, L> {
@@ -90,15 +90,45 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 let var = top.var;
                 self.domains.pop_level();
                 self.state.pop_level();
-                self.decided[var.index()] = false;
-                self.num_decided -= 1;
+                if !top.refuted {
+                    self.decided[var.index()] = false;
+                    self.num_decided -= 1;
+                }
             }
             let top = *top;
+            if top.binary
+                && let Some(value) = top.last
+            {
+                if top.refuted {
+                    // Both branches explored.
+                    self.frames.pop();
+                    self.values.truncate(top.start);
+                    self.stats.backtracks += 1;
+                    self.observer.on_backtrack(self.frames.len() + 1, top.var);
+                    if self.frames.is_empty() {
+                        self.status = SearchStatus::Complete;
+                        return false;
+                    }
+                    continue;
+                }
+                if let Some(reason) = self.node_limits(started) {
+                    return self.stop(reason);
+                }
+                if let Some(found) = self.refute(top, value) {
+                    return found;
+                }
+                continue;
+            }
             // After the pop, `var`'s domain is again what it was when the frame
             // was pushed, so a sweep continues from the value tried last.
             let next = match top.sweep {
                 None => (top.next < top.end).then(|| self.values[top.next]),
                 Some(sweep) => self.domains.sweep_next(top.var, sweep, top.last),
+            };
+            let next = if top.binary && top.last.is_some() {
+                None
+            } else {
+                next
             };
             let Some(value) = next else {
                 self.frames.pop();
@@ -111,20 +141,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 }
                 continue;
             };
-            if self.limits.nodes.is_some_and(|n| self.stats.tried >= n) {
-                return self.stop(StopReason::NodeLimit);
-            }
-            // Checked before trying a value, so that at most `failures` happen.
-            if self
-                .limits
-                .failures
-                .is_some_and(|f| self.stats.rejected >= f)
-            {
-                return self.stop(StopReason::FailureLimit);
-            }
-            if self.stats.tried % CLOCK_INTERVAL == 0
-                && let Some(reason) = self.out_of_time(started)
-            {
+            if let Some(reason) = self.node_limits(started) {
                 return self.stop(reason);
             }
             let node = Node {
@@ -170,6 +187,71 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 }
             }
         }
+    }
+
+    /// The limits checked before each node: nodes, failures, and every
+    /// [`CLOCK_INTERVAL`] nodes the clock and the cancel flag.
+    #[inline]
+    fn node_limits(&self, started: Instant) -> Option<StopReason> {
+        if self.limits.nodes.is_some_and(|n| self.stats.tried >= n) {
+            return Some(StopReason::NodeLimit);
+        }
+        // Checked before trying a value, so that at most `failures` happen.
+        if self
+            .limits
+            .failures
+            .is_some_and(|f| self.stats.rejected >= f)
+        {
+            return Some(StopReason::FailureLimit);
+        }
+        if self.stats.tried % CLOCK_INTERVAL == 0 {
+            return self.out_of_time(started);
+        }
+        None
+    }
+
+    /// Opens the second branch of the binary choice on top, `var != value`,
+    /// and propagates. `Some(result)` when the search must return (a limit was
+    /// reached inside the propagation).
+    fn refute(&mut self, top: Frame, value: Value) -> Option<bool> {
+        let node = Node {
+            id: self.next_id,
+            parent: top.parent,
+            depth: self.frames.len(),
+            var: top.var,
+            value,
+        };
+        self.next_id += 1;
+        self.stats.tried += 1;
+        if let Some(frame) = self.frames.last_mut() {
+            frame.refuted = true;
+            frame.open = Some(node);
+        }
+        self.domains.push_level();
+        self.state.push_level();
+        let result = self.exclude(&node);
+        if let Some(reason) = self.changes.interrupted {
+            return Some(self.stop(reason));
+        }
+        match result {
+            Ok(()) => {
+                self.stats.accepted += 1;
+                self.observer.on_refute(&node, None);
+                self.need_frame = true;
+            }
+            Err(failure) => {
+                self.stats.rejected += 1;
+                self.observer.on_refute(&node, Some(&failure));
+                if self
+                    .limits
+                    .failures
+                    .is_some_and(|f| self.stats.rejected >= f)
+                {
+                    return Some(self.stop(StopReason::FailureLimit));
+                }
+            }
+        }
+        None
     }
 
     pub(super) fn found_solution(&mut self) -> bool {
@@ -229,6 +311,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 sweep,
                 last: None,
                 open: None,
+                binary: self.binary,
+                refuted: false,
                 parent,
             });
             return true;
@@ -258,6 +342,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             sweep: None,
             last: None,
             open: None,
+            binary: self.binary,
+            refuted: false,
             parent,
         });
         true

@@ -51,6 +51,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// too (complete ones), so every solution lies under exactly one path.
     pub fn split(&mut self, depth: usize) -> Vec<Vec<(VarId, Value)>> {
         self.split_depth = Some(depth);
+        // Paths are lists of assignments: no refutations on them.
+        let binary = std::mem::replace(&mut self.binary, false);
         while let Some(sol) = self.next_solution() {
             let _ = sol;
             let path = self
@@ -61,6 +63,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.frontier.push(path.collect());
         }
         self.split_depth = None;
+        self.binary = binary;
         std::mem::take(&mut self.frontier)
     }
 

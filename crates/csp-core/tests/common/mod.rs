@@ -494,12 +494,14 @@ pub fn every_config(seed: u64) -> Vec<Config> {
     for pruning in Pruning::ALL {
         for var in var_orders(seed) {
             for val in val_orders(seed.wrapping_add(1)) {
-                out.push(
-                    Config::default()
-                        .with_pruning(pruning)
-                        .with_var_order(var)
-                        .with_val_order(val),
-                );
+                let config = Config::default()
+                    .with_pruning(pruning)
+                    .with_var_order(var)
+                    .with_val_order(val);
+                if pruning == Pruning::Propagators {
+                    out.push(config.clone().with_binary_branching(true));
+                }
+                out.push(config);
             }
         }
     }
@@ -508,8 +510,15 @@ pub fn every_config(seed: u64) -> Vec<Config> {
 
 fn describe(config: &Config) -> String {
     format!(
-        "{} / {} / {}",
-        config.pruning, config.var_order, config.val_order
+        "{} / {} / {}{}",
+        config.pruning,
+        config.var_order,
+        config.val_order,
+        if config.binary_branching {
+            " / binary"
+        } else {
+            ""
+        }
     )
 }
 

@@ -5,7 +5,8 @@
 
 use csp_core::Value;
 use csp_core::constraints::{
-    Automaton, Circuit, Cumulative, Disjunctive, GlobalCardinality, Inverse, LexLessEq, Regular,
+    Automaton, Circuit, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse, LexLessEq,
+    Regular,
 };
 
 use super::{Case, Strength, assert_trustworthy, case, x};
@@ -387,5 +388,45 @@ fn lex_less_eq_is_sound_and_gac() {
         LexLessEq::new(&[x(0), x(1)], &[x(1), x(0)]),
         &[&[0, 1, 2], &[-1, 1, 2]],
         lex_spec(2),
+    ));
+}
+
+#[test]
+fn diffn_is_sound() {
+    // Three rectangles: x0..x2, y0..y2, dx0..dx2, dy0..dy2.
+    let v: Vec<_> = (0..12).map(x).collect();
+    let c = Diffn::new(&v[0..3], &v[3..6], &v[6..9], &v[9..12]).unwrap();
+    // MiniZinc's definition: every pair is apart in x or in y.
+    let spec = |v: &[Value]| {
+        let at = |k: usize, i: usize| v[k * 3 + i];
+        (0..3).all(|i| {
+            (i + 1..3).all(|j| {
+                (0..2).any(|k| {
+                    at(k, i) + at(2 + k, i) <= at(k, j) || at(k, j) + at(2 + k, j) <= at(k, i)
+                })
+            })
+        })
+    };
+    assert_trustworthy(sampled(
+        case(
+            "diffn(3 rectangles)",
+            c,
+            &[
+                &[0, 1, 2],
+                &[0, 2],
+                &[1, 3],
+                &[0, 1],
+                &[0, 1],
+                &[1],
+                &[1, 2],
+                &[0, 1],
+                &[2],
+                &[1],
+                &[1, 2],
+                &[0, 1],
+            ],
+            spec,
+        ),
+        3000,
     ));
 }

@@ -553,6 +553,15 @@ pub fn run(case: Case) -> Report {
                 mismatch(pruning.as_str(), doms, r.solutions, want);
             }
         }
+        // Binary choices (x = v, then x != v with propagation), first-fail.
+        let config = Config::default()
+            .with_pruning(Pruning::Propagators)
+            .with_var_order(csp_core::VarOrder::FirstFail)
+            .with_binary_branching(true);
+        let r = Solver::new(&m, config).unwrap().count();
+        if !r.is_complete() || r.solutions != want as u64 {
+            mismatch("propagators, binary", doms, r.solutions, want);
+        }
         // Forward checking triggered by each variable, on exactly these domains.
         let m = model_with(&harness, doms, true);
         for t in 0..n {
