@@ -299,7 +299,7 @@ bad=0
 # folder) and prints the table and its summary.
 table() {
   local list=$1 title=$2 dir family model data kind expected name sense
-  local ratios=() slow=() excluded=() both=() n=0
+  local ratios=() slow=() unsure=() excluded=() both=() n=0
   dir=$(cd "$(dirname "$list")" && pwd)
   say ""
   say "$title"
@@ -384,7 +384,11 @@ table() {
           continue
         fi
         ratios+=("$m_csp $m_gec")
-        if awk -v r="$ratio" 'BEGIN { exit !(r > 2) }'; then slow+=("$name ($mark${ratio}x)"); fi
+        if awk -v r="$ratio" 'BEGIN { exit !(r > 2) }'; then
+          slow+=("$name ($mark${ratio}x)")
+        elif [ "$mark" = '>' ]; then
+          unsure+=("$name")
+        fi
         ;;
     esac
   done 3<"$list"
@@ -400,11 +404,13 @@ table() {
     say "No instance with both answers ok (or one timed out): no geometric mean."
   fi
   [ ${#slow[@]} -eq 0 ] || say "Slower than 2x: $(printf '%s, ' "${slow[@]}" | sed 's/, $//')."
+  [ ${#unsure[@]} -eq 0 ] ||
+    say "csp timed out under 2x Gecode's time (raise the limit to know): $(printf '%s, ' "${unsure[@]}" | sed 's/, $//')."
   [ ${#both[@]} -eq 0 ] ||
     say "Left out of the mean (both timed out): $(printf '%s, ' "${both[@]}" | sed 's/, $//')."
   [ ${#excluded[@]} -eq 0 ] ||
     say "Left out of the mean (an answer wrong, unsupported or an error): $(printf '%s, ' "${excluded[@]}" | sed 's/, $//')."
-  say "Times: median of $runs wall-clock runs per solver (minizinc compile + solve), alternating; * = at least one run hit the ${limit} s limit and counts as ${limit} s; ratio > / < / ~ = a bound (csp / Gecode / both timed out)."
+  say "Times: wall clock of the whole minizinc command (compile + solve), median of $runs run(s) per solver, alternating; * = at least one run hit the ${limit} s limit and counts as ${limit} s; ratio > / < / ~ = a bound (csp / Gecode / both timed out)."
 }
 
 if [ -n "$outfile" ]; then
