@@ -306,6 +306,13 @@ impl<'a> PropagationContext<'a> {
         self.domains
     }
 
+    /// The domains and the engine's change record, borrowed together (for a
+    /// filter that reads the domains while polling the limits).
+    #[inline]
+    pub(crate) fn domains_and_changes(&mut self) -> (&Domains, &mut Changes) {
+        (self.domains, self.changes)
+    }
+
     /// Whether the search must stop now (its time limit passed or its cancel
     /// flag was set). A long propagation may ask as often as it likes (the
     /// clock is read once every 64 questions) and return early: filtering less

@@ -3,6 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::constraint::{Conflict, PropCost, PropStatus, Propagation};
+use crate::constraints::matching::{self, Matching};
 use crate::{
     Constraint, CspError, Domains, PropagationContext, Pruning, StateLayout, Value, VarId,
 };
@@ -165,13 +166,16 @@ impl AllDifferent {
         if ctx.should_stop() {
             return Ok(PropStatus::Unchanged);
         }
-        let graph = ValueGraph::build(self, ctx.domains());
-        let removals = match graph.unsupported(&mut || ctx.should_stop()) {
-            Matching::Removals(r) => r,
+        let mut removals = Vec::new();
+        let shift = |i: usize, v: Value| self.shifted(i, v);
+        let (domains, changes) = ctx.domains_and_changes();
+        let mut stop = || changes.poll();
+        match matching::unsupported(&self.vars, domains, &shift, &mut stop, &mut removals) {
+            Matching::Removals => {}
             Matching::Infeasible => return Err(Conflict::infeasible()),
             // The search is stopping: filtering less is always sound.
             Matching::Interrupted => return Ok(PropStatus::Unchanged),
-        };
+        }
         // One revision per variable: the matching examined every domain.
         ctx.note_revisions(self.vars.len() as u64);
         let mut changed = false;
@@ -308,203 +312,6 @@ impl Constraint for AllDifferent {
         }
         self.filter(ctx)
     }
-}
-
-/// The bipartite variable-value graph of one call of the matching filter.
-struct ValueGraph {
-    /// The distinct shifted values, sorted; value nodes are indices into it.
-    values: Vec<i128>,
-    /// For each variable, its value nodes.
-    adj: Vec<Vec<usize>>,
-}
-
-const FREE: usize = usize::MAX;
-
-impl ValueGraph {
-    fn build(c: &AllDifferent, d: &Domains) -> Self {
-        let mut values = Vec::new();
-        for (i, &x) in c.vars.iter().enumerate() {
-            values.extend(d.values(x).map(|v| c.shifted(i, v)));
-        }
-        values.sort_unstable();
-        values.dedup();
-        let adj = c
-            .vars
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| {
-                d.values(x)
-                    .filter_map(|v| values.binary_search(&c.shifted(i, v)).ok())
-                    .collect()
-            })
-            .collect();
-        ValueGraph { values, adj }
-    }
-
-    /// Finds an augmenting path from variable `x` (Kuhn's algorithm).
-    fn augment(
-        &self,
-        x: usize,
-        var_of: &mut [usize],
-        val_of: &mut [usize],
-        seen: &mut [bool],
-    ) -> bool {
-        // Iterative DFS over variables; `stack` holds (variable, next edge index).
-        let mut stack: Vec<(usize, usize)> = vec![(x, 0)];
-        let mut path: Vec<usize> = Vec::new(); // value chosen at each stack level
-        while let Some(&mut (u, ref mut e)) = stack.last_mut() {
-            if *e == self.adj[u].len() {
-                stack.pop();
-                path.pop();
-                continue;
-            }
-            let v = self.adj[u][*e];
-            *e += 1;
-            if seen[v] {
-                continue;
-            }
-            seen[v] = true;
-            path.push(v);
-            if var_of[v] == FREE {
-                // Flip the path.
-                for (level, &(u, _)) in stack.iter().enumerate() {
-                    let v = path[level];
-                    var_of[v] = u;
-                    val_of[u] = v;
-                }
-                return true;
-            }
-            stack.push((var_of[v], 0));
-        }
-        false
-    }
-
-    /// The (variable, shifted value) pairs that belong to no maximum matching,
-    /// or `Infeasible` if the variables cannot all get different values;
-    /// `Interrupted` as soon as `stop` says so (asked once per variable).
-    fn unsupported(&self, stop: &mut dyn FnMut() -> bool) -> Matching {
-        let n = self.adj.len();
-        let m = self.values.len();
-        let mut var_of = vec![FREE; m];
-        let mut val_of = vec![FREE; n];
-        let mut seen = vec![false; m];
-        for x in 0..n {
-            if stop() {
-                return Matching::Interrupted;
-            }
-            seen.iter_mut().for_each(|s| *s = false);
-            if !self.augment(x, &mut var_of, &mut val_of, &mut seen) {
-                return Matching::Infeasible;
-            }
-        }
-        // Directed graph: node x (variable) and n + v (value). Matched edges go
-        // variable -> value, unmatched ones value -> variable.
-        let node_count = n + m;
-        let mut out: Vec<Vec<usize>> = vec![Vec::new(); node_count];
-        for (x, vals) in self.adj.iter().enumerate() {
-            for &v in vals {
-                if val_of[x] == v {
-                    out[x].push(n + v);
-                } else {
-                    out[n + v].push(x);
-                }
-            }
-        }
-        // Nodes reachable from a free value lie on even alternating paths.
-        let mut reach = vec![false; node_count];
-        let mut todo: Vec<usize> = (0..m)
-            .filter(|&v| var_of[v] == FREE)
-            .map(|v| n + v)
-            .collect();
-        for &s in &todo {
-            reach[s] = true;
-        }
-        while let Some(u) = todo.pop() {
-            for &w in &out[u] {
-                if !reach[w] {
-                    reach[w] = true;
-                    todo.push(w);
-                }
-            }
-        }
-        let comp = tarjan(&out);
-        let mut removals = Vec::new();
-        for (x, vals) in self.adj.iter().enumerate() {
-            for &v in vals {
-                let keep = val_of[x] == v || reach[n + v] || comp[x] == comp[n + v];
-                if !keep {
-                    removals.push((x, self.values[v]));
-                }
-            }
-        }
-        Matching::Removals(removals)
-    }
-}
-
-/// What the matching filter found.
-enum Matching {
-    /// The values to remove.
-    Removals(Vec<(usize, i128)>),
-    /// No matching covers every variable.
-    Infeasible,
-    /// The search is stopping; nothing was concluded.
-    Interrupted,
-}
-
-/// Strongly connected components (iterative Tarjan); returns a component id per node.
-fn tarjan(out: &[Vec<usize>]) -> Vec<usize> {
-    let n = out.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut comp = vec![usize::MAX; n];
-    let mut stack = Vec::new();
-    let mut counter = 0;
-    let mut comps = 0;
-    let mut call: Vec<(usize, usize)> = Vec::new();
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        call.push((root, 0));
-        index[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (u, ref mut e)) = call.last_mut() {
-            if *e < out[u].len() {
-                let w = out[u][*e];
-                *e += 1;
-                if index[w] == usize::MAX {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    call.push((w, 0));
-                } else if on_stack[w] {
-                    low[u] = low[u].min(index[w]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(p, _)) = call.last() {
-                    low[p] = low[p].min(low[u]);
-                }
-                if low[u] == index[u] {
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp[w] = comps;
-                        if w == u {
-                            break;
-                        }
-                    }
-                    comps += 1;
-                }
-            }
-        }
-    }
-    comp
 }
 
 #[cfg(test)]

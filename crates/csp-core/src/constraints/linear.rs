@@ -264,6 +264,75 @@ fn sum_with<W: Wide>(vars: &[VarId], norm: &[W], d: &Domains) -> (W, W) {
     (lo, hi)
 }
 
+/// Bounds filtering of `sum norm[i] * vars[i] <= bound` (and `>= bound` too
+/// when `eq`) to the fixpoint, both sides in one pass per round, terms whose
+/// whole range fits in the slack skipped without a division. Returns whether
+/// a domain changed and whether the constraint is now entailed.
+#[inline]
+fn filter_with<W: Wide>(
+    vars: &[VarId],
+    norm: &[W],
+    bound: W,
+    ctx: &mut PropagationContext<'_>,
+    eq: bool,
+) -> Result<(bool, bool), Conflict> {
+    let mut changed = false;
+    loop {
+        let (mut lo, mut hi) = sum_with(vars, norm, ctx.domains());
+        if lo > bound || (eq && hi < bound) {
+            return Err(Conflict::infeasible());
+        }
+        let mut again = false;
+        for (&a, &x) in norm.iter().zip(vars) {
+            if a == W::ZERO {
+                continue;
+            }
+            let (l, h) = term(a, ctx.domains(), x);
+            let width = h - l;
+            let up = bound - lo; // a*x may rise this far above its minimum
+            let down = if eq { hi - bound } else { width }; // ... and fall below its maximum
+            if width <= up && width <= down {
+                continue;
+            }
+            ctx.note_revision();
+            let mut did = false;
+            if width > up {
+                // a * x <= l + up
+                let cap = l + up;
+                did |= if a > W::ZERO {
+                    let m = if a == W::ONE { cap } else { cap.floor_div(a) };
+                    ctx.remove_above(x, m.value())?
+                } else {
+                    let m = if a == -W::ONE { -cap } else { cap.ceil_div(a) };
+                    ctx.remove_below(x, m.value())?
+                };
+            }
+            if width > down {
+                // a * x >= h - down
+                let floor = h - down;
+                did |= if a > W::ZERO {
+                    let m = if a == W::ONE { floor } else { floor.ceil_div(a) };
+                    ctx.remove_below(x, m.value())?
+                } else {
+                    let m = if a == -W::ONE { -floor } else { floor.floor_div(a) };
+                    ctx.remove_above(x, m.value())?
+                };
+            }
+            if did {
+                again = true;
+                let (l2, h2) = term(a, ctx.domains(), x);
+                lo += l2 - l;
+                hi += h2 - h;
+            }
+        }
+        changed |= again;
+        if !again {
+            let entailed = if eq { lo == hi } else { hi <= bound };
+            return Ok((changed, entailed));
+        }
+    }
+}
+
 /// Narrows every variable of `sum sign * norm[i] * vars[i] <= sign * bound`.
 #[inline]
 fn narrow_with<W: Wide>(
@@ -468,6 +537,22 @@ impl Constraint for Linear {
                         return Ok(PropStatus::Entailed);
                     }
                 }
+            }
+            Kind::Le | Kind::Eq if ctx.pruning() == Pruning::Propagators => {
+                // Both sides in one pass per round, to the fixpoint; the
+                // sum's final bounds decide entailment.
+                let eq = self.kind == Kind::Eq;
+                let (did, entailed) = match &self.small {
+                    Some((norm, bound)) => filter_with(&self.vars, norm, *bound, ctx, eq)?,
+                    None => filter_with(&self.vars, &self.norm, self.bound, ctx, eq)?,
+                };
+                return Ok(if entailed {
+                    PropStatus::Entailed
+                } else if did {
+                    PropStatus::Changed
+                } else {
+                    PropStatus::Unchanged
+                });
             }
             Kind::Le => loop {
                 let did = self.narrow(ctx, 1)?;

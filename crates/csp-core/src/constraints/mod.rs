@@ -17,6 +17,7 @@ mod element_offset;
 mod global_cardinality;
 mod inverse;
 mod lex_less_eq;
+mod matching;
 mod linear;
 mod linear_reif;
 mod min_max;

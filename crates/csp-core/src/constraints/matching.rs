@@ -1,0 +1,361 @@
+//! Régin's matching filter for all-different, without allocation per call.
+//!
+//! The bipartite graph (variables, values), a maximum matching (greedy start,
+//! then Kuhn's augmenting paths), the alternating graph's strongly connected
+//! components (Tarjan) and the values reachable from free values: the edges in
+//! no maximum matching are the values to remove. Every buffer lives in a
+//! per-thread scratch reused from call to call.
+
+use std::cell::RefCell;
+
+use crate::{Domains, VarId};
+
+const NONE: u32 = u32::MAX;
+
+/// Value ranges up to this many values index their nodes directly.
+const DENSE_LIMIT: i128 = 1 << 16;
+
+/// The buffers of one matching call.
+#[derive(Default)]
+struct Scratch {
+    /// The distinct shifted values (sorted when not dense).
+    values: Vec<i128>,
+    /// Dense indexing: node of `value - base`, or `NONE`.
+    slot: Vec<u32>,
+    /// Adjacency in CSR form: variable `x`'s value nodes are
+    /// `adj[start[x]..start[x + 1]]`.
+    start: Vec<u32>,
+    adj: Vec<u32>,
+    var_of: Vec<u32>,
+    val_of: Vec<u32>,
+    /// Per value node: the augmentation round that last visited it.
+    seen: Vec<u32>,
+    stack: Vec<(u32, u32)>,
+    path: Vec<u32>,
+    /// Reverse adjacency (value -> variables having it unmatched), CSR.
+    rev_start: Vec<u32>,
+    rev: Vec<u32>,
+    fill: Vec<u32>,
+    reach: Vec<bool>,
+    todo: Vec<u32>,
+    index: Vec<u32>,
+    low: Vec<u32>,
+    comp: Vec<u32>,
+    on_stack: Vec<bool>,
+    tstack: Vec<u32>,
+    call: Vec<(u32, u32)>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// What the matching filter found.
+pub(crate) enum Matching {
+    /// The values to remove, as (position, shifted value), listed in `out`.
+    Removals,
+    /// No matching covers every variable.
+    Infeasible,
+    /// The search is stopping; nothing was concluded.
+    Interrupted,
+}
+
+/// The (position, shifted value) pairs of `vars` (value of position `i` shifted
+/// by `shift(i, v)`) that belong to no maximum matching, pushed to `out`.
+/// `stop` is asked once per variable.
+pub(crate) fn unsupported(
+    vars: &[VarId],
+    d: &Domains,
+    shift: &dyn Fn(usize, i64) -> i128,
+    stop: &mut dyn FnMut() -> bool,
+    out: &mut Vec<(usize, i128)>,
+) -> Matching {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => s.run(vars, d, shift, stop, out),
+        // Re-entered (a constraint filtering inside another's call): fresh buffers.
+        Err(_) => Scratch::default().run(vars, d, shift, stop, out),
+    })
+}
+
+impl Scratch {
+    fn run(
+        &mut self,
+        vars: &[VarId],
+        d: &Domains,
+        shift: &dyn Fn(usize, i64) -> i128,
+        stop: &mut dyn FnMut() -> bool,
+        out: &mut Vec<(usize, i128)>,
+    ) -> Matching {
+        let n = vars.len();
+        self.build(vars, d, shift);
+        let m = self.values.len();
+        if m < n {
+            return Matching::Infeasible;
+        }
+        // A greedy matching first, then augmenting paths for the rest.
+        self.var_of.clear();
+        self.var_of.resize(m, NONE);
+        self.val_of.clear();
+        self.val_of.resize(n, NONE);
+        for x in 0..n {
+            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
+            if let Some(&v) = self.adj[a..b]
+                .iter()
+                .find(|&&v| self.var_of[v as usize] == NONE)
+            {
+                self.var_of[v as usize] = x as u32;
+                self.val_of[x] = v;
+            }
+        }
+        self.seen.clear();
+        self.seen.resize(m, 0);
+        for x in 0..n {
+            if stop() {
+                return Matching::Interrupted;
+            }
+            if self.val_of[x] == NONE && !self.augment(x, x as u32 + 1) {
+                return Matching::Infeasible;
+            }
+        }
+        // Alternating graph: node x (variable) and n + v (value); matched
+        // edges go variable -> value, the others value -> variable. Nodes
+        // reachable from a free value lie on even alternating paths.
+        let nodes = n + m;
+        self.reach.clear();
+        self.reach.resize(nodes, false);
+        self.todo.clear();
+        for v in 0..m {
+            if self.var_of[v] == NONE {
+                self.reach[n + v] = true;
+                self.todo.push((n + v) as u32);
+            }
+        }
+        self.reverse(n, m);
+        self.reach_from_free(n);
+        self.tarjan(n, m);
+        for x in 0..n {
+            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
+            for &v in &self.adj[a..b] {
+                let v = v as usize;
+                let keep = self.val_of[x] as usize == v
+                    || self.reach[n + v]
+                    || self.comp[x] == self.comp[n + v];
+                if !keep {
+                    out.push((x, self.values[v]));
+                }
+            }
+        }
+        Matching::Removals
+    }
+
+    /// The value nodes and the CSR adjacency.
+    fn build(&mut self, vars: &[VarId], d: &Domains, shift: &dyn Fn(usize, i64) -> i128) {
+        let n = vars.len();
+        let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+        for (i, &x) in vars.iter().enumerate() {
+            let (a, b) = (shift(i, d.min(x)), shift(i, d.max(x)));
+            lo = lo.min(a.min(b));
+            hi = hi.max(a.max(b));
+        }
+        self.values.clear();
+        self.start.clear();
+        self.adj.clear();
+        let dense = hi >= lo && hi - lo < DENSE_LIMIT;
+        if dense {
+            self.slot.clear();
+            self.slot.resize((hi - lo + 1) as usize, NONE);
+            for (i, &x) in vars.iter().enumerate() {
+                self.start.push(self.adj.len() as u32);
+                for v in d.values(x) {
+                    let s = shift(i, v);
+                    let k = (s - lo) as usize;
+                    if self.slot[k] == NONE {
+                        self.slot[k] = self.values.len() as u32;
+                        self.values.push(s);
+                    }
+                    self.adj.push(self.slot[k]);
+                }
+            }
+        } else {
+            for (i, &x) in vars.iter().enumerate() {
+                self.values.extend(d.values(x).map(|v| shift(i, v)));
+            }
+            self.values.sort_unstable();
+            self.values.dedup();
+            for (i, &x) in vars.iter().enumerate() {
+                self.start.push(self.adj.len() as u32);
+                for v in d.values(x) {
+                    let s = shift(i, v);
+                    let k = self.values.binary_search(&s).unwrap_or(0);
+                    self.adj.push(k as u32);
+                }
+            }
+        }
+        self.start.push(self.adj.len() as u32);
+        debug_assert_eq!(self.start.len(), n + 1);
+    }
+
+    /// An augmenting path from free variable `x` (Kuhn), visiting each value
+    /// at most once in this round.
+    fn augment(&mut self, x: usize, round: u32) -> bool {
+        self.stack.clear();
+        self.path.clear();
+        self.stack.push((x as u32, self.start[x]));
+        while let Some(&(u, e)) = self.stack.last() {
+            let end = self.start[u as usize + 1];
+            if e == end {
+                self.stack.pop();
+                self.path.pop();
+                continue;
+            }
+            if let Some(top) = self.stack.last_mut() {
+                top.1 += 1;
+            }
+            let v = self.adj[e as usize] as usize;
+            if self.seen[v] == round {
+                continue;
+            }
+            self.seen[v] = round;
+            self.path.push(v as u32);
+            if self.var_of[v] == NONE {
+                // Flip the path.
+                for (level, &(u, _)) in self.stack.iter().enumerate() {
+                    let v = self.path[level] as usize;
+                    self.var_of[v] = u;
+                    self.val_of[u as usize] = v as u32;
+                }
+                return true;
+            }
+            let w = self.var_of[v];
+            self.stack.push((w, self.start[w as usize]));
+        }
+        false
+    }
+
+    /// The reverse adjacency: for each value, the variables having it as an
+    /// unmatched value (the alternating graph's value -> variable edges).
+    fn reverse(&mut self, n: usize, m: usize) {
+        self.rev_start.clear();
+        self.rev_start.resize(m + 1, 0);
+        for x in 0..n {
+            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
+            for &v in &self.adj[a..b] {
+                if self.val_of[x] != v {
+                    self.rev_start[v as usize + 1] += 1;
+                }
+            }
+        }
+        for v in 0..m {
+            self.rev_start[v + 1] += self.rev_start[v];
+        }
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.rev_start);
+        self.rev.clear();
+        self.rev.resize(self.rev_start[m] as usize, 0);
+        for x in 0..n {
+            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
+            for &v in &self.adj[a..b] {
+                if self.val_of[x] != v {
+                    let slot = &mut self.fill[v as usize];
+                    self.rev[*slot as usize] = x as u32;
+                    *slot += 1;
+                }
+            }
+        }
+    }
+
+    /// Marks what even alternating paths from the free values (in `todo`)
+    /// reach: from a value, the variables having it unmatched; from a
+    /// variable, its matched value.
+    fn reach_from_free(&mut self, n: usize) {
+        while let Some(u) = self.todo.pop() {
+            let v = u as usize - n;
+            let (a, b) = (self.rev_start[v] as usize, self.rev_start[v + 1] as usize);
+            for k in a..b {
+                let x = self.rev[k] as usize;
+                if !self.reach[x] {
+                    self.reach[x] = true;
+                    let mv = n + self.val_of[x] as usize;
+                    if !self.reach[mv] {
+                        self.reach[mv] = true;
+                        self.todo.push(mv as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Strongly connected components of the alternating graph (iterative
+    /// Tarjan) into `comp`.
+    fn tarjan(&mut self, n: usize, m: usize) {
+        let nodes = n + m;
+        self.index.clear();
+        self.index.resize(nodes, NONE);
+        self.low.clear();
+        self.low.resize(nodes, 0);
+        self.comp.clear();
+        self.comp.resize(nodes, NONE);
+        self.on_stack.clear();
+        self.on_stack.resize(nodes, false);
+        self.tstack.clear();
+        self.call.clear();
+        // Successors of node u, as (list, index).
+        let succ = |s: &Scratch, u: usize, k: usize| -> Option<usize> {
+            if u < n {
+                // A variable's one successor: its matched value.
+                (k == 0).then(|| n + s.val_of[u] as usize)
+            } else {
+                let v = u - n;
+                let (a, b) = (s.rev_start[v] as usize, s.rev_start[v + 1] as usize);
+                (a + k < b).then(|| s.rev[a + k] as usize)
+            }
+        };
+        let mut counter = 0;
+        let mut comps = 0;
+        for root in 0..nodes {
+            if self.index[root] != NONE {
+                continue;
+            }
+            self.call.push((root as u32, 0));
+            self.index[root] = counter;
+            self.low[root] = counter;
+            counter += 1;
+            self.tstack.push(root as u32);
+            self.on_stack[root] = true;
+            while let Some(&(u, k)) = self.call.last() {
+                let u = u as usize;
+                if let Some(w) = succ(self, u, k as usize) {
+                    if let Some(top) = self.call.last_mut() {
+                        top.1 += 1;
+                    }
+                    if self.index[w] == NONE {
+                        self.index[w] = counter;
+                        self.low[w] = counter;
+                        counter += 1;
+                        self.tstack.push(w as u32);
+                        self.on_stack[w] = true;
+                        self.call.push((w as u32, 0));
+                    } else if self.on_stack[w] {
+                        self.low[u] = self.low[u].min(self.index[w]);
+                    }
+                } else {
+                    self.call.pop();
+                    if let Some(&(p, _)) = self.call.last() {
+                        let p = p as usize;
+                        self.low[p] = self.low[p].min(self.low[u]);
+                    }
+                    if self.low[u] == self.index[u] {
+                        while let Some(w) = self.tstack.pop() {
+                            self.on_stack[w as usize] = false;
+                            self.comp[w as usize] = comps;
+                            if w as usize == u {
+                                break;
+                            }
+                        }
+                        comps += 1;
+                    }
+                }
+            }
+        }
+    }
+}
