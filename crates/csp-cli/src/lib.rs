@@ -215,7 +215,7 @@ pub fn print_stats(stats: &SearchStats, status: SearchStatus, extra: &[(&str, St
 /// A quoted piece of input longer than 80 characters is shortened
 /// ([`input::shorten_quoted`]), so the line stays readable.
 pub fn exit_usage(message: impl std::fmt::Display) -> ! {
-    eprintln!("error: {}", input::shorten_quoted(&message.to_string()));
+    crate::errln!("error: {}", input::shorten_quoted(&message.to_string()));
     std::process::exit(2)
 }
 

@@ -162,10 +162,13 @@ impl AllDifferent {
     /// Régin's filter: keeps a value only if some maximum matching of variables to
     /// values uses it.
     fn matching_filter(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        if ctx.should_stop() {
+        // Every step below (the graph, the matching, the components) asks
+        // `should_stop` once per variable or node, so that a time limit or
+        // Ctrl-C ends a filter over a large board (10,000 queens: 10^8 edges)
+        // within milliseconds.
+        let Some(graph) = ValueGraph::build(self, ctx) else {
             return Ok(PropStatus::Unchanged);
-        }
-        let graph = ValueGraph::build(self, ctx.domains());
+        };
         let removals = match graph.unsupported(&mut || ctx.should_stop()) {
             Matching::Removals(r) => r,
             Matching::Infeasible => return Err(Conflict::infeasible()),
@@ -176,6 +179,9 @@ impl AllDifferent {
         ctx.note_revisions(self.vars.len() as u64);
         let mut changed = false;
         for (i, value) in removals {
+            if ctx.should_stop() {
+                break;
+            }
             if let Ok(w) = Value::try_from(value - i128::from(self.offsets[i])) {
                 changed |= ctx.remove(self.vars[i], w)?;
             }
@@ -306,6 +312,21 @@ impl Constraint for AllDifferent {
     }
 }
 
+/// What building the value graph reads: the domains, and whether to stop.
+trait GraphSource {
+    fn domains(&self) -> &Domains;
+    fn should_stop(&mut self) -> bool;
+}
+
+impl GraphSource for PropagationContext<'_> {
+    fn domains(&self) -> &Domains {
+        PropagationContext::domains(self)
+    }
+    fn should_stop(&mut self) -> bool {
+        PropagationContext::should_stop(self)
+    }
+}
+
 /// The bipartite variable-value graph of one call of the matching filter.
 struct ValueGraph {
     /// The distinct shifted values, sorted; value nodes are indices into it.
@@ -317,34 +338,78 @@ struct ValueGraph {
 const FREE: usize = usize::MAX;
 
 impl ValueGraph {
-    fn build(c: &AllDifferent, d: &Domains) -> Self {
+    /// The graph of `c` over the current domains, or `None` as soon as
+    /// `ctx.should_stop()` says so (asked once per variable).
+    ///
+    /// The value nodes are numbered directly from the values when their span
+    /// is no wider than the edges (the N-Queens diagonals: span 2N, N^2
+    /// edges), by sorting otherwise.
+    fn build(c: &AllDifferent, ctx: &mut impl GraphSource) -> Option<Self> {
+        let mut lo = i128::MAX;
+        let mut hi = i128::MIN;
+        let mut edges = 0usize;
+        for (i, &x) in c.vars.iter().enumerate() {
+            let d = ctx.domains();
+            lo = lo.min(c.shifted(i, d.min(x)));
+            hi = hi.max(c.shifted(i, d.max(x)));
+            edges += d.len(x);
+        }
+        // No variables: lo > hi, and the sorting branch builds the empty graph.
+        let span = usize::try_from(hi.saturating_sub(lo).saturating_add(1)).unwrap_or(usize::MAX);
+        let dense = span <= edges.max(c.vars.len());
+        let mut node = if dense { vec![FREE; span] } else { Vec::new() };
         let mut values = Vec::new();
         for (i, &x) in c.vars.iter().enumerate() {
-            values.extend(d.values(x).map(|v| c.shifted(i, v)));
+            if ctx.should_stop() {
+                return None;
+            }
+            for v in ctx.domains().values(x).map(|v| c.shifted(i, v)) {
+                if dense {
+                    node[(v - lo) as usize] = 0;
+                } else {
+                    values.push(v);
+                }
+            }
         }
-        values.sort_unstable();
-        values.dedup();
-        let adj = c
-            .vars
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| {
-                d.values(x)
-                    .filter_map(|v| values.binary_search(&c.shifted(i, v)).ok())
-                    .collect()
-            })
-            .collect();
-        ValueGraph { values, adj }
+        if dense {
+            for (k, slot) in node.iter_mut().enumerate().filter(|(_, s)| **s != FREE) {
+                *slot = values.len();
+                values.push(lo + k as i128);
+            }
+        } else {
+            values.sort_unstable();
+            values.dedup();
+        }
+        let mut adj: Vec<Vec<usize>> = Vec::with_capacity(c.vars.len());
+        for (i, &x) in c.vars.iter().enumerate() {
+            if ctx.should_stop() {
+                return None;
+            }
+            let index = |v: i128| match dense {
+                true => Some(node[(v - lo) as usize]),
+                false => values.binary_search(&v).ok(),
+            };
+            adj.push(
+                ctx.domains()
+                    .values(x)
+                    .filter_map(|v| index(c.shifted(i, v)))
+                    .collect(),
+            );
+        }
+        Some(ValueGraph { values, adj })
     }
 
-    /// Finds an augmenting path from variable `x` (Kuhn's algorithm).
+    /// Finds an augmenting path from variable `x` (Kuhn's algorithm);
+    /// `None` as soon as `stop` says so (asked at each step of the path: on a
+    /// large board one path can be thousands of variables long).
     fn augment(
         &self,
         x: usize,
         var_of: &mut [usize],
         val_of: &mut [usize],
         seen: &mut [bool],
-    ) -> bool {
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<bool> {
         // Iterative DFS over variables; `stack` holds (variable, next edge index).
         let mut stack: Vec<(usize, usize)> = vec![(x, 0)];
         let mut path: Vec<usize> = Vec::new(); // value chosen at each stack level
@@ -368,16 +433,20 @@ impl ValueGraph {
                     var_of[v] = u;
                     val_of[u] = v;
                 }
-                return true;
+                return Some(true);
+            }
+            if stop() {
+                return None;
             }
             stack.push((var_of[v], 0));
         }
-        false
+        Some(false)
     }
 
     /// The (variable, shifted value) pairs that belong to no maximum matching,
     /// or `Infeasible` if the variables cannot all get different values;
-    /// `Interrupted` as soon as `stop` says so (asked once per variable).
+    /// `Interrupted` as soon as `stop` says so (asked once per variable or
+    /// node of each step).
     fn unsupported(&self, stop: &mut dyn FnMut() -> bool) -> Matching {
         let n = self.adj.len();
         let m = self.values.len();
@@ -389,8 +458,10 @@ impl ValueGraph {
                 return Matching::Interrupted;
             }
             seen.iter_mut().for_each(|s| *s = false);
-            if !self.augment(x, &mut var_of, &mut val_of, &mut seen) {
-                return Matching::Infeasible;
+            match self.augment(x, &mut var_of, &mut val_of, &mut seen, stop) {
+                Some(true) => {}
+                Some(false) => return Matching::Infeasible,
+                None => return Matching::Interrupted,
             }
         }
         // Directed graph: node x (variable) and n + v (value). Matched edges go
@@ -398,6 +469,9 @@ impl ValueGraph {
         let node_count = n + m;
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); node_count];
         for (x, vals) in self.adj.iter().enumerate() {
+            if stop() {
+                return Matching::Interrupted;
+            }
             for &v in vals {
                 if val_of[x] == v {
                     out[x].push(n + v);
@@ -416,6 +490,9 @@ impl ValueGraph {
             reach[s] = true;
         }
         while let Some(u) = todo.pop() {
+            if stop() {
+                return Matching::Interrupted;
+            }
             for &w in &out[u] {
                 if !reach[w] {
                     reach[w] = true;
@@ -423,9 +500,14 @@ impl ValueGraph {
                 }
             }
         }
-        let comp = tarjan(&out);
+        let Some(comp) = tarjan(&out, stop) else {
+            return Matching::Interrupted;
+        };
         let mut removals = Vec::new();
         for (x, vals) in self.adj.iter().enumerate() {
+            if stop() {
+                return Matching::Interrupted;
+            }
             for &v in vals {
                 let keep = val_of[x] == v || reach[n + v] || comp[x] == comp[n + v];
                 if !keep {
@@ -447,8 +529,9 @@ enum Matching {
     Interrupted,
 }
 
-/// Strongly connected components (iterative Tarjan); returns a component id per node.
-fn tarjan(out: &[Vec<usize>]) -> Vec<usize> {
+/// Strongly connected components (iterative Tarjan); returns a component id
+/// per node, or `None` as soon as `stop` says so (asked once per node).
+fn tarjan(out: &[Vec<usize>], stop: &mut dyn FnMut() -> bool) -> Option<Vec<usize>> {
     let n = out.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
@@ -462,6 +545,9 @@ fn tarjan(out: &[Vec<usize>]) -> Vec<usize> {
         if index[root] != usize::MAX {
             continue;
         }
+        if stop() {
+            return None;
+        }
         call.push((root, 0));
         index[root] = counter;
         low[root] = counter;
@@ -473,6 +559,9 @@ fn tarjan(out: &[Vec<usize>]) -> Vec<usize> {
                 let w = out[u][*e];
                 *e += 1;
                 if index[w] == usize::MAX {
+                    if stop() {
+                        return None;
+                    }
                     index[w] = counter;
                     low[w] = counter;
                     counter += 1;
@@ -500,12 +589,13 @@ fn tarjan(out: &[Vec<usize>]) -> Vec<usize> {
             }
         }
     }
-    comp
+    Some(comp)
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::{Config, Model, Pruning, Solver};
+    use super::*;
+    use crate::{Config, Model, Solver};
 
     #[test]
     fn matching_filter_removes_values_taken_by_a_hall_set() {
@@ -519,6 +609,79 @@ mod tests {
         assert_eq!(s.domains().value(z), Some(3));
         let s = Solver::new(&m, Config::default().with_pruning(Pruning::ArcConsistency)).unwrap();
         assert_eq!(s.domains().len(z), 3);
+    }
+
+    #[test]
+    fn values_far_apart_are_numbered_by_sorting_and_filter_alike() {
+        // The Hall set of the test above with values 10^6 apart: their span
+        // is wider than the edges, so the value nodes come from sorting.
+        let mut m = Model::new();
+        let x = m.int_var([1, 1_000_000]).unwrap();
+        let y = m.int_var([1, 1_000_000]).unwrap();
+        let z = m.int_var([1, 1_000_000, 2_000_000]).unwrap();
+        m.all_different(&[x, y, z]).unwrap();
+        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        assert_eq!(s.domains().value(z), Some(2_000_000));
+        assert_eq!(s.domains().len(x), 2);
+    }
+
+    /// The domains of a solver and a stop that answers yes at poll `stop_at`.
+    struct Probe<'a> {
+        domains: &'a Domains,
+        polls: usize,
+        stop_at: usize,
+    }
+
+    impl GraphSource for Probe<'_> {
+        fn domains(&self) -> &Domains {
+            self.domains
+        }
+        fn should_stop(&mut self) -> bool {
+            self.polls += 1;
+            self.polls > self.stop_at
+        }
+    }
+
+    #[test]
+    fn every_step_of_the_matching_filter_asks_whether_to_stop() {
+        // The 6-queens diagonals: 6 variables, 11 values.
+        let mut m = Model::new();
+        let q = m.int_var_array("q", 6, 0..=5).unwrap();
+        let offsets: Vec<Value> = (0..6).collect();
+        let c = AllDifferent::with_offsets(&q, &offsets).unwrap();
+        let s = Solver::new(&m, Config::default()).unwrap();
+        let probe = |stop_at| Probe {
+            domains: s.domains(),
+            polls: 0,
+            stop_at,
+        };
+        let mut full = probe(usize::MAX);
+        let graph = ValueGraph::build(&c, &mut full).unwrap();
+        // Twice per variable: numbering the values, then the edges.
+        assert_eq!(full.polls, 12);
+        for k in 0..full.polls {
+            assert!(ValueGraph::build(&c, &mut probe(k)).is_none(), "{k}");
+        }
+        let mut polls = 0;
+        let Matching::Removals(removals) = graph.unsupported(&mut || {
+            polls += 1;
+            false
+        }) else {
+            panic!("6 queens' diagonals have a matching")
+        };
+        assert!(removals.is_empty());
+        // Per variable: the matching, the directed graph, the removals; per
+        // node (6 + 11): the components; and the nodes reached from the 5
+        // free values (at least those 5).
+        assert!(polls >= 3 * 6 + 17 + 5, "{polls}");
+        for k in 0..polls {
+            let mut asked = 0;
+            let stopped = graph.unsupported(&mut || {
+                asked += 1;
+                asked > k
+            });
+            assert!(matches!(stopped, Matching::Interrupted), "{k}");
+        }
     }
 
     #[test]

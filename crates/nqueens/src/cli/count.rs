@@ -161,13 +161,13 @@ pub(super) fn counter_error(e: CounterError) -> Failure {
 
 /// The statistics a dedicated counter has: solutions and time.
 pub(super) fn counter_stats(solutions: u64, started: Instant, method: &str) {
-    eprintln!("%%%mzn-stat: solutions={solutions}");
-    eprintln!(
+    csp_cli::errln!("%%%mzn-stat: solutions={solutions}");
+    csp_cli::errln!(
         "%%%mzn-stat: solveTime={:.6}",
         started.elapsed().as_secs_f64()
     );
-    eprintln!("%%%mzn-stat: method=\"{method}\"");
-    eprintln!("%%%mzn-stat-end");
+    csp_cli::errln!("%%%mzn-stat: method=\"{method}\"");
+    csp_cli::errln!("%%%mzn-stat-end");
 }
 
 /// Counts with the engine: one thread with a progress display by default,

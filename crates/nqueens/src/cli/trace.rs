@@ -69,7 +69,7 @@ pub fn run(a: Args) -> Outcome {
     Ok(match run.status {
         csp_core::SearchStatus::Stopped(reason) => {
             if a.format == TraceFormat::Json {
-                eprintln!("incomplete: {}", args::stopped_by(reason));
+                csp_cli::errln!("incomplete: {}", args::stopped_by(reason));
             }
             Done::Incomplete
         }

@@ -89,7 +89,7 @@ pub fn run(a: Args) -> Outcome {
         }
     }
     if trace.is_truncated() {
-        eprintln!(
+        csp_cli::errln!(
             "note: the trace stopped at {} events (the search went on: {} nodes); raise --max-events to see more",
             a.max_events, outcome.stats.tried
         );
@@ -99,7 +99,7 @@ pub fn run(a: Args) -> Outcome {
     }
     Ok(match outcome.stop_reason() {
         Some(reason) => {
-            eprintln!(
+            csp_cli::errln!(
                 "incomplete: {} after {} nodes",
                 args::stopped_by(reason),
                 outcome.stats.tried
