@@ -76,7 +76,8 @@ fn main() {
         if page.truncated {
             csp_cli::errln!(
                 "note: the recording stopped at {} events ({} values tried); raise --limit-events to see more",
-                args.limit_events, page.tried
+                args.limit_events,
+                page.tried
             );
         }
     }

@@ -331,8 +331,9 @@ impl GraphSource for PropagationContext<'_> {
 struct ValueGraph {
     /// The distinct shifted values, sorted; value nodes are indices into it.
     values: Vec<i128>,
-    /// For each variable, its value nodes.
-    adj: Vec<Vec<usize>>,
+    /// For each variable, its value nodes (`u32`, half the memory of
+    /// `usize`: 10,000 queens have 10^8 edges).
+    adj: Vec<Vec<u32>>,
 }
 
 const FREE: usize = usize::MAX;
@@ -380,21 +381,21 @@ impl ValueGraph {
             values.sort_unstable();
             values.dedup();
         }
-        let mut adj: Vec<Vec<usize>> = Vec::with_capacity(c.vars.len());
+        if c.vars.len() + values.len() > u32::MAX as usize {
+            // Beyond any memory: no filtering (which is sound).
+            return None;
+        }
+        let mut adj: Vec<Vec<u32>> = Vec::with_capacity(c.vars.len());
         for (i, &x) in c.vars.iter().enumerate() {
             if ctx.should_stop() {
                 return None;
             }
             let index = |v: i128| match dense {
-                true => Some(node[(v - lo) as usize]),
-                false => values.binary_search(&v).ok(),
+                true => Some(node[(v - lo) as usize] as u32),
+                false => values.binary_search(&v).ok().map(|k| k as u32),
             };
-            adj.push(
-                ctx.domains()
-                    .values(x)
-                    .filter_map(|v| index(c.shifted(i, v)))
-                    .collect(),
-            );
+            let d = ctx.domains();
+            adj.push(d.values(x).filter_map(|v| index(c.shifted(i, v))).collect());
         }
         Some(ValueGraph { values, adj })
     }
@@ -419,7 +420,7 @@ impl ValueGraph {
                 path.pop();
                 continue;
             }
-            let v = self.adj[u][*e];
+            let v = self.adj[u][*e] as usize;
             *e += 1;
             if seen[v] {
                 continue;
@@ -467,16 +468,18 @@ impl ValueGraph {
         // Directed graph: node x (variable) and n + v (value). Matched edges go
         // variable -> value, unmatched ones value -> variable.
         let node_count = n + m;
-        let mut out: Vec<Vec<usize>> = vec![Vec::new(); node_count];
+        // (`u32` nodes: `build` made sure that they fit.)
+        let mut out: Vec<Vec<u32>> = vec![Vec::new(); node_count];
         for (x, vals) in self.adj.iter().enumerate() {
             if stop() {
                 return Matching::Interrupted;
             }
             for &v in vals {
+                let v = v as usize;
                 if val_of[x] == v {
-                    out[x].push(n + v);
+                    out[x].push((n + v) as u32);
                 } else {
-                    out[n + v].push(x);
+                    out[n + v].push(x as u32);
                 }
             }
         }
@@ -494,6 +497,7 @@ impl ValueGraph {
                 return Matching::Interrupted;
             }
             for &w in &out[u] {
+                let w = w as usize;
                 if !reach[w] {
                     reach[w] = true;
                     todo.push(w);
@@ -509,6 +513,7 @@ impl ValueGraph {
                 return Matching::Interrupted;
             }
             for &v in vals {
+                let v = v as usize;
                 let keep = val_of[x] == v || reach[n + v] || comp[x] == comp[n + v];
                 if !keep {
                     removals.push((x, self.values[v]));
@@ -531,7 +536,7 @@ enum Matching {
 
 /// Strongly connected components (iterative Tarjan); returns a component id
 /// per node, or `None` as soon as `stop` says so (asked once per node).
-fn tarjan(out: &[Vec<usize>], stop: &mut dyn FnMut() -> bool) -> Option<Vec<usize>> {
+fn tarjan(out: &[Vec<u32>], stop: &mut dyn FnMut() -> bool) -> Option<Vec<usize>> {
     let n = out.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
@@ -556,7 +561,7 @@ fn tarjan(out: &[Vec<usize>], stop: &mut dyn FnMut() -> bool) -> Option<Vec<usiz
         on_stack[root] = true;
         while let Some(&mut (u, ref mut e)) = call.last_mut() {
             if *e < out[u].len() {
-                let w = out[u][*e];
+                let w = out[u][*e] as usize;
                 *e += 1;
                 if index[w] == usize::MAX {
                     if stop() {

@@ -186,7 +186,8 @@ pub fn run(a: Args) -> Outcome {
         if r.trace.is_truncated() {
             csp_cli::errln!(
                 "note: {}'s recording stopped at {} events; raise --limit-events to see more",
-                r.name, a.limit_events
+                r.name,
+                a.limit_events
             );
         }
     }

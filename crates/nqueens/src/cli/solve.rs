@@ -140,13 +140,14 @@ fn reader_gone(e: &std::io::Error) -> bool {
 }
 
 fn solve_engine(a: &Args) -> Outcome {
+    let begun = std::time::Instant::now();
     let queens = Queens::new(a.n, a.engine.variant()).map_err(args::engine_error)?;
     let limit = if a.all {
         None
     } else {
         Some(a.limit.unwrap_or(1))
     };
-    let mut config = a.engine.config(Some(cancel_on_ctrl_c()));
+    let mut config = args::time_left(a.engine.config(Some(cancel_on_ctrl_c())), begun);
     if a.n > CLASSIC_MAX_N && !a.engine.strategy.strategy_given() {
         // The classic order stalls past n = 27; this one finds n = 1000 at once.
         config = config

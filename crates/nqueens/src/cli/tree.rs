@@ -91,7 +91,8 @@ pub fn run(a: Args) -> Outcome {
     if trace.is_truncated() {
         csp_cli::errln!(
             "note: the trace stopped at {} events (the search went on: {} nodes); raise --max-events to see more",
-            a.max_events, outcome.stats.tried
+            a.max_events,
+            outcome.stats.tried
         );
     }
     if a.engine.strategy.stats {
