@@ -107,17 +107,6 @@ impl EngineArgs {
     }
 }
 
-/// `config` with its time limit reduced by the time since `begun` (when the
-/// command started building its model), so that `--time-limit` counts the
-/// whole run, not only the search.
-pub fn time_left(mut config: Config, begun: std::time::Instant) -> Config {
-    config.limits.time = config
-        .limits
-        .time
-        .map(|t| t.saturating_sub(begun.elapsed()));
-    config
-}
-
 /// Turns a library error into a usage error when it is about the input (a
 /// board too large), and an internal error otherwise.
 pub fn engine_error(e: nqueens::Error) -> Failure {

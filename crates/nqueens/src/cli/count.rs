@@ -176,7 +176,7 @@ fn count_engine(n: usize, threads: Option<usize>, engine: &EngineArgs) -> Outcom
     let begun = std::time::Instant::now();
     let queens = Queens::new(n, engine.variant()).map_err(args::engine_error)?;
     // --time-limit counts the model's construction too (15 ms at n = 10,000).
-    let config = args::time_left(engine.config(Some(cancel_on_ctrl_c())), begun);
+    let config = csp_cli::time_left(engine.config(Some(cancel_on_ctrl_c())), begun);
     let result = if let Some(t) = threads {
         let options = ParallelOptions {
             depth: None,

@@ -147,7 +147,7 @@ fn solve_engine(a: &Args) -> Outcome {
     } else {
         Some(a.limit.unwrap_or(1))
     };
-    let mut config = args::time_left(a.engine.config(Some(cancel_on_ctrl_c())), begun);
+    let mut config = csp_cli::time_left(a.engine.config(Some(cancel_on_ctrl_c())), begun);
     if a.n > CLASSIC_MAX_N && !a.engine.strategy.strategy_given() {
         // The classic order stalls past n = 27; this one finds n = 1000 at once.
         config = config
