@@ -20,7 +20,8 @@
 # For each case it prints one Markdown row: the command, the time limit, the
 # worst and median overshoot of the time-limit runs (wall time of the whole
 # process minus the limit), the worst and median reaction to SIGINT (from
-# `kill -INT` to the process's exit), and the exit statuses seen. A run that
+# `kill -INT` to the process's exit), the 1-minute load average when the
+# case started, and the exit statuses seen. A run that
 # ended before the signal could be sent is shown as "ended first (S s)". Last,
 # the load average (`uptime`) before and after. The targets (issue 19): an
 # overshoot under 50 ms, a reaction under 100 ms.
@@ -113,11 +114,8 @@ interrupted() {
   echo "$((t1 - t0)) $st"
 }
 
-# A figure in µs as milliseconds; a negative overshoot (the run ended before
-# its limit) as "none (ended at −X ms)".
-ms() {
-  awk -v us="$1" 'BEGIN { if (us < 0) printf "none (%.0f ms early)", -us / 1000; else printf "%.1f ms", us / 1000 }'
-}
+# A figure in µs as milliseconds.
+ms() { awk -v us="$1" 'BEGIN { printf "%.1f ms", us / 1000 }'; }
 
 # worst and median of the µs figures in "$@"
 summary() {
@@ -126,16 +124,22 @@ summary() {
   local worst median
   worst=$(tail -1 <<<"$sorted")
   median=$(sed -n "$((($# + 1) / 2))p" <<<"$sorted")
-  echo "$(ms "$worst") (median $(ms "$median"))"
+  if [ "$worst" -lt 0 ]; then
+    # Every run ended before its limit: nothing to overshoot.
+    echo "none (ended $(ms $((-worst))) or more before the limit)"
+  else
+    echo "$(ms "$worst") (median $(ms "$median"))"
+  fi
 }
 
-# case NAME "LIMITED COMMAND" "UNLIMITED COMMAND": the time-limit runs use the
+# row NAME "LIMITED COMMAND" "UNLIMITED COMMAND": the time-limit runs use the
 # first command (which must carry a limit of $limit_ms), the SIGINT runs the
 # second. Commands are words; $tmp, $bin and $fzn are expanded first.
 row() {
   local name=$1 limited=$2 unlimited=$3
   local over=() react=() statuses=() early=""
-  local i out
+  local i out load
+  load=$(cut -d' ' -f1 /proc/loadavg)
   for ((i = 0; i < runs; i++)); do
     # shellcheck disable=SC2086
     out=$(time_limited "$limit_ms" $limited)
@@ -157,15 +161,17 @@ row() {
   [ ${#react[@]} -gt 0 ] && [ -n "$early" ] && reaction="$(summary "${react[@]}"); $early"
   local shown=${limited//$tmp\//}
   shown=${shown//$bin\//}
-  printf '| %s | `%s` | %s ms | %s | %s | %s |\n' "$name" "$shown" "$limit_ms" \
-    "$(summary "${over[@]}")" "$reaction" "$(printf '%s\n' "${statuses[@]}" | sort | uniq -c | awk '{ printf "%s%s×%s", (NR > 1 ? " " : ""), $1, $2 }')"
+  # shellcheck disable=SC2016 # the backquotes are Markdown
+  printf '| %s | `%s` | %s ms | %s | %s | %s | %s |\n' "$name" "$shown" "$limit_ms" \
+    "$(summary "${over[@]}")" "$reaction" "$load" \
+    "$(printf '%s\n' "${statuses[@]}" | sort | uniq -c | awk '{ printf "%s%s×%s", (NR > 1 ? " " : ""), $1, $2 }')"
 }
 
 echo "load before: $(uptime)"
 echo "runs: $runs of each; time limit $limit_ms ms; SIGINT after $signal_after s"
 echo
-echo "| case | command (time-limit runs) | limit | worst overshoot | worst Ctrl-C reaction | statuses (t: limit, i: SIGINT) |"
-echo "|---|---|---:|---:|---:|---|"
+echo "| case | command (time-limit runs) | limit | worst overshoot | worst Ctrl-C reaction | load (1 min) | statuses (t: limit, i: SIGINT) |"
+echo "|---|---|---:|---:|---:|---:|---|"
 limit_s="${limit_ms}ms"
 e=$bin/examples
 row "magic square 30 (setup, root propagation)" \
