@@ -61,8 +61,7 @@ fn main() {
                 csp_cli::outln!("  {line}");
             }
         }
-        None if solver.status().is_complete() => csp_cli::outln!("no timetable"),
-        None => {}
+        None => csp_cli::outln!("{}", cli::none_found("timetable", solver.status())),
     }
     if args.count {
         let r = solver.count();

@@ -28,6 +28,7 @@ struct Cli {
 }
 
 fn main() {
+    let begun = std::time::Instant::now();
     let args: Cli = cli::parse_args();
     let (text, source) =
         cli::read_input(Some(&args.file)).unwrap_or_else(|e| csp_cli::exit_usage(e));
@@ -35,7 +36,8 @@ fn main() {
     let defaults = Config::default()
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(VarOrder::MrvDegree);
-    let config = cli::config_from(&args.strategy, defaults);
+    // --time-limit counts the reading of the graph too.
+    let config = csp_cli::time_left(cli::config_from(&args.strategy, defaults), begun);
     csp_cli::outln!(
         "{source}: {} vertices, {} edges; strategy {}",
         graph.num_vertices(),

@@ -69,7 +69,7 @@ fn main() {
             );
             csp_cli::outln!("{}", m.show(&shop, s.values()));
         }
-        _ => csp_cli::outln!("no schedule ({})", best.status),
+        _ => csp_cli::outln!("{}", cli::none_found("schedule", best.status)),
     }
     cli::report_stats(&args.strategy, &config, &best.stats, best.status, &[]);
 }

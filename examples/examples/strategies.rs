@@ -139,13 +139,13 @@ fn main() -> ExitCode {
     let table = match compare(&build, &entries, &sizes, &options) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: the comparison failed its self-check: {e}");
+            csp_cli::errln!("error: the comparison failed its self-check: {e}");
             return ExitCode::from(1);
         }
     };
     let write = |path: &PathBuf, text: String| {
         std::fs::write(path, text).unwrap_or_else(|e| {
-            eprintln!("error: cannot write '{}': {e}", path.display());
+            csp_cli::errln!("error: cannot write '{}': {e}", path.display());
             std::process::exit(1)
         })
     };

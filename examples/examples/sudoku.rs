@@ -64,7 +64,7 @@ fn main() {
         let page = sudoku::explore::explore_page(&first.puzzle, config.clone(), args.limit_events)
             .unwrap_or_else(|e| csp_cli::exit_usage(e));
         if let Err(e) = std::fs::write(path, page.html.as_bytes()) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            csp_cli::errln!("error: cannot write {}: {e}", path.display());
             std::process::exit(1);
         }
         let more = if entries.len() > 1 {
@@ -72,11 +72,12 @@ fn main() {
         } else {
             ""
         };
-        eprintln!("explorer page written to {}{more}", path.display());
+        csp_cli::errln!("explorer page written to {}{more}", path.display());
         if page.truncated {
-            eprintln!(
+            csp_cli::errln!(
                 "note: the recording stopped at {} events ({} values tried); raise --limit-events to see more",
-                args.limit_events, page.tried
+                args.limit_events,
+                page.tried
             );
         }
     }

@@ -52,7 +52,7 @@ fn main() {
             let tour: Vec<String> = m.tour(s.values()).iter().map(usize::to_string).collect();
             csp_cli::outln!("length {length} ({proof}): {} 0", tour.join(" "));
         }
-        _ => csp_cli::outln!("no tour ({})", best.status),
+        _ => csp_cli::outln!("{}", cli::none_found("tour", best.status)),
     }
     cli::report_stats(&args.strategy, &config, &best.stats, best.status, &[]);
 }

@@ -355,14 +355,15 @@ pub fn chromatic_number(
         report.status = SearchStatus::Stopped(reason);
         return Ok(report);
     }
-    let config = budget.remaining(config);
     match method {
         Method::BranchAndBound => {
             let m = ColoringModel::minimizing(graph, report.lower, report.upper, &report.clique)?;
             let Some(count) = m.num_colors else {
                 return Ok(report);
             };
-            let mut solver = Solver::new(&m.model, config)?;
+            // What is left of the time limit once the model is built (building
+            // it for a large graph takes a while too).
+            let mut solver = Solver::new(&m.model, budget.remaining(config))?;
             let optimum = solver.minimize(count)?;
             report.stats = optimum.stats;
             report.status = optimum.status;
@@ -382,16 +383,13 @@ pub fn chromatic_number(
             while report.upper > report.lower {
                 let k = report.upper - 1;
                 let m = ColoringModel::k_coloring(graph, k, &report.clique)?;
-                // The limits are for the whole run, not for each k.
-                let mut step = config.clone();
+                // The limits are for the whole run, not for each k: the time
+                // left on the clock (model building included), the nodes left.
+                let mut step = budget.remaining(config.clone());
                 step.limits.nodes = step
                     .limits
                     .nodes
                     .map(|n| n.saturating_sub(report.stats.tried));
-                step.limits.time = step
-                    .limits
-                    .time
-                    .map(|t| t.saturating_sub(report.stats.elapsed));
                 let mut solver = Solver::new(&m.model, step)?;
                 let result = solver.first();
                 report.stats.merge(&result.stats);

@@ -296,7 +296,11 @@ fn puzzles_print_their_known_answers() {
         ),
         ("custom_constraint", &["--marks", "5"], "optimal length 11"),
         ("exam_timetable", &["--count"], "\n144 timetables\n"),
-        ("exam_timetable", &["--slots", "3"], "\nno timetable\n"),
+        (
+            "exam_timetable",
+            &["--slots", "3"],
+            "\nno timetable exists\n",
+        ),
         ("all_interval", &["8", "--show", "0"], "\n40 solutions\n"),
         ("jobshop", &[], "\nmakespan 55 (optimal)"),
         ("tsp", &["8"], "\nlength 304 (optimal): 0 "),

@@ -127,6 +127,56 @@ fn a_closed_pipe_ends_every_example_quietly_with_status_0() {
     }
 }
 
+/// Standard error that cannot be written (`2> /dev/full`, or a closed pipe)
+/// changes nothing but the missing messages: the same standard output and
+/// the documented status (2 for bad input, 1 for a file that cannot be
+/// written, 0 otherwise, with `--stats` or a note on standard error); never a
+/// panic (101).
+#[test]
+fn standard_error_that_fails_keeps_the_output_and_the_status() {
+    let page = std::env::temp_dir().join(format!("examples-stderr-{}.html", std::process::id()));
+    let page = page.to_str().unwrap();
+    let cases: [(&str, &[&str], i32); 6] = [
+        ("magic_square", &["0"], 2),
+        ("sudoku", &["--file", "/nonexistent/puzzles.txt"], 2),
+        (
+            "sudoku",
+            &[
+                "--file",
+                "data/sudoku.txt",
+                "--explore",
+                "/nonexistent/p.html",
+            ],
+            1,
+        ),
+        (
+            "sudoku",
+            &["--file", "data/sudoku.txt", "--explore", page],
+            0,
+        ),
+        ("magic_square", &["3", "--stats"], 0),
+        ("graph_coloring", &["data/myciel3.col", "--stats"], 0),
+    ];
+    let run = |name: &str, args: &[&str], stderr: Stdio| {
+        let out = Command::new(binary(name))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    for (name, args, status) in cases {
+        let expected = run(name, args, Stdio::piped());
+        assert_eq!(expected.0, Some(status), "{name} {args:?}");
+        assert_eq!(run(name, args, dev_full()), expected, "{name} {args:?}");
+        assert_eq!(run(name, args, closed_pipe()), expected, "{name} {args:?}");
+    }
+    let _ = std::fs::remove_file(page);
+}
+
 #[test]
 fn endless_input_is_refused_at_64_mb() {
     for (name, args) in [("sudoku", &[][..]), ("graph_coloring", &["-"][..])] {
@@ -195,6 +245,25 @@ fn a_stopped_search_that_found_nothing_says_unknown() {
         ),
         "{stdout}"
     );
+    // The optimisation examples and the timetable (they printed "no schedule
+    // (stopped (node limit))", "no tour (...)", or nothing at all).
+    for (name, noun) in [
+        ("jobshop", "schedule"),
+        ("tsp", "tour"),
+        ("exam_timetable", "timetable"),
+    ] {
+        let out = run_with(name, &["--node-limit", "0"], Stdio::null(), Stdio::piped());
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let last = stdout.lines().last().unwrap_or_default();
+        assert_eq!(
+            (out.status.code(), last),
+            (
+                Some(0),
+                format!("unknown: no {noun} found before the search stopped (node limit)").as_str()
+            ),
+            "{name}"
+        );
+    }
     // A complete search that finds nothing is a proof, and says so.
     let out = run_with("map_coloring", &["-k", "2"], Stdio::null(), Stdio::piped());
     let stdout = String::from_utf8(out.stdout).unwrap();

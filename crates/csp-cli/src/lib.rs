@@ -86,6 +86,27 @@ impl StrategyArgs {
     }
 }
 
+/// `config` with its time limit reduced by the time since `begun`, so that a
+/// program's `--time-limit` covers the work before its search (reading the
+/// input, building the model), not only the search: csp-core counts the time
+/// limit from the start of its own work.
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// use csp_core::Config;
+/// let begun = Instant::now();
+/// let config = csp_cli::time_left(Config::default().with_time_limit(Duration::from_secs(2)), begun);
+/// assert!(config.limits.time.is_some_and(|t| t <= Duration::from_secs(2)));
+/// assert_eq!(csp_cli::time_left(Config::default(), begun).limits.time, None);
+/// ```
+pub fn time_left(mut config: Config, begun: std::time::Instant) -> Config {
+    config.limits.time = config
+        .limits
+        .time
+        .map(|t| t.saturating_sub(begun.elapsed()));
+    config
+}
+
 /// Parses `500ms`, `2s`, `1.5s`, `3m`, `1h`, or a bare number of seconds.
 ///
 /// ```
@@ -215,7 +236,7 @@ pub fn print_stats(stats: &SearchStats, status: SearchStatus, extra: &[(&str, St
 /// A quoted piece of input longer than 80 characters is shortened
 /// ([`input::shorten_quoted`]), so the line stays readable.
 pub fn exit_usage(message: impl std::fmt::Display) -> ! {
-    eprintln!("error: {}", input::shorten_quoted(&message.to_string()));
+    crate::errln!("error: {}", input::shorten_quoted(&message.to_string()));
     std::process::exit(2)
 }
 

@@ -10,6 +10,12 @@
 //! exits on failure) or [`try_outln!`](crate::try_outln) (which returns the
 //! error for the caller's own clean-up), then call [`finish`].
 //!
+//! Standard error is written through [`errln!`](crate::errln) and
+//! [`err!`](crate::err) instead of `eprintln!`, which panics too when its
+//! write fails (`2> /dev/full`, a closed standard error). A message that
+//! cannot be written to standard error has nowhere else to go: it is dropped,
+//! and the program ends with the status it would have had.
+//!
 //! ```
 //! use csp_cli::output::{self, WriteFailure};
 //! let gone = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
@@ -124,6 +130,58 @@ macro_rules! try_outln {
     ($($arg:tt)*) => { $crate::output::write_line(format_args!($($arg)*)) };
 }
 
+/// Writes `args` and a newline to standard error, returning the error (see
+/// [`errln!`](crate::errln), which drops it).
+pub fn write_err_line(args: fmt::Arguments<'_>) -> io::Result<()> {
+    write_err_line_to(&mut io::stderr().lock(), args)
+}
+
+/// Writes `args` to standard error, without a newline, returning the error.
+pub fn write_err(args: fmt::Arguments<'_>) -> io::Result<()> {
+    let mut err = io::stderr().lock();
+    err.write_fmt(args)?;
+    err.flush()
+}
+
+/// [`write_err_line`], dropping a failure: what cannot be written to standard
+/// error has nowhere else to go.
+pub fn eprint_line(args: fmt::Arguments<'_>) {
+    let _ = write_err_line(args);
+}
+
+/// [`write_err`], dropping a failure.
+pub fn eprint(args: fmt::Arguments<'_>) {
+    let _ = write_err(args);
+}
+
+/// Writes `args` and a newline to `w` in one buffer, so that a line reaches a
+/// shared standard error whole.
+fn write_err_line_to(w: &mut impl Write, args: fmt::Arguments<'_>) -> io::Result<()> {
+    let mut line = fmt::format(args);
+    line.push('\n');
+    w.write_all(line.as_bytes())?;
+    w.flush()
+}
+
+/// `eprintln!` that never panics: a line that cannot be written to standard
+/// error (`2> /dev/full`, a closed standard error) is dropped, and the program
+/// goes on to end with its usual status. See [`output`](crate::output).
+///
+/// ```
+/// csp_cli::errln!("note: {} values tried", 26);
+/// ```
+#[macro_export]
+macro_rules! errln {
+    () => { $crate::output::eprint_line(format_args!("")) };
+    ($($arg:tt)*) => { $crate::output::eprint_line(format_args!($($arg)*)) };
+}
+
+/// `eprint!` that never panics (see [`errln!`](crate::errln)).
+#[macro_export]
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::output::eprint(format_args!($($arg)*)) };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +198,26 @@ mod tests {
         };
         assert!(line.starts_with("cannot write the output: "), "{line}");
         assert!(!line.contains('\n'));
+    }
+
+    /// A writer that fails like `/dev/full`.
+    struct Full;
+
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from_raw_os_error(28))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_standard_error_line_is_written_whole_or_returns_the_error() {
+        let mut out = Vec::new();
+        write_err_line_to(&mut out, format_args!("error: {}", 7)).unwrap();
+        assert_eq!(out, b"error: 7\n");
+        let e = write_err_line_to(&mut Full, format_args!("error: x")).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(28));
     }
 }

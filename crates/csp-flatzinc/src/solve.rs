@@ -1,7 +1,7 @@
 //! Running a translated model: satisfaction or branch and bound, with the solver contract's limits, output and statistics.
 
 use std::io::Write;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use csp_core::{
     CancelFlag, Config, CspError, Limits, Node, Pruning, SearchObserver, SearchStats, SearchStatus,
@@ -21,7 +21,8 @@ pub struct Options {
     pub all_solutions: bool,
     /// `-n K`: stop after `K` solutions.
     pub num_solutions: Option<u64>,
-    /// `-t MS`: stop searching after this long.
+    /// `-t MS`: stop searching after this long; [`run`] counts it from its
+    /// call, the parsing and translation included.
     pub time_limit: Option<Duration>,
     /// `-r SEED`: seed for `indomain_random` and the random heuristics.
     pub seed: u64,
@@ -200,6 +201,7 @@ impl SearchObserver for Reporter<'_> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome, Error> {
+    let started = Instant::now();
     let ast = crate::parse(src)?;
     let translate_options = TranslateOptions {
         free_search: options.free_search,
@@ -207,6 +209,11 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
     let t = translate(&ast, &translate_options)?;
     // A failed write stops the search: nobody reads what it would find.
     let mut options = options.clone();
+    // `-t` counts from here: parsing and translating a large file take tens
+    // of milliseconds that the search must not add to the limit.
+    options.time_limit = options
+        .time_limit
+        .map(|t| t.saturating_sub(started.elapsed()));
     let stop = options.cancel.get_or_insert_with(CancelFlag::new).clone();
     let mut failed: Option<std::io::Error> = None;
     let mut print = |values: &[Value]| {

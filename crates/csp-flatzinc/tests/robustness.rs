@@ -48,6 +48,47 @@ fn solve(args: &[&str], name: &str, src: &str) -> (i32, String, String, String) 
 
 const THREE: &str = "var 1..3: x :: output_var;\nsolve satisfy;\n";
 
+/// Standard error that cannot be written (`2> /dev/full`, or a closed pipe)
+/// changes nothing but the missing message: the same standard output and
+/// the documented status (1 for a bad option, a missing file or a bad model;
+/// 0 for a solved one); never a panic (101).
+#[test]
+fn standard_error_that_fails_keeps_the_output_and_the_status() {
+    let good = model("stderr-good", THREE);
+    let bad = model(
+        "stderr-bad",
+        "var 1..3: x;\nconstraint no_such(x);\nsolve satisfy;\n",
+    );
+    let cases: [(Vec<&str>, i32); 4] = [
+        (vec!["--bogus"], 1),
+        (vec!["/nonexistent/model.fzn"], 1),
+        (vec![bad.to_str().unwrap()], 1),
+        (vec!["-a", good.to_str().unwrap()], 0),
+    ];
+    let run = |args: &[&str], stderr: Stdio| {
+        let out = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let full = || Stdio::from(File::options().write(true).open("/dev/full").unwrap());
+    let closed = || {
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        drop(ours);
+        Stdio::from(OwnedFd::from(theirs))
+    };
+    for (args, status) in &cases {
+        let expected = run(args, Stdio::piped());
+        assert_eq!(expected.0, Some(*status), "{args:?}");
+        assert_eq!(run(args, full()), expected, "{args:?}");
+        assert_eq!(run(args, closed()), expected, "{args:?}");
+    }
+}
+
 #[test]
 fn a_full_disk_is_one_line_and_status_1() {
     let file = model("full", THREE);

@@ -140,6 +140,42 @@ fn a_closed_pipe_ends_every_command_quietly_with_status_0() {
     }
 }
 
+/// Standard error that cannot be written (`2> /dev/full`, or a closed pipe)
+/// changes nothing but the missing messages: the same standard output and
+/// the documented status (2 for a usage error, 1 for an I/O error or a
+/// stopped run, 0 for a finished one); never a panic (101).
+#[test]
+fn standard_error_that_fails_keeps_the_output_and_the_status() {
+    let cases: [(&[&str], i32); 5] = [
+        (&["count", "-3"], 2),
+        (&["merge", "/nonexistent/part1"], 1),
+        (&["count", "8", "--method", "engine", "--stats"], 0),
+        (&["solve", "1", "--method", "construct", "--stats"], 0),
+        (&["trace", "4", "--node-limit", "3", "--format", "json"], 1),
+    ];
+    let run = |args: &[&str], stdout: Stdio, stderr: Stdio| {
+        let out = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(stdout)
+            .stderr(stderr)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    for sink in [Sink::Full, Sink::ClosedPipe] {
+        for (args, status) in cases {
+            let expected = run(args, Stdio::piped(), Stdio::piped());
+            assert_eq!(expected.0, Some(status), "{args:?}");
+            let got = run(args, Stdio::piped(), sink.stdio());
+            assert_eq!(got, expected, "{sink:?} {args:?}");
+        }
+        // Both fail: the full disk cannot be reported, and the status is 1.
+        let got = run(&["count", "8"], Sink::Full.stdio(), sink.stdio());
+        assert_eq!(got, (Some(1), String::new()), "{sink:?}");
+    }
+}
+
 fn tempdir() -> std::path::PathBuf {
     // One folder per call: the tests run in parallel threads of one process.
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -333,6 +333,20 @@ mod tests {
     }
 
     #[test]
+    fn values_far_apart_are_numbered_by_sorting_and_filter_alike() {
+        // The Hall set of the test above with values 10^6 apart: their span
+        // is too wide to index directly, so the value nodes come from sorting.
+        let mut m = Model::new();
+        let x = m.int_var([1, 1_000_000]).unwrap();
+        let y = m.int_var([1, 1_000_000]).unwrap();
+        let z = m.int_var([1, 1_000_000, 2_000_000]).unwrap();
+        m.all_different(&[x, y, z]).unwrap();
+        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        assert_eq!(s.domains().value(z), Some(2_000_000));
+        assert_eq!(s.domains().len(x), 2);
+    }
+
+    #[test]
     fn pigeonhole_fails_at_the_root_with_propagators() {
         let mut m = Model::new();
         let xs = m.int_var_array("x", 4, 0..=2).unwrap();

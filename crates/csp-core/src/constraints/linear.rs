@@ -311,10 +311,18 @@ fn filter_with<W: Wide>(
                 // a * x >= h - down
                 let floor = h - down;
                 did |= if a > W::ZERO {
-                    let m = if a == W::ONE { floor } else { floor.ceil_div(a) };
+                    let m = if a == W::ONE {
+                        floor
+                    } else {
+                        floor.ceil_div(a)
+                    };
                     ctx.remove_below(x, m.value())?
                 } else {
-                    let m = if a == -W::ONE { -floor } else { floor.floor_div(a) };
+                    let m = if a == -W::ONE {
+                        -floor
+                    } else {
+                        floor.floor_div(a)
+                    };
                     ctx.remove_above(x, m.value())?
                 };
             }

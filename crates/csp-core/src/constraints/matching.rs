@@ -87,7 +87,9 @@ impl Scratch {
         out: &mut Vec<(usize, i128)>,
     ) -> Matching {
         let n = vars.len();
-        self.build(vars, d, shift);
+        if !self.build(vars, d, shift, stop) {
+            return Matching::Interrupted;
+        }
         let m = self.values.len();
         if m < n {
             return Matching::Infeasible;
@@ -113,8 +115,12 @@ impl Scratch {
             if stop() {
                 return Matching::Interrupted;
             }
-            if self.val_of[x] == NONE && !self.augment(x, x as u32 + 1) {
-                return Matching::Infeasible;
+            if self.val_of[x] == NONE {
+                match self.augment(x, x as u32 + 1, stop) {
+                    Some(true) => {}
+                    Some(false) => return Matching::Infeasible,
+                    None => return Matching::Interrupted,
+                }
             }
         }
         // Alternating graph: node x (variable) and n + v (value); matched
@@ -131,8 +137,13 @@ impl Scratch {
             }
         }
         self.reverse(n, m);
+        if stop() {
+            return Matching::Interrupted;
+        }
         self.reach_from_free(n);
-        self.tarjan(n, m);
+        if !self.tarjan(n, m, stop) {
+            return Matching::Interrupted;
+        }
         for x in 0..n {
             let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
             for &v in &self.adj[a..b] {
@@ -148,8 +159,15 @@ impl Scratch {
         Matching::Removals
     }
 
-    /// The value nodes and the CSR adjacency.
-    fn build(&mut self, vars: &[VarId], d: &Domains, shift: &dyn Fn(usize, i64) -> i128) {
+    /// The value nodes and the CSR adjacency; `false` if `stop` said so
+    /// (asked once per variable).
+    fn build(
+        &mut self,
+        vars: &[VarId],
+        d: &Domains,
+        shift: &dyn Fn(usize, i64) -> i128,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> bool {
         let n = vars.len();
         let (mut lo, mut hi) = (i128::MAX, i128::MIN);
         for (i, &x) in vars.iter().enumerate() {
@@ -165,6 +183,9 @@ impl Scratch {
             self.slot.clear();
             self.slot.resize((hi - lo + 1) as usize, NONE);
             for (i, &x) in vars.iter().enumerate() {
+                if stop() {
+                    return false;
+                }
                 self.start.push(self.adj.len() as u32);
                 for v in d.values(x) {
                     let s = shift(i, v);
@@ -183,6 +204,9 @@ impl Scratch {
             self.values.sort_unstable();
             self.values.dedup();
             for (i, &x) in vars.iter().enumerate() {
+                if stop() {
+                    return false;
+                }
                 self.start.push(self.adj.len() as u32);
                 for v in d.values(x) {
                     let s = shift(i, v);
@@ -193,15 +217,19 @@ impl Scratch {
         }
         self.start.push(self.adj.len() as u32);
         debug_assert_eq!(self.start.len(), n + 1);
+        true
     }
 
     /// An augmenting path from free variable `x` (Kuhn), visiting each value
-    /// at most once in this round.
-    fn augment(&mut self, x: usize, round: u32) -> bool {
+    /// at most once in this round; `None` if `stop` said so (asked at each step).
+    fn augment(&mut self, x: usize, round: u32, stop: &mut dyn FnMut() -> bool) -> Option<bool> {
         self.stack.clear();
         self.path.clear();
         self.stack.push((x as u32, self.start[x]));
         while let Some(&(u, e)) = self.stack.last() {
+            if stop() {
+                return None;
+            }
             let end = self.start[u as usize + 1];
             if e == end {
                 self.stack.pop();
@@ -224,12 +252,12 @@ impl Scratch {
                     self.var_of[v] = u;
                     self.val_of[u as usize] = v as u32;
                 }
-                return true;
+                return Some(true);
             }
             let w = self.var_of[v];
             self.stack.push((w, self.start[w as usize]));
         }
-        false
+        Some(false)
     }
 
     /// The reverse adjacency: for each value, the variables having it as an
@@ -286,8 +314,8 @@ impl Scratch {
     }
 
     /// Strongly connected components of the alternating graph (iterative
-    /// Tarjan) into `comp`.
-    fn tarjan(&mut self, n: usize, m: usize) {
+    /// Tarjan) into `comp`; `false` if `stop` said so (asked per root).
+    fn tarjan(&mut self, n: usize, m: usize, stop: &mut dyn FnMut() -> bool) -> bool {
         let nodes = n + m;
         self.index.clear();
         self.index.resize(nodes, NONE);
@@ -315,6 +343,9 @@ impl Scratch {
         for root in 0..nodes {
             if self.index[root] != NONE {
                 continue;
+            }
+            if stop() {
+                return false;
             }
             self.call.push((root as u32, 0));
             self.index[root] = counter;
@@ -357,5 +388,6 @@ impl Scratch {
                 }
             }
         }
+        true
     }
 }

@@ -164,6 +164,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         val_sel: L,
         observer: O,
     ) -> Result<Self, CspError> {
+        // The limits count the solver's setup too (watch lists for a large
+        // model take tens of milliseconds).
+        let started = Instant::now();
         let n = model.num_vars();
         let m = model.num_constraints();
         if let Some(vars) = &config.decision_vars {
@@ -252,7 +255,6 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         };
         solver.domains.push_level();
         solver.state.push_level();
-        let started = Instant::now();
         // The limits hold during the root propagation too.
         solver.changes.deadline = solver.limits.time.map(|t| started + t);
         solver.changes.cancel = solver.limits.cancel.clone();

@@ -71,7 +71,7 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Some(line) => {
-                    eprintln!("fzn-csp: {line}");
+                    csp_cli::errln!("fzn-csp: {line}");
                     ExitCode::FAILURE
                 }
             };
@@ -82,7 +82,7 @@ fn main() -> ExitCode {
         Err(Quit::ReaderGone) => ExitCode::from(csp_cli::output::READER_GONE_STATUS as u8),
         Err(Quit::Message(message)) => {
             // A huge token echoed from the file is quoted to 80 characters.
-            eprintln!("fzn-csp: {}", csp_cli::input::shorten_quoted(&message));
+            csp_cli::errln!("fzn-csp: {}", csp_cli::input::shorten_quoted(&message));
             ExitCode::FAILURE
         }
     }

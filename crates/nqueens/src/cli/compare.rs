@@ -144,7 +144,7 @@ pub fn run(a: Args) -> Outcome {
     let start = Instant::now();
     let starting = |size: usize, name: &str| {
         if terminal {
-            eprint!(
+            csp_cli::err!(
                 "\r\x1b[Kn = {size}: running {name} ({:.1} s so far)",
                 start.elapsed().as_secs_f64()
             );
@@ -153,7 +153,7 @@ pub fn run(a: Args) -> Outcome {
     let progress = |size: usize, rows: &[Row]| {
         if terminal {
             let stopped = rows.iter().filter(|r| !r.complete).count();
-            eprintln!(
+            csp_cli::errln!(
                 "\r\x1b[Kn = {size}: {} entries verified, {stopped} stopped by a limit ({:.1} s so far)",
                 rows.len(),
                 start.elapsed().as_secs_f64()
@@ -216,7 +216,7 @@ pub fn run(a: Args) -> Outcome {
     }
     if cancel.is_cancelled() {
         let measured: Vec<usize> = table.rows.iter().map(|r| r.size).collect();
-        eprintln!(
+        csp_cli::errln!(
             "incomplete: cancelled by Ctrl-C; the table covers {}, and runs cut short show lower bounds",
             match (measured.first(), measured.last()) {
                 (Some(first), Some(last)) if first != last => format!("sizes {first} to {last}"),

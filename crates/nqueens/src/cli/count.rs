@@ -161,20 +161,22 @@ pub(super) fn counter_error(e: CounterError) -> Failure {
 
 /// The statistics a dedicated counter has: solutions and time.
 pub(super) fn counter_stats(solutions: u64, started: Instant, method: &str) {
-    eprintln!("%%%mzn-stat: solutions={solutions}");
-    eprintln!(
+    csp_cli::errln!("%%%mzn-stat: solutions={solutions}");
+    csp_cli::errln!(
         "%%%mzn-stat: solveTime={:.6}",
         started.elapsed().as_secs_f64()
     );
-    eprintln!("%%%mzn-stat: method=\"{method}\"");
-    eprintln!("%%%mzn-stat-end");
+    csp_cli::errln!("%%%mzn-stat: method=\"{method}\"");
+    csp_cli::errln!("%%%mzn-stat-end");
 }
 
 /// Counts with the engine: one thread with a progress display by default,
 /// csp-core's parallel count (subtrees on a rayon pool) with `--threads`.
 fn count_engine(n: usize, threads: Option<usize>, engine: &EngineArgs) -> Outcome {
+    let begun = std::time::Instant::now();
     let queens = Queens::new(n, engine.variant()).map_err(args::engine_error)?;
-    let config = engine.config(Some(cancel_on_ctrl_c()));
+    // --time-limit counts the model's construction too (15 ms at n = 10,000).
+    let config = csp_cli::time_left(engine.config(Some(cancel_on_ctrl_c())), begun);
     let result = if let Some(t) = threads {
         let options = ParallelOptions {
             depth: None,

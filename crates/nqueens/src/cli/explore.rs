@@ -184,9 +184,10 @@ pub fn run(a: Args) -> Outcome {
     }
     for r in &recorded {
         if r.trace.is_truncated() {
-            eprintln!(
+            csp_cli::errln!(
                 "note: {}'s recording stopped at {} events; raise --limit-events to see more",
-                r.name, a.limit_events
+                r.name,
+                a.limit_events
             );
         }
     }

@@ -123,7 +123,7 @@ pub fn run() -> ExitCode {
         Ok(Done::Incomplete) => ExitCode::from(1),
         Err(Failure::Usage(message)) => csp_cli::exit_usage(message),
         Err(Failure::Other(message)) => {
-            eprintln!("error: {}", csp_cli::input::shorten_quoted(&message));
+            csp_cli::errln!("error: {}", csp_cli::input::shorten_quoted(&message));
             ExitCode::from(1)
         }
         Err(Failure::ReaderGone) => ExitCode::from(csp_cli::output::READER_GONE_STATUS as u8),

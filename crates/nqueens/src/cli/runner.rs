@@ -193,7 +193,7 @@ fn watch(
                 .as_ref()
                 .map(|saving| save(&s.checkpoint, saving));
             if let Some(Err(Failure::Other(e) | Failure::Usage(e))) = saved {
-                eprintln!("error: {e}");
+                csp_cli::errln!("error: {e}");
             }
             csp_cli::outln!(
                 "{}",

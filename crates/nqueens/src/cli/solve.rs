@@ -140,13 +140,14 @@ fn reader_gone(e: &std::io::Error) -> bool {
 }
 
 fn solve_engine(a: &Args) -> Outcome {
+    let begun = std::time::Instant::now();
     let queens = Queens::new(a.n, a.engine.variant()).map_err(args::engine_error)?;
     let limit = if a.all {
         None
     } else {
         Some(a.limit.unwrap_or(1))
     };
-    let mut config = a.engine.config(Some(cancel_on_ctrl_c()));
+    let mut config = csp_cli::time_left(a.engine.config(Some(cancel_on_ctrl_c())), begun);
     if a.n > CLASSIC_MAX_N && !a.engine.strategy.strategy_given() {
         // The classic order stalls past n = 27; this one finds n = 1000 at once.
         config = config
@@ -175,7 +176,7 @@ fn solve_engine(a: &Args) -> Outcome {
     }
     let done = match outcome.stop_reason() {
         Some(reason) => {
-            eprintln!(
+            csp_cli::errln!(
                 "incomplete: {} after {} solution{} ({} nodes); more may exist",
                 args::stopped_by(reason),
                 outcome.found,
@@ -186,7 +187,7 @@ fn solve_engine(a: &Args) -> Outcome {
         }
         None => {
             if outcome.found == 0 {
-                eprintln!("no solution: the {}-queens problem has none", a.n);
+                csp_cli::errln!("no solution: the {}-queens problem has none", a.n);
             }
             Done::Complete
         }
@@ -218,7 +219,7 @@ fn solve_construct(a: &Args) -> Outcome {
     let columns = match construct::construct(a.n) {
         Ok(columns) => columns,
         Err(construct::ConstructError::NoSolution { n }) => {
-            eprintln!("no solution: the {n}-queens problem has none");
+            csp_cli::errln!("no solution: the {n}-queens problem has none");
             return Ok(Done::Complete);
         }
     };
@@ -229,9 +230,9 @@ fn solve_construct(a: &Args) -> Outcome {
         ))
     })?;
     if a.engine.strategy.stats {
-        eprintln!("%%%mzn-stat: solutions=1");
-        eprintln!("%%%mzn-stat: method=\"construct\"");
-        eprintln!("%%%mzn-stat-end");
+        csp_cli::errln!("%%%mzn-stat: solutions=1");
+        csp_cli::errln!("%%%mzn-stat: method=\"construct\"");
+        csp_cli::errln!("%%%mzn-stat-end");
     }
     let mut out = SolutionWriter::new(BufWriter::new(std::io::stdout().lock()), a.format);
     match out.write(&columns).and_then(|()| out.finish().map(|_| ())) {
@@ -267,7 +268,7 @@ fn solve_min_conflicts(a: &Args) -> Outcome {
     }
     if a.n == 2 || a.n == 3 {
         // Local search cannot prove this; the puzzle's known answer can.
-        eprintln!("no solution: the {}-queens problem has none", a.n);
+        csp_cli::errln!("no solution: the {}-queens problem has none", a.n);
         return Ok(Done::Complete);
     }
     let internal = |e: &dyn std::fmt::Display| Failure::Other(format!("internal error: {e}"));
@@ -284,16 +285,16 @@ fn solve_min_conflicts(a: &Args) -> Outcome {
     }
     let result = search.solve(&model).map_err(|e| internal(&e))?;
     if a.engine.strategy.stats {
-        eprintln!(
+        csp_cli::errln!(
             "%%%mzn-stat: solutions={}",
             u8::from(result.solution.is_some())
         );
-        eprintln!("%%%mzn-stat: method=\"min-conflicts\"");
-        eprintln!("%%%mzn-stat: seed={seed}");
-        eprintln!("%%%mzn-stat: steps={}", result.steps);
-        eprintln!("%%%mzn-stat: initialConflicts={}", result.initial_conflicts);
-        eprintln!("%%%mzn-stat: solveTime={:.6}", result.elapsed.as_secs_f64());
-        eprintln!("%%%mzn-stat-end");
+        csp_cli::errln!("%%%mzn-stat: method=\"min-conflicts\"");
+        csp_cli::errln!("%%%mzn-stat: seed={seed}");
+        csp_cli::errln!("%%%mzn-stat: steps={}", result.steps);
+        csp_cli::errln!("%%%mzn-stat: initialConflicts={}", result.initial_conflicts);
+        csp_cli::errln!("%%%mzn-stat: solveTime={:.6}", result.elapsed.as_secs_f64());
+        csp_cli::errln!("%%%mzn-stat-end");
     }
     let Some(values) = result.solution else {
         let why = match result.status {
@@ -309,7 +310,7 @@ fn solve_min_conflicts(a: &Args) -> Outcome {
                 result.steps, result.conflicts_left
             )
         };
-        eprintln!(
+        csp_cli::errln!(
             "incomplete: {why} {when}; no solution found \
              (local search proves nothing: try another --seed or more --steps)"
         );

@@ -7,7 +7,7 @@ use super::{Done, Failure, Outcome, args, count};
 /// Reads one whole number from standard input and prints its count.
 pub fn run() -> Outcome {
     if std::io::stdin().is_terminal() {
-        eprintln!("nqueens: reading N from standard input (see nqueens --help for commands)");
+        csp_cli::errln!("nqueens: reading N from standard input (see nqueens --help for commands)");
     }
     // At most 64 MB (csp_cli::input), so `nqueens < /dev/zero` ends in one line.
     let input = csp_cli::input::read_stdin("standard input")

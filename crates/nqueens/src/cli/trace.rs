@@ -48,8 +48,9 @@ pub struct Args {
 
 /// Runs `nqueens trace`.
 pub fn run(a: Args) -> Outcome {
+    let begun = std::time::Instant::now();
     let queens = Queens::new(a.n, a.engine.variant()).map_err(args::engine_error)?;
-    let mut config = a.engine.config(Some(csp_cli::cancel_on_ctrl_c()));
+    let mut config = csp_cli::time_left(a.engine.config(Some(csp_cli::cancel_on_ctrl_c())), begun);
     config.limits.nodes = Some(a.engine.strategy.node_limit.unwrap_or(DEFAULT_NODE_LIMIT));
     let run =
         trace_text::record(&queens, config, a.all, a.max_events).map_err(args::engine_error)?;
@@ -69,7 +70,7 @@ pub fn run(a: Args) -> Outcome {
     Ok(match run.status {
         csp_core::SearchStatus::Stopped(reason) => {
             if a.format == TraceFormat::Json {
-                eprintln!("incomplete: {}", args::stopped_by(reason));
+                csp_cli::errln!("incomplete: {}", args::stopped_by(reason));
             }
             Done::Incomplete
         }

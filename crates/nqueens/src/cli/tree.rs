@@ -51,8 +51,9 @@ pub struct Args {
 
 /// Runs `nqueens tree`.
 pub fn run(a: Args) -> Outcome {
+    let begun = std::time::Instant::now();
     let queens = Queens::new(a.n, a.engine.variant()).map_err(args::engine_error)?;
-    let mut config = a.engine.config(Some(csp_cli::cancel_on_ctrl_c()));
+    let mut config = csp_cli::time_left(a.engine.config(Some(csp_cli::cancel_on_ctrl_c())), begun);
     config.limits.nodes = Some(a.engine.strategy.node_limit.unwrap_or(DEFAULT_NODE_LIMIT));
     let (trace, outcome) =
         tree::record(&queens, config, a.all, a.max_events).map_err(args::engine_error)?;
@@ -89,9 +90,10 @@ pub fn run(a: Args) -> Outcome {
         }
     }
     if trace.is_truncated() {
-        eprintln!(
+        csp_cli::errln!(
             "note: the trace stopped at {} events (the search went on: {} nodes); raise --max-events to see more",
-            a.max_events, outcome.stats.tried
+            a.max_events,
+            outcome.stats.tried
         );
     }
     if a.engine.strategy.stats {
@@ -99,7 +101,7 @@ pub fn run(a: Args) -> Outcome {
     }
     Ok(match outcome.stop_reason() {
         Some(reason) => {
-            eprintln!(
+            csp_cli::errln!(
                 "incomplete: {} after {} nodes",
                 args::stopped_by(reason),
                 outcome.stats.tried
