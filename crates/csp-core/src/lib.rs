@@ -197,7 +197,10 @@ pub use limits::{CancelFlag, Limits, SearchStatus, StopReason};
 pub use model::{MAX_DOMAIN_WIDTH, Model, Posted};
 pub use observer::{Candidate, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver};
 pub use pruning::{Pruning, UnknownName};
-pub use search::{Config, CountResult, Goal, Optimum, Solution, Solutions, SolveResult, Solver};
+pub use search::{
+    Config, CountResult, DEFAULT_TRAIL_BUDGET, Goal, Optimum, Solution, Solutions, SolveResult,
+    Solver,
+};
 pub use state::{StateLayout, TrailedState};
 pub use stats::SearchStats;
 pub use strategy::Strategy;

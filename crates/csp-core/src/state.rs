@@ -190,6 +190,15 @@ pub struct TrailedState {
     entailed: Vec<bool>,
     entailed_trail: Vec<u32>,
     marks: Vec<LevelMark>,
+    /// Levels (from the bottom) whose undo records were dropped.
+    forgotten: usize,
+}
+
+/// The trailed state at one moment (for recomputation).
+#[derive(Clone, Debug)]
+pub(crate) struct StateSnapshot {
+    cells: Vec<u64>,
+    entailed: Vec<bool>,
 }
 
 impl TrailedState {
@@ -357,6 +366,65 @@ impl TrailedState {
             self.entailed[cid] = true;
             self.entailed_trail.push(cid as u32);
         }
+    }
+
+    /// A copy of the current cells and entailment flags.
+    pub(crate) fn snapshot(&self) -> StateSnapshot {
+        StateSnapshot {
+            cells: self.cells.clone(),
+            entailed: self.entailed.clone(),
+        }
+    }
+
+    /// Goes back to `snap` with one open level that cannot be popped.
+    pub(crate) fn restore(&mut self, snap: &StateSnapshot) {
+        self.cells.copy_from_slice(&snap.cells);
+        self.entailed.copy_from_slice(&snap.entailed);
+        self.trail.clear();
+        self.entailed_trail.clear();
+        self.marks.clear();
+        self.marks.push(LevelMark {
+            trail_len: 0,
+            entailed_len: 0,
+        });
+        self.forgotten = 1;
+    }
+
+    /// Bytes held by the undo records.
+    pub(crate) fn trail_bytes(&self) -> usize {
+        self.trail.len() * std::mem::size_of::<(u32, u64)>() + self.entailed_trail.len() * 4
+    }
+
+    /// Drops the undo records of every level but the newest `keep`.
+    pub(crate) fn forget_levels(&mut self, keep: usize) {
+        let first_kept = self.marks.len().saturating_sub(keep);
+        if first_kept <= self.forgotten {
+            return;
+        }
+        let (cut, cut_e) = self
+            .marks
+            .get(first_kept)
+            .map_or((self.trail.len(), self.entailed_trail.len()), |m| {
+                (m.trail_len, m.entailed_len)
+            });
+        self.trail.drain(..cut);
+        self.entailed_trail.drain(..cut_e);
+        for m in &mut self.marks[first_kept..] {
+            m.trail_len -= cut;
+            m.entailed_len -= cut_e;
+        }
+        for m in &mut self.marks[..first_kept] {
+            *m = LevelMark {
+                trail_len: 0,
+                entailed_len: 0,
+            };
+        }
+        self.forgotten = first_kept;
+    }
+
+    /// Whether the newest level still has its undo records.
+    pub(crate) fn can_pop(&self) -> bool {
+        self.marks.len() > self.forgotten
     }
 
     /// Opens a new level: changes from now on are undone by the matching `pop_level`.

@@ -87,6 +87,19 @@ pub struct Domains {
     stamp: u64,
     next_stamp: u64,
     marks: Vec<LevelMark>,
+    /// The levels (from the bottom of `marks`) whose undo records were
+    /// dropped to bound memory: they come back by recomputation only.
+    forgotten: usize,
+}
+
+/// The domains at one moment (the search recomputes from it when it has
+/// dropped undo records: see [`Config::with_trail_budget`](crate::Config::with_trail_budget)).
+#[derive(Clone, Debug)]
+pub(crate) struct DomainSnapshot {
+    bits: Vec<usize>,
+    size: Vec<u32>,
+    lo: Vec<Value>,
+    hi: Vec<Value>,
 }
 
 /// Marker for a domain that became empty: the caller turns it into a
@@ -151,6 +164,7 @@ impl Domains {
             stamp: 1,
             next_stamp: 2,
             marks: Vec::new(),
+            forgotten: 0,
         }
     }
 
@@ -351,6 +365,81 @@ impl Domains {
             (Sweep::Down, None) => (self.len(var) > 0).then(|| self.max(var)),
             (Sweep::Down, Some(v)) => self.prev_value(var, v),
         }
+    }
+
+    // ----- bounded undo information: snapshots and forgetting -----
+
+    /// A copy of the current domains.
+    pub(crate) fn snapshot(&self) -> DomainSnapshot {
+        DomainSnapshot {
+            bits: self.bits.clone(),
+            size: self.size.clone(),
+            lo: self.lo.clone(),
+            hi: self.hi.clone(),
+        }
+    }
+
+    /// Goes back to `snap` with one open level and an empty trail; that level
+    /// cannot be popped.
+    pub(crate) fn restore(&mut self, snap: &DomainSnapshot) {
+        self.bits.copy_from_slice(&snap.bits);
+        self.size.copy_from_slice(&snap.size);
+        self.lo.copy_from_slice(&snap.lo);
+        self.hi.copy_from_slice(&snap.hi);
+        self.trail.clear();
+        self.marks.clear();
+        self.marks.push(LevelMark {
+            trail_len: 0,
+            previous_stamp: 0,
+        });
+        self.stamp = self.next_stamp;
+        self.next_stamp += 1;
+        self.forgotten = 1;
+    }
+
+    /// Bytes held by the undo records.
+    pub(crate) fn trail_bytes(&self) -> usize {
+        self.trail.len() * std::mem::size_of::<TrailEntry>()
+    }
+
+    /// How many of the newest levels hold at most `bytes` of undo records
+    /// (at least one).
+    pub(crate) fn levels_within(&self, bytes: usize) -> usize {
+        let entry = std::mem::size_of::<TrailEntry>();
+        let end = self.trail.len();
+        let mut keep = 1;
+        while keep < self.marks.len() - self.forgotten.min(self.marks.len())
+            && (end - self.marks[self.marks.len() - 1 - keep].trail_len) * entry <= bytes
+        {
+            keep += 1;
+        }
+        keep
+    }
+
+    /// Drops the undo records of every level but the newest `keep`: popping
+    /// one of those older levels is then impossible (`can_pop` says so).
+    pub(crate) fn forget_levels(&mut self, keep: usize) {
+        let first_kept = self.marks.len().saturating_sub(keep);
+        if first_kept <= self.forgotten {
+            return;
+        }
+        let cut = self
+            .marks
+            .get(first_kept)
+            .map_or(self.trail.len(), |m| m.trail_len);
+        self.trail.drain(..cut);
+        for m in &mut self.marks[first_kept..] {
+            m.trail_len -= cut;
+        }
+        for m in &mut self.marks[..first_kept] {
+            m.trail_len = 0;
+        }
+        self.forgotten = first_kept;
+    }
+
+    /// Whether the newest level still has its undo records.
+    pub(crate) fn can_pop(&self) -> bool {
+        self.marks.len() > self.forgotten
     }
 
     // ----- changes (crate-private: constraints change domains through a context) -----

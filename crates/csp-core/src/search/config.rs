@@ -15,7 +15,7 @@ use crate::{CancelFlag, Limits, Pruning, ValOrder, VarId, VarOrder};
 ///     .with_node_limit(1_000_000);
 /// assert_eq!(config.limits.nodes, Some(1_000_000));
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// How much to prune after each decision.
     pub pruning: Pruning,
@@ -31,6 +31,27 @@ pub struct Config {
     /// Binary choices at the propagators level (see
     /// [`with_binary_branching`](Config::with_binary_branching)).
     pub binary_branching: bool,
+    /// The memory the undo information may take before the search drops the
+    /// oldest of it and recomputes instead (see
+    /// [`with_trail_budget`](Config::with_trail_budget)).
+    pub trail_budget: Option<usize>,
+}
+
+/// The default [`Config::trail_budget`]: 64 MiB.
+pub const DEFAULT_TRAIL_BUDGET: usize = 64 << 20;
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            pruning: Pruning::default(),
+            var_order: VarOrder::default(),
+            val_order: ValOrder::default(),
+            limits: Limits::default(),
+            decision_vars: None,
+            binary_branching: false,
+            trail_budget: Some(DEFAULT_TRAIL_BUDGET),
+        }
+    }
 }
 
 impl Config {
@@ -128,6 +149,35 @@ impl Config {
     /// ```
     pub fn with_binary_branching(mut self, on: bool) -> Self {
         self.binary_branching = on;
+        self
+    }
+
+    /// Bounds the memory of the undo information (the trail) to about `bytes`
+    /// (`None`: unbounded). The trail records every domain word a level
+    /// changes, so a deep search over large domains (forward checking on
+    /// 10,000 queens: 10,000 levels, each narrowing thousands of domains) can
+    /// need gigabytes. Past the budget the search keeps a copy of the domains
+    /// after the root propagation, drops the undo records of the oldest
+    /// levels, and when it backtracks into one of them recomputes it: back
+    /// to the copy, then the decisions of the current path replayed with
+    /// their propagation (Gecode's recomputation, from the root). The tree,
+    /// the solutions and the counts do not change; the work redone is not
+    /// counted in the statistics. Branch and bound keeps every record (its
+    /// bound changes between the first visit and a replay). Default:
+    /// [`DEFAULT_TRAIL_BUDGET`] (64 MiB).
+    ///
+    /// ```
+    /// use csp_core::{Config, Pruning, Solver};
+    /// let (m, _) = csp_core::models::queens(8)?;
+    /// // A budget of one byte: every backtrack is recomputed, the count is the same.
+    /// let config = Config::default()
+    ///     .with_pruning(Pruning::ForwardChecking)
+    ///     .with_trail_budget(Some(1));
+    /// assert_eq!(Solver::new(&m, config)?.count().solutions, 92);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn with_trail_budget(mut self, bytes: Option<usize>) -> Self {
+        self.trail_budget = bytes;
         self
     }
 }

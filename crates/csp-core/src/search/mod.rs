@@ -13,8 +13,10 @@ use crate::branching::{
     AnyValueSelector, AnyVariableSelector, Sweep, ValueSelector, VariableSelector,
 };
 use crate::context::Changes;
+use crate::domains::DomainSnapshot;
 use crate::limits::{Limits, SearchStatus, StopReason};
 use crate::observer::{Candidate, NoObserver, Node, SearchObserver};
+use crate::state::StateSnapshot;
 use crate::{
     Constraint, CspError, Domains, Events, Model, Pruning, SearchStats, StateLayout, TrailedState,
     Value, VarId,
@@ -23,13 +25,14 @@ use crate::{
 mod config;
 mod optimize;
 mod propagate;
+mod recompute;
 mod results;
 mod run;
 mod split;
 #[cfg(test)]
 mod tests;
 
-pub use config::Config;
+pub use config::{Config, DEFAULT_TRAIL_BUDGET};
 use optimize::Objective;
 pub use results::{CountResult, Goal, Optimum, Solution, Solutions, SolveResult};
 
@@ -134,6 +137,11 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     decision_vars: Option<Vec<VarId>>,
     /// Binary choices ([`Config::with_binary_branching`], propagators level).
     binary: bool,
+    /// The undo information's budget ([`Config::with_trail_budget`]).
+    trail_budget: Option<usize>,
+    /// The domains and state to recompute from (after the root propagation
+    /// and any assumptions), kept while a budget is set.
+    snapshot: Option<Box<(DomainSnapshot, StateSnapshot)>>,
 }
 
 impl<'m> Solver<'m> {
@@ -252,6 +260,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             frontier: Vec::new(),
             decision_vars: config.decision_vars,
             binary: config.binary_branching && config.pruning == Pruning::Propagators,
+            trail_budget: config.trail_budget,
+            snapshot: None,
         };
         solver.domains.push_level();
         solver.state.push_level();
@@ -259,6 +269,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         solver.changes.deadline = solver.limits.time.map(|t| started + t);
         solver.changes.cancel = solver.limits.cancel.clone();
         solver.root_failed = solver.propagate_root().is_err();
+        solver.take_snapshot();
         solver.stats.elapsed += started.elapsed();
         Ok(solver)
     }

@@ -87,15 +87,21 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 return false;
             };
             if top.open.take().is_some() {
-                let var = top.var;
-                self.domains.pop_level();
-                self.state.pop_level();
-                if !top.refuted {
+                let (var, refuted) = (top.var, top.refuted);
+                if !refuted {
                     self.decided[var.index()] = false;
                     self.num_decided -= 1;
                 }
+                self.pop_decision();
+                if let Some(reason) = self.changes.interrupted {
+                    // A limit cut a recomputation short.
+                    return self.stop(reason);
+                }
             }
-            let top = *top;
+            let Some(&top) = self.frames.last() else {
+                self.status = SearchStatus::Complete;
+                return false;
+            };
             if top.binary
                 && let Some(value) = top.last
             {
@@ -167,6 +173,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if let Some(reason) = self.changes.interrupted {
                 return self.stop(reason);
             }
+            self.bound_trail();
             match decided {
                 Ok(()) => {
                     self.stats.accepted += 1;
@@ -233,6 +240,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         if let Some(reason) = self.changes.interrupted {
             return Some(self.stop(reason));
         }
+        self.bound_trail();
         match result {
             Ok(()) => {
                 self.stats.accepted += 1;

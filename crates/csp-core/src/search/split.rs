@@ -40,6 +40,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.num_decided += 1;
             self.root_failed = self.decide(&node).is_err();
         }
+        // The assumptions join the root: recomputation starts after them.
+        self.take_snapshot();
         self.flush_pruned();
         Ok(!self.root_failed)
     }

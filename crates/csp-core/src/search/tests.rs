@@ -225,3 +225,51 @@ fn a_limit_reached_inside_a_decision_stops_the_search_there() {
     assert_eq!(r.status, SearchStatus::Stopped(StopReason::Cancelled));
     assert_eq!((r.stats.tried, r.stats.solutions), (2, 0));
 }
+
+#[test]
+fn recomputation_under_a_tiny_trail_budget_changes_nothing_but_memory() {
+    // A budget of one byte drops the undo records of every level but the
+    // newest, so nearly every backtrack recomputes from the root snapshot.
+    let (queens6, _) = crate::models::queens(6).unwrap();
+    let mut mixed = Model::new();
+    let x = mixed.int_var_array("x", 5, 0..=4).unwrap();
+    mixed.all_different(&x[..4]).unwrap();
+    mixed
+        .linear(&[1, 1, -1], &[x[0], x[1], x[4]], crate::Relation::Le, 2)
+        .unwrap();
+    mixed.not_equal(x[2], x[4]).unwrap();
+    for m in [&queens6, &mixed] {
+        for pruning in Pruning::ALL {
+            for binary in [false, true] {
+                for var in [VarOrder::Input, VarOrder::FirstFail] {
+                    let config = Config::default()
+                        .with_pruning(pruning)
+                        .with_var_order(var)
+                        .with_binary_branching(binary);
+                    let run = |budget| {
+                        let c = config.clone().with_trail_budget(budget);
+                        let mut s = Solver::new(m, c).unwrap();
+                        let sols: Vec<_> = s.solutions().map(|s| s.values().to_vec()).collect();
+                        (sols, s.stats().tried, s.stats().rejected, s.status())
+                    };
+                    let full = run(None);
+                    assert!(!full.0.is_empty());
+                    assert_eq!(run(Some(1)), full, "{pruning} {var} binary={binary}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn assumptions_are_kept_by_recomputation() {
+    let (m, q) = crate::models::queens(6).unwrap();
+    let config = Config::default()
+        .with_pruning(Pruning::ForwardChecking)
+        .with_trail_budget(Some(1));
+    let mut s = Solver::new(&m, config).unwrap();
+    assert!(s.assume(&[(q[0], 1)]).unwrap());
+    let sols: Vec<_> = s.solutions().map(|s| s.values().to_vec()).collect();
+    assert_eq!(sols.len(), 1);
+    assert!(sols.iter().all(|v| v[0] == 1));
+}

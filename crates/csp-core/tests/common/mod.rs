@@ -504,18 +504,31 @@ pub fn every_config(seed: u64) -> Vec<Config> {
                 out.push(config);
             }
         }
+        // Undo records dropped at every level: backtracking recomputes.
+        let tiny = Config::default()
+            .with_pruning(pruning)
+            .with_trail_budget(Some(1));
+        if pruning == Pruning::Propagators {
+            out.push(tiny.clone().with_binary_branching(true));
+        }
+        out.push(tiny);
     }
     out
 }
 
 fn describe(config: &Config) -> String {
     format!(
-        "{} / {} / {}{}",
+        "{} / {} / {}{}{}",
         config.pruning,
         config.var_order,
         config.val_order,
         if config.binary_branching {
             " / binary"
+        } else {
+            ""
+        },
+        if config.trail_budget == Some(1) {
+            " / recomputing"
         } else {
             ""
         }

@@ -1,0 +1,87 @@
+//! Bounded undo information: past the trail budget the oldest levels' records
+//! are dropped, and a level without records is rebuilt by recomputation (the
+//! root snapshot, then the path's decisions replayed).
+
+use super::Solver;
+use crate::{SearchObserver, ValueSelector, VariableSelector};
+
+impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O, V, L> {
+    /// Keeps the current domains and state as the point recomputation starts
+    /// from (after the root propagation, and again after assumptions), and
+    /// drops the root level's undo records, which no backtrack needs.
+    pub(super) fn take_snapshot(&mut self) {
+        if self.trail_budget.is_none() || self.root_failed {
+            return;
+        }
+        self.snapshot = Some(Box::new((self.domains.snapshot(), self.state.snapshot())));
+        self.domains.forget_levels(0);
+        self.state.forget_levels(0);
+    }
+
+    /// After a level was opened: if the undo records pass the budget, drops
+    /// those of the oldest levels, keeping the newest that fit in half of it.
+    #[inline]
+    pub(super) fn bound_trail(&mut self) {
+        let Some(budget) = self.trail_budget else {
+            return;
+        };
+        if self.domains.trail_bytes() + self.state.trail_bytes() <= budget
+            || self.snapshot.is_none()
+            || self.objective.is_some()
+        {
+            return;
+        }
+        let keep = self.domains.levels_within(budget / 2);
+        self.domains.forget_levels(keep);
+        self.state.forget_levels(keep);
+    }
+
+    /// Closes the newest level: by its undo records, or by recomputing the
+    /// level below from the snapshot when they were dropped.
+    pub(super) fn pop_decision(&mut self) {
+        if self.domains.can_pop() && self.state.can_pop() {
+            self.domains.pop_level();
+            self.state.pop_level();
+        } else {
+            self.recompute();
+        }
+    }
+
+    /// Rebuilds the state below the top frame: the snapshot, then every lower
+    /// frame's open branch replayed with its propagation. Nothing is reported
+    /// to the observer and the statistics do not count the replay.
+    fn recompute(&mut self) {
+        let Some(snapshot) = self.snapshot.take() else {
+            return;
+        };
+        self.domains.restore(&snapshot.0);
+        self.state.restore(&snapshot.1);
+        self.snapshot = Some(snapshot);
+        let stats = self.stats;
+        let (pruned, revisions) = (self.changes.pruned, self.changes.revisions);
+        let record = std::mem::replace(&mut self.changes.record, false);
+        let below = self.frames.len().saturating_sub(1);
+        for i in 0..below {
+            let frame = self.frames[i];
+            let Some(node) = frame.open else {
+                continue;
+            };
+            self.domains.push_level();
+            self.state.push_level();
+            // The replay found no failure the first time; with the same
+            // decisions and propagators it finds none now.
+            let _ = if frame.refuted {
+                self.exclude(&node)
+            } else {
+                self.decide(&node)
+            };
+            if self.changes.interrupted.is_some() {
+                break;
+            }
+        }
+        self.changes.record = record;
+        self.changes.pruned = pruned;
+        self.changes.revisions = revisions;
+        self.stats = stats;
+    }
+}
