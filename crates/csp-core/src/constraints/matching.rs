@@ -100,6 +100,9 @@ impl Scratch {
         self.val_of.clear();
         self.val_of.resize(n, NONE);
         for x in 0..n {
+            if stop() {
+                return Matching::Interrupted;
+            }
             let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
             if let Some(&v) = self.adj[a..b]
                 .iter()
@@ -136,15 +139,16 @@ impl Scratch {
                 self.todo.push((n + v) as u32);
             }
         }
-        self.reverse(n, m);
-        if stop() {
+        if !self.reverse(n, m, stop) || !self.reach_from_free(n, stop) {
             return Matching::Interrupted;
         }
-        self.reach_from_free(n);
         if !self.tarjan(n, m, stop) {
             return Matching::Interrupted;
         }
         for x in 0..n {
+            if stop() {
+                return Matching::Interrupted;
+            }
             let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
             for &v in &self.adj[a..b] {
                 let v = v as usize;
@@ -261,11 +265,15 @@ impl Scratch {
     }
 
     /// The reverse adjacency: for each value, the variables having it as an
-    /// unmatched value (the alternating graph's value -> variable edges).
-    fn reverse(&mut self, n: usize, m: usize) {
+    /// unmatched value (the alternating graph's value -> variable edges);
+    /// `false` if `stop` said so (asked per variable).
+    fn reverse(&mut self, n: usize, m: usize, stop: &mut dyn FnMut() -> bool) -> bool {
         self.rev_start.clear();
         self.rev_start.resize(m + 1, 0);
         for x in 0..n {
+            if stop() {
+                return false;
+            }
             let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
             for &v in &self.adj[a..b] {
                 if self.val_of[x] != v {
@@ -281,6 +289,9 @@ impl Scratch {
         self.rev.clear();
         self.rev.resize(self.rev_start[m] as usize, 0);
         for x in 0..n {
+            if stop() {
+                return false;
+            }
             let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
             for &v in &self.adj[a..b] {
                 if self.val_of[x] != v {
@@ -290,13 +301,17 @@ impl Scratch {
                 }
             }
         }
+        true
     }
 
     /// Marks what even alternating paths from the free values (in `todo`)
     /// reach: from a value, the variables having it unmatched; from a
-    /// variable, its matched value.
-    fn reach_from_free(&mut self, n: usize) {
+    /// variable, its matched value. `false` if `stop` said so (asked per value).
+    fn reach_from_free(&mut self, n: usize, stop: &mut dyn FnMut() -> bool) -> bool {
         while let Some(u) = self.todo.pop() {
+            if stop() {
+                return false;
+            }
             let v = u as usize - n;
             let (a, b) = (self.rev_start[v] as usize, self.rev_start[v + 1] as usize);
             for k in a..b {
@@ -311,6 +326,7 @@ impl Scratch {
                 }
             }
         }
+        true
     }
 
     /// Strongly connected components of the alternating graph (iterative
@@ -389,5 +405,69 @@ impl Scratch {
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Value;
+
+    #[test]
+    fn every_step_of_the_matching_filter_asks_whether_to_stop() {
+        // 12 variables over 0..=14: a full run asks `stop` at many steps
+        // (per variable while building, per step of each augmenting path,
+        // per Tarjan root); stopping at any one of them ends the call with
+        // `Interrupted` and nothing concluded.
+        let n = 12;
+        let d = Domains::new((0..n).map(|_| (0, 14, None)));
+        let vars: Vec<VarId> = (0..n).map(VarId::new).collect();
+        let shift = |_: usize, v: Value| i128::from(v);
+        let mut calls = 0;
+        let mut out = Vec::new();
+        let full = unsupported(
+            &vars,
+            &d,
+            &shift,
+            &mut || {
+                calls += 1;
+                false
+            },
+            &mut out,
+        );
+        assert!(matches!(full, Matching::Removals));
+        assert!(out.is_empty());
+        assert!(calls > 2 * n, "only {calls} polls");
+        for k in 1..=calls {
+            let mut seen = 0;
+            let mut out = Vec::new();
+            let r = unsupported(
+                &vars,
+                &d,
+                &shift,
+                &mut || {
+                    seen += 1;
+                    seen == k
+                },
+                &mut out,
+            );
+            assert!(matches!(r, Matching::Interrupted), "stop at poll {k}");
+            assert!(out.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_hall_set_and_a_pigeonhole_are_found() {
+        let d = Domains::new([(1, 2, None), (1, 2, None), (1, 3, None)].into_iter());
+        let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
+        let shift = |_: usize, v: Value| i128::from(v);
+        let mut out = Vec::new();
+        let r = unsupported(&vars, &d, &shift, &mut || false, &mut out);
+        assert!(matches!(r, Matching::Removals));
+        out.sort();
+        assert_eq!(out, [(2, 1), (2, 2)]);
+        let d = Domains::new((0..3).map(|_| (0, 1, None)));
+        let r = unsupported(&vars, &d, &shift, &mut || false, &mut Vec::new());
+        assert!(matches!(r, Matching::Infeasible));
     }
 }
