@@ -129,10 +129,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
         match r {
             Ok(true) if self.pruning >= Pruning::ArcConsistency => {
-                self.changes.changed.clear();
-                self.changes.in_changed[var.index()] = false;
-                let events = std::mem::take(&mut self.changes.events[var.index()]);
-                self.schedule(var, events, None);
+                self.schedule_changed(None);
                 Ok(())
             }
             Ok(_) => Ok(()),

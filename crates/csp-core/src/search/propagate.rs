@@ -118,14 +118,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 self.pruning,
             );
         }
-        let mut changed = std::mem::take(&mut self.changes.changed);
-        for &v in &changed {
-            self.changes.in_changed[v.index()] = false;
-            let events = std::mem::take(&mut self.changes.events[v.index()]);
-            self.schedule(v, events, None);
-        }
-        changed.clear();
-        self.changes.changed = changed;
+        self.schedule_changed(None);
         if removed.is_err() {
             self.abandon_queue();
             return Err(Self::fail(FailureKind::Conflict, None, Some(var)));
@@ -186,6 +179,20 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 self.queue[self.cost[c] as usize].push_back(w.cid);
             }
         }
+    }
+
+    /// Queues the constraints that the changes listed since the last call
+    /// wake (except `skip`), and empties the list.
+    #[inline]
+    pub(super) fn schedule_changed(&mut self, skip: Option<usize>) {
+        let mut changed = std::mem::take(&mut self.changes.changed);
+        for &v in &changed {
+            self.changes.in_changed[v.index()] = false;
+            let events = std::mem::take(&mut self.changes.events[v.index()]);
+            self.schedule(v, events, skip);
+        }
+        changed.clear();
+        self.changes.changed = changed;
     }
 
     /// The next constraint to run: the oldest of the cheapest queue.
@@ -259,14 +266,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 self.state.set_entailed(c);
             }
             let skip = (status != PropStatus::Changed || self.idempotent[c]).then_some(c);
-            let mut changed = std::mem::take(&mut self.changes.changed);
-            for &v in &changed {
-                self.changes.in_changed[v.index()] = false;
-                let events = std::mem::take(&mut self.changes.events[v.index()]);
-                self.schedule(v, events, skip);
-            }
-            changed.clear();
-            self.changes.changed = changed;
+            self.schedule_changed(skip);
         }
         Ok(())
     }

@@ -102,39 +102,25 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 self.status = SearchStatus::Complete;
                 return false;
             };
-            if top.binary
-                && let Some(value) = top.last
-            {
-                if top.refuted {
-                    // Both branches explored.
-                    self.frames.pop();
-                    self.values.truncate(top.start);
-                    self.stats.backtracks += 1;
-                    self.observer.on_backtrack(self.frames.len() + 1, top.var);
-                    if self.frames.is_empty() {
-                        self.status = SearchStatus::Complete;
-                        return false;
+            let next = match (top.binary, top.last) {
+                // A binary choice whose first branch is explored: its second.
+                (true, Some(value)) if !top.refuted => {
+                    if let Some(reason) = self.node_limits(started) {
+                        return self.stop(reason);
+                    }
+                    if let Some(found) = self.refute(top, value) {
+                        return found;
                     }
                     continue;
                 }
-                if let Some(reason) = self.node_limits(started) {
-                    return self.stop(reason);
-                }
-                if let Some(found) = self.refute(top, value) {
-                    return found;
-                }
-                continue;
-            }
-            // After the pop, `var`'s domain is again what it was when the frame
-            // was pushed, so a sweep continues from the value tried last.
-            let next = match top.sweep {
-                None => (top.next < top.end).then(|| self.values[top.next]),
-                Some(sweep) => self.domains.sweep_next(top.var, sweep, top.last),
-            };
-            let next = if top.binary && top.last.is_some() {
-                None
-            } else {
-                next
+                // Both branches explored.
+                (true, Some(_)) => None,
+                // After the pop, `var`'s domain is again what it was when the
+                // frame was pushed, so a sweep continues from the value tried last.
+                _ => match top.sweep {
+                    None => (top.next < top.end).then(|| self.values[top.next]),
+                    Some(sweep) => self.domains.sweep_next(top.var, sweep, top.last),
+                },
             };
             let Some(value) = next else {
                 self.frames.pop();
