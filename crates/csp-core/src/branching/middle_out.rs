@@ -1,6 +1,6 @@
 //! `MiddleOut`: the median value first, then alternately above and below it.
 
-use super::{ValueContext, ValueSelector};
+use super::{Sweep, ValueContext, ValueSelector};
 use crate::{Value, VarId};
 
 /// Tries the median of the current domain first, then its neighbours in the
@@ -31,6 +31,11 @@ impl ValueSelector for MiddleOut {
         }
     }
 
+    /// The search walks the ranks lazily (no list of values per decision).
+    fn sweep(&self, _var: VarId) -> Option<Sweep> {
+        Some(Sweep::Middle)
+    }
+
     fn name(&self) -> &str {
         "middle"
     }
@@ -47,5 +52,16 @@ mod tests {
         let mut s = Solver::new(&m, Config::default().with_val_order(ValOrder::MiddleOut)).unwrap();
         let order: Vec<i64> = s.solutions().map(|sol| sol.values()[0]).collect();
         assert_eq!(order, vec![3, 4, 2, 5, 1, 6, 0, 7]);
+    }
+
+    #[test]
+    fn the_lazy_walk_matches_the_listed_order_on_a_domain_with_holes() {
+        let vals = [-9, -4, 0, 2, 3, 64, 65, 130, 200];
+        let mut m = Model::new();
+        m.int_var(vals).unwrap();
+        let mut s = Solver::new(&m, Config::default().with_val_order(ValOrder::MiddleOut)).unwrap();
+        let walked: Vec<i64> = s.solutions().map(|sol| sol.values()[0]).collect();
+        // Ranks 4, 5, 3, 6, 2, 7, 1, 8, 0.
+        assert_eq!(walked, vec![3, 64, 2, 65, 0, 130, -4, 200, -9]);
     }
 }

@@ -78,8 +78,8 @@ pub trait ValueSelector {
     /// them. `out` is empty on entry. Must list each value of the domain once.
     fn order(&mut self, var: VarId, ctx: &mut ValueContext<'_>, out: &mut Vec<Value>);
 
-    /// `Some` if the order for `var` is a plain sweep of its domain (smallest
-    /// first or largest first): the search then walks the domain as it goes
+    /// `Some` if the order for `var` is a walk of its domain the engine knows
+    /// (smallest first, largest first, or middle-out): the search then walks the domain as it goes
     /// instead of calling [`order`](ValueSelector::order), and no list of
     /// values is kept per decision, whatever the domain's width. The default
     /// is `None`.
@@ -99,6 +99,9 @@ pub enum Sweep {
     Up,
     /// Largest value first.
     Down,
+    /// [`MiddleOut`](crate::branching::MiddleOut)'s order: the median (by rank in
+    /// the domain) first, then alternately above and below it.
+    Middle,
 }
 
 /// The built-in value orders, by name.

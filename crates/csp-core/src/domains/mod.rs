@@ -351,19 +351,55 @@ impl Domains {
         }
     }
 
-    /// The value a sweep tries after `last` (the first one if `None`).
+    /// The value of rank `rank` (0 for the smallest) in `var`'s domain.
+    pub(crate) fn select(&self, var: VarId, rank: usize) -> Option<Value> {
+        let lay = self.layout[var.index()];
+        let mut left = rank;
+        for (i, &w) in self.words(var).iter().enumerate() {
+            let c = w.count_ones() as usize;
+            if left < c {
+                let mut w = w;
+                for _ in 0..left {
+                    w &= w - 1;
+                }
+                return Some(lay.base + (i * WORD_BITS + w.trailing_zeros() as usize) as Value);
+            }
+            left -= c;
+        }
+        None
+    }
+
+    /// The value a sweep tries after `last` (the first one if `None`), when
+    /// `tried` values were tried already.
     #[inline]
     pub(crate) fn sweep_next(
         &self,
         var: VarId,
         sweep: Sweep,
         last: Option<Value>,
+        tried: usize,
     ) -> Option<Value> {
+        if sweep == Sweep::Middle {
+            // Ranks mid, mid + 1, mid - 1, mid + 2, ... of the domain as it was
+            // when the frame was pushed (it is again, after each pop).
+            let n = self.len(var);
+            if tried >= n {
+                return None;
+            }
+            let mid = (n - 1) / 2;
+            let rank = if tried % 2 == 1 {
+                mid + tried.div_ceil(2)
+            } else {
+                mid - tried / 2
+            };
+            return self.select(var, rank);
+        }
         match (sweep, last) {
             (Sweep::Up, None) => (self.len(var) > 0).then(|| self.min(var)),
             (Sweep::Up, Some(v)) => self.next_value(var, v),
             (Sweep::Down, None) => (self.len(var) > 0).then(|| self.max(var)),
             (Sweep::Down, Some(v)) => self.prev_value(var, v),
+            (Sweep::Middle, _) => None,
         }
     }
 
@@ -745,16 +781,16 @@ mod tests {
         let d = Domains::new(std::iter::once((-70, 130, Some(&vals[..]))));
         let x = VarId::new(0);
         let mut down = Vec::new();
-        let mut at = d.sweep_next(x, Sweep::Down, None);
+        let mut at = d.sweep_next(x, Sweep::Down, None, 0);
         while let Some(v) = at {
             down.push(v);
-            at = d.sweep_next(x, Sweep::Down, Some(v));
+            at = d.sweep_next(x, Sweep::Down, Some(v), 0);
         }
         assert_eq!(down, [130, 64, 63, 0, -5, -70]);
         assert_eq!(d.prev_value(x, Value::MAX), Some(130));
         assert_eq!(d.prev_value(x, -70), None);
         assert_eq!(d.prev_value(x, Value::MIN), None);
-        assert_eq!(d.sweep_next(x, Sweep::Up, Some(0)), Some(63));
+        assert_eq!(d.sweep_next(x, Sweep::Up, Some(0), 0), Some(63));
     }
 
     #[test]

@@ -119,7 +119,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 // frame was pushed, so a sweep continues from the value tried last.
                 _ => match top.sweep {
                     None => (top.next < top.end).then(|| self.values[top.next]),
-                    Some(sweep) => self.domains.sweep_next(top.var, sweep, top.last),
+                    Some(sweep) => {
+                        self.domains
+                            .sweep_next(top.var, sweep, top.last, top.next - top.start)
+                    }
                 },
             };
             let Some(value) = next else {
