@@ -11,12 +11,15 @@
 //! more than narrowing a small one.
 
 mod bulk;
+mod trail;
+mod walk;
 
 use fixedbitset::FixedBitSet;
 
-use crate::branching::Sweep;
 use crate::{Value, VarId};
 pub(crate) use bulk::{SHIFT_SAFE, ShiftedEntry};
+pub(crate) use trail::DomainSnapshot;
+use trail::{LevelMark, TrailEntry};
 
 const WORD_BITS: usize = usize::BITS as usize;
 
@@ -31,25 +34,6 @@ struct Layout {
     words: u32,
     /// Number of bits in those words (`words * 64`).
     span: u64,
-}
-
-/// One undo record: a word's previous contents and its variable's previous
-/// size and bounds (as offsets from the variable's base; widths fit in 32 bits).
-#[derive(Clone, Copy, Debug)]
-struct TrailEntry {
-    word: u32,
-    var: u32,
-    old_bits: usize,
-    old_size: u32,
-    old_lo: u32,
-    old_hi: u32,
-}
-
-/// A mark on the trail: where a search level starts and the stamp it replaced.
-#[derive(Clone, Copy, Debug)]
-struct LevelMark {
-    trail_len: usize,
-    previous_stamp: u64,
 }
 
 /// The current domains of all variables of a model during search.
@@ -90,16 +74,6 @@ pub struct Domains {
     /// The levels (from the bottom of `marks`) whose undo records were
     /// dropped to bound memory: they come back by recomputation only.
     forgotten: usize,
-}
-
-/// The domains at one moment (the search recomputes from it when it has
-/// dropped undo records: see [`Config::with_trail_budget`](crate::Config::with_trail_budget)).
-#[derive(Clone, Debug)]
-pub(crate) struct DomainSnapshot {
-    bits: Vec<usize>,
-    size: Vec<u32>,
-    lo: Vec<Value>,
-    hi: Vec<Value>,
 }
 
 /// Marker for a domain that became empty: the caller turns it into a
@@ -297,217 +271,7 @@ impl Domains {
         }
     }
 
-    /// The smallest value left that is greater than `value`, if any.
-    pub fn next_value(&self, var: VarId, value: Value) -> Option<Value> {
-        let lay = self.layout[var.index()];
-        let width = lay.words as usize * WORD_BITS;
-        let start = if value < lay.base {
-            0
-        } else {
-            let offset = value as i128 - lay.base as i128 + 1;
-            if offset >= width as i128 {
-                return None;
-            }
-            offset as usize
-        };
-        let words = self.words(var);
-        let mut i = start / WORD_BITS;
-        let mut w = words[i] & (usize::MAX << (start % WORD_BITS));
-        loop {
-            if w != 0 {
-                return Some(lay.base + (i * WORD_BITS + w.trailing_zeros() as usize) as Value);
-            }
-            i += 1;
-            if i == words.len() {
-                return None;
-            }
-            w = words[i];
-        }
-    }
-
-    /// The largest value left that is smaller than `value`, if any.
-    pub fn prev_value(&self, var: VarId, value: Value) -> Option<Value> {
-        let lay = self.layout[var.index()];
-        if value <= lay.base {
-            return None;
-        }
-        let width = lay.words as usize * WORD_BITS;
-        // The last offset to look at: value - 1 - base, capped at the span.
-        let last = (value as i128 - lay.base as i128 - 1).min(width as i128 - 1) as usize;
-        let words = self.words(var);
-        let mut i = last / WORD_BITS;
-        let shift = WORD_BITS - 1 - last % WORD_BITS;
-        let mut w = words[i] & (usize::MAX >> shift);
-        loop {
-            if w != 0 {
-                let bit = WORD_BITS - 1 - w.leading_zeros() as usize;
-                return Some(lay.base + (i * WORD_BITS + bit) as Value);
-            }
-            if i == 0 {
-                return None;
-            }
-            i -= 1;
-            w = words[i];
-        }
-    }
-
-    /// The value of rank `rank` (0 for the smallest) in `var`'s domain.
-    pub(crate) fn select(&self, var: VarId, rank: usize) -> Option<Value> {
-        let lay = self.layout[var.index()];
-        let mut left = rank;
-        for (i, &w) in self.words(var).iter().enumerate() {
-            let c = w.count_ones() as usize;
-            if left < c {
-                let mut w = w;
-                for _ in 0..left {
-                    w &= w - 1;
-                }
-                return Some(lay.base + (i * WORD_BITS + w.trailing_zeros() as usize) as Value);
-            }
-            left -= c;
-        }
-        None
-    }
-
-    /// The value a sweep tries after `last` (the first one if `None`), when
-    /// `tried` values were tried already.
-    #[inline]
-    pub(crate) fn sweep_next(
-        &self,
-        var: VarId,
-        sweep: Sweep,
-        last: Option<Value>,
-        tried: usize,
-    ) -> Option<Value> {
-        if sweep == Sweep::Middle {
-            // Ranks mid, mid + 1, mid - 1, mid + 2, ... of the domain as it was
-            // when the frame was pushed (it is again, after each pop).
-            let n = self.len(var);
-            if tried >= n {
-                return None;
-            }
-            let mid = (n - 1) / 2;
-            let rank = if tried % 2 == 1 {
-                mid + tried.div_ceil(2)
-            } else {
-                mid - tried / 2
-            };
-            return self.select(var, rank);
-        }
-        match (sweep, last) {
-            (Sweep::Up, None) => (self.len(var) > 0).then(|| self.min(var)),
-            (Sweep::Up, Some(v)) => self.next_value(var, v),
-            (Sweep::Down, None) => (self.len(var) > 0).then(|| self.max(var)),
-            (Sweep::Down, Some(v)) => self.prev_value(var, v),
-            (Sweep::Middle, _) => None,
-        }
-    }
-
-    // ----- bounded undo information: snapshots and forgetting -----
-
-    /// A copy of the current domains.
-    pub(crate) fn snapshot(&self) -> DomainSnapshot {
-        DomainSnapshot {
-            bits: self.bits.clone(),
-            size: self.size.clone(),
-            lo: self.lo.clone(),
-            hi: self.hi.clone(),
-        }
-    }
-
-    /// Goes back to `snap` with one open level and an empty trail; that level
-    /// cannot be popped.
-    pub(crate) fn restore(&mut self, snap: &DomainSnapshot) {
-        self.bits.copy_from_slice(&snap.bits);
-        self.size.copy_from_slice(&snap.size);
-        self.lo.copy_from_slice(&snap.lo);
-        self.hi.copy_from_slice(&snap.hi);
-        self.trail.clear();
-        self.marks.clear();
-        self.marks.push(LevelMark {
-            trail_len: 0,
-            previous_stamp: 0,
-        });
-        self.stamp = self.next_stamp;
-        self.next_stamp += 1;
-        self.forgotten = 1;
-    }
-
-    /// Bytes held by the undo records.
-    pub(crate) fn trail_bytes(&self) -> usize {
-        self.trail.len() * std::mem::size_of::<TrailEntry>()
-    }
-
-    /// How many of the newest levels hold at most `bytes` of undo records
-    /// (at least one).
-    pub(crate) fn levels_within(&self, bytes: usize) -> usize {
-        let entry = std::mem::size_of::<TrailEntry>();
-        let end = self.trail.len();
-        let mut keep = 1;
-        while keep < self.marks.len() - self.forgotten.min(self.marks.len())
-            && (end - self.marks[self.marks.len() - 1 - keep].trail_len) * entry <= bytes
-        {
-            keep += 1;
-        }
-        keep
-    }
-
-    /// Drops the undo records of every level but the newest `keep`: popping
-    /// one of those older levels is then impossible (`can_pop` says so).
-    pub(crate) fn forget_levels(&mut self, keep: usize) {
-        let first_kept = self.marks.len().saturating_sub(keep);
-        if first_kept <= self.forgotten {
-            return;
-        }
-        let cut = self
-            .marks
-            .get(first_kept)
-            .map_or(self.trail.len(), |m| m.trail_len);
-        self.trail.drain(..cut);
-        for m in &mut self.marks[first_kept..] {
-            m.trail_len -= cut;
-        }
-        for m in &mut self.marks[..first_kept] {
-            m.trail_len = 0;
-        }
-        self.forgotten = first_kept;
-    }
-
-    /// Whether the newest level still has its undo records.
-    pub(crate) fn can_pop(&self) -> bool {
-        self.marks.len() > self.forgotten
-    }
-
     // ----- changes (crate-private: constraints change domains through a context) -----
-
-    /// Opens a new level: changes from now on are undone by the matching `pop_level`.
-    #[inline]
-    pub(crate) fn push_level(&mut self) {
-        self.marks.push(LevelMark {
-            trail_len: self.trail.len(),
-            previous_stamp: self.stamp,
-        });
-        self.stamp = self.next_stamp;
-        self.next_stamp += 1;
-    }
-
-    /// Undoes every change since the matching `push_level`.
-    #[inline]
-    pub(crate) fn pop_level(&mut self) {
-        let Some(mark) = self.marks.pop() else {
-            return;
-        };
-        let words = &mut self.bits;
-        for e in self.trail.drain(mark.trail_len..).rev() {
-            let v = e.var as usize;
-            words[e.word as usize] = e.old_bits;
-            self.size[v] = e.old_size;
-            let base = self.layout[v].base;
-            self.lo[v] = base + Value::from(e.old_lo);
-            self.hi[v] = base + Value::from(e.old_hi);
-        }
-        self.stamp = mark.previous_stamp;
-    }
 
     /// Replaces word `i` (of variable `var`) by `new`, which must be a subset of it.
     /// Returns how many values were removed.
@@ -519,18 +283,7 @@ impl Domains {
             return 0;
         }
         let v = var.index();
-        if self.saved_at[i] != self.stamp {
-            self.saved_at[i] = self.stamp;
-            let base = self.layout[v].base;
-            self.trail.push(TrailEntry {
-                word: i as u32,
-                var: v as u32,
-                old_bits: old,
-                old_size: self.size[v],
-                old_lo: (self.lo[v] - base) as u32,
-                old_hi: (self.hi[v] - base) as u32,
-            });
-        }
+        self.save_word(i, v, old);
         // Otherwise the word was saved at this level already: the older entry restores
         // both the word and (being older) the variable's size.
         self.bits[i] = new;
@@ -600,18 +353,7 @@ impl Domains {
     #[inline]
     fn clear_bit(&mut self, var: VarId, i: usize, old: usize, bit: usize) -> Result<bool, Wipeout> {
         let v = var.index();
-        if self.saved_at[i] != self.stamp {
-            self.saved_at[i] = self.stamp;
-            let base = self.layout[v].base;
-            self.trail.push(TrailEntry {
-                word: i as u32,
-                var: v as u32,
-                old_bits: old,
-                old_size: self.size[v],
-                old_lo: (self.lo[v] - base) as u32,
-                old_hi: (self.hi[v] - base) as u32,
-            });
-        }
+        self.save_word(i, v, old);
         self.bits[i] = old & !bit;
         self.size[v] -= 1;
         if self.size[v] == 0 {
@@ -759,6 +501,7 @@ impl Iterator for DomainValues<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::branching::Sweep;
 
     fn store(specs: &[(Value, Value)]) -> Domains {
         Domains::new(specs.iter().map(|&(a, b)| (a, b, None)))

@@ -1,0 +1,117 @@
+//! Walking a domain in order: the next and previous values, the value of a
+//! rank, and the value orders' lazy sweeps.
+
+use super::{Domains, WORD_BITS};
+use crate::branching::Sweep;
+use crate::{Value, VarId};
+
+impl Domains {
+    /// The smallest value left that is greater than `value`, if any.
+    pub fn next_value(&self, var: VarId, value: Value) -> Option<Value> {
+        let lay = self.layout[var.index()];
+        let width = lay.words as usize * WORD_BITS;
+        let start = if value < lay.base {
+            0
+        } else {
+            let offset = value as i128 - lay.base as i128 + 1;
+            if offset >= width as i128 {
+                return None;
+            }
+            offset as usize
+        };
+        let words = self.words(var);
+        let mut i = start / WORD_BITS;
+        let mut w = words[i] & (usize::MAX << (start % WORD_BITS));
+        loop {
+            if w != 0 {
+                return Some(lay.base + (i * WORD_BITS + w.trailing_zeros() as usize) as Value);
+            }
+            i += 1;
+            if i == words.len() {
+                return None;
+            }
+            w = words[i];
+        }
+    }
+
+    /// The largest value left that is smaller than `value`, if any.
+    pub fn prev_value(&self, var: VarId, value: Value) -> Option<Value> {
+        let lay = self.layout[var.index()];
+        if value <= lay.base {
+            return None;
+        }
+        let width = lay.words as usize * WORD_BITS;
+        // The last offset to look at: value - 1 - base, capped at the span.
+        let last = (value as i128 - lay.base as i128 - 1).min(width as i128 - 1) as usize;
+        let words = self.words(var);
+        let mut i = last / WORD_BITS;
+        let shift = WORD_BITS - 1 - last % WORD_BITS;
+        let mut w = words[i] & (usize::MAX >> shift);
+        loop {
+            if w != 0 {
+                let bit = WORD_BITS - 1 - w.leading_zeros() as usize;
+                return Some(lay.base + (i * WORD_BITS + bit) as Value);
+            }
+            if i == 0 {
+                return None;
+            }
+            i -= 1;
+            w = words[i];
+        }
+    }
+
+    /// The value of rank `rank` (0 for the smallest) in `var`'s domain.
+    pub(crate) fn select(&self, var: VarId, rank: usize) -> Option<Value> {
+        let lay = self.layout[var.index()];
+        let mut left = rank;
+        for (i, &w) in self.words(var).iter().enumerate() {
+            let c = w.count_ones() as usize;
+            if left < c {
+                let mut w = w;
+                for _ in 0..left {
+                    w &= w - 1;
+                }
+                return Some(lay.base + (i * WORD_BITS + w.trailing_zeros() as usize) as Value);
+            }
+            left -= c;
+        }
+        None
+    }
+
+    /// The value a sweep tries after `last` (the first one if `None`), when
+    /// `tried` values were tried already.
+    #[inline]
+    pub(crate) fn sweep_next(
+        &self,
+        var: VarId,
+        sweep: Sweep,
+        last: Option<Value>,
+        tried: usize,
+    ) -> Option<Value> {
+        match (sweep, last) {
+            (Sweep::Up, None) => (self.len(var) > 0).then(|| self.min(var)),
+            (Sweep::Up, Some(v)) => self.next_value(var, v),
+            (Sweep::Down, None) => (self.len(var) > 0).then(|| self.max(var)),
+            (Sweep::Down, Some(v)) => self.prev_value(var, v),
+            (Sweep::Middle, _) => self.middle_next(var, tried),
+        }
+    }
+
+    /// Middle-out's `tried`-th value: ranks mid, mid + 1, mid - 1, mid + 2, ...
+    /// of the domain as it was when the frame was pushed (it is again, after
+    /// each pop). Out of the ascending sweep's way.
+    #[inline(never)]
+    fn middle_next(&self, var: VarId, tried: usize) -> Option<Value> {
+        let n = self.len(var);
+        if tried >= n {
+            return None;
+        }
+        let mid = (n - 1) / 2;
+        let rank = if tried % 2 == 1 {
+            mid + tried.div_ceil(2)
+        } else {
+            mid - tried / 2
+        };
+        self.select(var, rank)
+    }
+}
