@@ -10,8 +10,6 @@ use crate::{Value, VarId};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ShiftedEntry {
     bias: Value,
-    /// The variable's base (the value of its bit 0).
-    base: Value,
     first: u32,
     span: u32,
     var: u32,
@@ -65,16 +63,15 @@ impl Domains {
         vars.iter()
             .zip(offsets)
             .map(|(&var, &offset)| {
-                let lay = self.layout[var.index()];
+                let lay = self.vars[var.index()];
                 let bias = offset.checked_add(lay.base)?;
                 (-2 * SHIFT_SAFE..2 * SHIFT_SAFE)
                     .contains(&bias)
                     .then_some(ShiftedEntry {
                         bias,
-                        base: lay.base,
                         first: lay.first,
                         // At most `MAX_DOMAIN_WIDTH` rounded up to whole words.
-                        span: u32::try_from(lay.span).unwrap_or(u32::MAX),
+                        span: u32::try_from(lay.span()).unwrap_or(u32::MAX),
                         var: var.index() as u32,
                     })
             })
@@ -85,21 +82,24 @@ impl Domains {
     /// every position `j` whose bit is set in `positions` (64 to a word), in
     /// increasing order: forward checking's bulk step for a constraint that
     /// keeps, in its trailed state, the positions still worth visiting. Returns
-    /// the number of values removed, or the variable emptied with the number
-    /// removed before. `|shifted|` must be below [`SHIFT_SAFE`].
+    /// the number of values removed and of positions visited, or the variable
+    /// emptied with the number removed before. `|shifted|` must be below
+    /// [`SHIFT_SAFE`].
     #[inline]
     pub(crate) fn remove_shifted_at(
         &mut self,
         entries: &[ShiftedEntry],
         positions: &[u64],
         shifted: Value,
-    ) -> Result<u32, (VarId, u32)> {
+    ) -> Result<(u32, u32), (VarId, u32)> {
         let mut removed = 0;
+        let mut visited = 0;
         for (chunk, &word) in positions.iter().enumerate() {
             let mut live = word;
             while live != 0 {
                 let k = chunk * 64 + live.trailing_zeros() as usize;
                 live &= live - 1;
+                visited += 1;
                 let e = entries[k];
                 let offset = shifted.wrapping_sub(e.bias) as u64;
                 if offset >= u64::from(e.span) {
@@ -116,29 +116,28 @@ impl Domains {
                 // whole forward-checking search (callgrind, n = 11).
                 self.bits[i] = old & !bit;
                 let v = e.var as usize;
+                let now = self.vars[v].now;
                 if self.saved_at[i] != self.stamp {
                     self.saved_at[i] = self.stamp;
                     self.trail.push(TrailEntry {
                         word: i as u32,
                         var: e.var,
                         old_bits: old,
-                        old_size: self.size[v],
-                        old_lo: (self.lo[v] - e.base) as u32,
-                        old_hi: (self.hi[v] - e.base) as u32,
+                        old: now,
                     });
                 }
                 removed += 1;
-                self.size[v] -= 1;
-                if self.size[v] == 0 {
+                self.vars[v].now.size = now.size - 1;
+                if now.size == 1 {
                     return Err((VarId::new(v), removed));
                 }
-                let value = e.base + offset as Value;
-                if value == self.lo[v] || value == self.hi[v] {
-                    self.repair_bounds(VarId::new(v), value);
+                let offset = offset as u32;
+                if offset == now.lo || offset == now.hi {
+                    self.repair_bounds(VarId::new(v), offset);
                 }
             }
         }
-        Ok(removed)
+        Ok((removed, visited))
     }
 
     /// Removes `value` from `var` if it is there, counting it in `removed`.
@@ -150,9 +149,9 @@ impl Domains {
         removed: &mut u32,
     ) -> Result<(), (VarId, u32)> {
         let v = var.index();
-        let lay = self.layout[v];
+        let lay = self.vars[v];
         let offset = value.wrapping_sub(lay.base) as u64;
-        if offset >= lay.span {
+        if offset >= lay.span() {
             return Ok(());
         }
         let i = lay.first as usize + (offset / WORD_BITS as u64) as usize;
@@ -165,24 +164,24 @@ impl Domains {
         // `clear_bit` inlined by hand: calling it costs 5% of the whole
         // forward-checking search (callgrind, n = 11: 286 M vs 271 M instructions).
         words[i] = old & !bit;
+        let now = lay.now;
         if self.saved_at[i] != self.stamp {
             self.saved_at[i] = self.stamp;
             self.trail.push(TrailEntry {
                 word: i as u32,
                 var: v as u32,
                 old_bits: old,
-                old_size: self.size[v],
-                old_lo: (self.lo[v] - lay.base) as u32,
-                old_hi: (self.hi[v] - lay.base) as u32,
+                old: now,
             });
         }
         *removed += 1;
-        self.size[v] -= 1;
-        if self.size[v] == 0 {
+        self.vars[v].now.size = now.size - 1;
+        if now.size == 1 {
             return Err((var, *removed));
         }
-        if value == self.lo[v] || value == self.hi[v] {
-            self.repair_bounds(var, value);
+        let offset = offset as u32;
+        if offset == now.lo || offset == now.hi {
+            self.repair_bounds(var, offset);
         }
         Ok(())
     }

@@ -8,7 +8,8 @@
 //! A cached size, minimum and maximum per variable make `len`, `is_fixed`,
 //! `min`, `max` and first-fail O(1); bounds changes touch only the words between
 //! the old and the new bound, so narrowing a wide domain step by step costs no
-//! more than narrowing a small one.
+//! more than narrowing a small one. A variable's layout and its size and
+//! bounds sit together in one record, so a removal reads one record.
 
 mod bulk;
 mod trail;
@@ -23,17 +24,44 @@ use trail::{LevelMark, TrailEntry};
 
 const WORD_BITS: usize = usize::BITS as usize;
 
-/// Where one variable's bits live in the store.
+/// A variable's size and bounds; the bounds as offsets from its base (widths
+/// fit in 32 bits: see [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH)). The
+/// trail saves it whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Shape {
+    pub(super) size: u32,
+    pub(super) lo: u32,
+    pub(super) hi: u32,
+}
+
+/// One variable: where its bits live in the store, and its current shape.
 #[derive(Clone, Copy, Debug)]
-struct Layout {
+struct Var {
     /// The value represented by bit 0.
     base: Value,
     /// Index of the first word.
     first: u32,
     /// Number of words.
     words: u32,
-    /// Number of bits in those words (`words * 64`).
-    span: u64,
+    now: Shape,
+}
+
+impl Var {
+    /// Number of bits in the variable's words.
+    #[inline(always)]
+    fn span(&self) -> u64 {
+        u64::from(self.words) * WORD_BITS as u64
+    }
+
+    #[inline(always)]
+    fn lo(&self) -> Value {
+        self.base + Value::from(self.now.lo)
+    }
+
+    #[inline(always)]
+    fn hi(&self) -> Value {
+        self.base + Value::from(self.now.hi)
+    }
 }
 
 /// The current domains of all variables of a model during search.
@@ -60,11 +88,7 @@ pub struct Domains {
     /// slice (fixedbitset's slice accessors recompute the length, with a
     /// division, on every call: 4% of a forward-checking search).
     bits: Vec<usize>,
-    layout: Vec<Layout>,
-    size: Vec<u32>,
-    /// Per variable: the smallest and largest value left (meaningless once empty).
-    lo: Vec<Value>,
-    hi: Vec<Value>,
+    vars: Vec<Var>,
     trail: Vec<TrailEntry>,
     /// Per word: the stamp of the level at which it was last saved on the trail.
     saved_at: Vec<u64>,
@@ -86,38 +110,32 @@ impl Domains {
     pub(crate) fn new<'a>(
         declared: impl Iterator<Item = (Value, Value, Option<&'a [Value]>)>,
     ) -> Self {
-        let mut layout = Vec::new();
-        let mut size = Vec::new();
-        let mut lo = Vec::new();
-        let mut hi = Vec::new();
+        let mut vars = Vec::new();
         let mut total_words: usize = 0;
         let mut pending = Vec::new();
         for (min, max, values) in declared {
             let width = (max - min) as usize + 1;
             let words = width.div_ceil(WORD_BITS);
-            layout.push(Layout {
+            let (size, lo, hi) = match values {
+                Some(vals) if !vals.is_empty() => (vals.len(), vals[0], vals[vals.len() - 1]),
+                _ => (width, min, max),
+            };
+            vars.push(Var {
                 base: min,
                 first: total_words as u32,
                 words: words as u32,
-                span: (words * WORD_BITS) as u64,
+                now: Shape {
+                    size: size as u32,
+                    lo: (lo - min) as u32,
+                    hi: (hi - min) as u32,
+                },
             });
-            size.push(values.map_or(width, <[Value]>::len) as u32);
-            match values {
-                Some(vals) if !vals.is_empty() => {
-                    lo.push(vals[0]);
-                    hi.push(vals[vals.len() - 1]);
-                }
-                _ => {
-                    lo.push(min);
-                    hi.push(max);
-                }
-            }
             pending.push((min, width, values));
             total_words += words;
         }
         let mut bits = FixedBitSet::with_capacity(total_words * WORD_BITS);
-        for (lay, (min, width, values)) in layout.iter().zip(pending) {
-            let start = lay.first as usize * WORD_BITS;
+        for (var, (min, width, values)) in vars.iter().zip(pending) {
+            let start = var.first as usize * WORD_BITS;
             match values {
                 None => bits.insert_range(start..start + width),
                 Some(values) => {
@@ -129,10 +147,7 @@ impl Domains {
         }
         Domains {
             bits: bits.as_slice().to_vec(),
-            layout,
-            size,
-            lo,
-            hi,
+            vars,
             trail: Vec::new(),
             saved_at: vec![0; total_words],
             stamp: 1,
@@ -144,48 +159,45 @@ impl Domains {
 
     /// Number of variables.
     pub fn num_vars(&self) -> usize {
-        self.layout.len()
+        self.vars.len()
     }
 
     /// Number of values left in `var`'s domain.
     #[inline]
     pub fn len(&self, var: VarId) -> usize {
-        self.size[var.index()] as usize
+        self.vars[var.index()].now.size as usize
     }
 
     /// Whether `var` has exactly one value left.
     #[inline]
     pub fn is_fixed(&self, var: VarId) -> bool {
-        self.size[var.index()] == 1
+        self.vars[var.index()].now.size == 1
     }
 
     /// The value of `var` if its domain has exactly one value.
     #[inline]
     pub fn value(&self, var: VarId) -> Option<Value> {
-        if self.is_fixed(var) {
-            Some(self.min(var))
-        } else {
-            None
-        }
+        let d = &self.vars[var.index()];
+        (d.now.size == 1).then(|| d.lo())
     }
 
     #[inline]
     fn words(&self, var: VarId) -> &[usize] {
-        let lay = self.layout[var.index()];
-        &self.bits[lay.first as usize..(lay.first + lay.words) as usize]
+        let d = &self.vars[var.index()];
+        &self.bits[d.first as usize..(d.first + d.words) as usize]
     }
 
     /// The smallest value left (O(1); unspecified once the domain is empty,
     /// which only happens inside a failing propagation).
     #[inline]
     pub fn min(&self, var: VarId) -> Value {
-        self.lo[var.index()]
+        self.vars[var.index()].lo()
     }
 
     /// The largest value left (O(1); unspecified once the domain is empty).
     #[inline]
     pub fn max(&self, var: VarId) -> Value {
-        self.hi[var.index()]
+        self.vars[var.index()].hi()
     }
 
     /// The offset of the first value at offset `from` or above (`None` if none).
@@ -228,44 +240,43 @@ impl Domains {
         }
     }
 
-    /// After `value` left the non-empty domain of `var`: moves a bound that
-    /// stood on it to the next value left.
+    /// After the value at offset `offset` left the non-empty domain of `var`:
+    /// moves a bound that stood on it to the next value left.
     #[inline(always)]
-    fn repair_bounds(&mut self, var: VarId, value: Value) {
-        let v = var.index();
-        if value == self.lo[v] {
-            let base = self.layout[v].base;
-            let from = (value - base) as usize + 1;
-            self.lo[v] = base + self.scan_up(var, from).unwrap_or(from) as Value;
-        } else if value == self.hi[v] {
-            let base = self.layout[v].base;
-            let from = (value - base) as usize;
-            self.hi[v] = base + self.scan_down(var, from - 1).unwrap_or(0) as Value;
+    fn repair_bounds(&mut self, var: VarId, offset: u32) {
+        let now = self.vars[var.index()].now;
+        if offset == now.lo {
+            let from = offset as usize + 1;
+            let lo = self.scan_up(var, from).unwrap_or(from);
+            self.vars[var.index()].now.lo = lo as u32;
+        } else if offset == now.hi {
+            let hi = self.scan_down(var, offset as usize - 1).unwrap_or(0);
+            self.vars[var.index()].now.hi = hi as u32;
         }
     }
 
     /// Whether `value` is still in `var`'s domain.
     #[inline]
     pub fn contains(&self, var: VarId, value: Value) -> bool {
-        let lay = self.layout[var.index()];
-        let Some(offset) = value.checked_sub(lay.base) else {
+        let d = &self.vars[var.index()];
+        let Some(offset) = value.checked_sub(d.base) else {
             return false;
         };
-        if offset < 0 || offset as usize >= lay.words as usize * WORD_BITS {
+        if offset < 0 || offset as u64 >= d.span() {
             return false;
         }
         let offset = offset as usize;
-        let w = self.bits[lay.first as usize + offset / WORD_BITS];
+        let w = self.bits[d.first as usize + offset / WORD_BITS];
         w >> (offset % WORD_BITS) & 1 == 1
     }
 
     /// The values left in `var`'s domain, in increasing order.
     pub fn values(&self, var: VarId) -> DomainValues<'_> {
-        let lay = self.layout[var.index()];
+        let base = self.vars[var.index()].base;
         let words = self.words(var);
         DomainValues {
             words,
-            base: lay.base,
+            base,
             index: 0,
             current: words.first().copied().unwrap_or(0),
         }
@@ -287,66 +298,65 @@ impl Domains {
         // Otherwise the word was saved at this level already: the older entry restores
         // both the word and (being older) the variable's size.
         self.bits[i] = new;
-        self.size[v] -= removed;
+        self.vars[v].now.size -= removed;
         removed
     }
 
     /// Removes one value. `Ok(true)` if it was there, `Err` if the domain is now empty.
     #[inline(always)]
     pub(crate) fn remove(&mut self, var: VarId, value: Value) -> Result<bool, Wipeout> {
-        let v = var.index();
-        if value < self.lo[v] || value > self.hi[v] {
+        let d = self.vars[var.index()];
+        if value < d.lo() || value > d.hi() {
             return Ok(false);
         }
-        let lay = self.layout[v];
-        let offset = (value - lay.base) as u64;
-        let i = lay.first as usize + (offset / WORD_BITS as u64) as usize;
+        let offset = (value - d.base) as u64;
+        let i = d.first as usize + (offset / WORD_BITS as u64) as usize;
         let bit = 1usize << (offset % WORD_BITS as u64);
         let old = self.bits[i];
         if old & bit == 0 {
             return Ok(false);
         }
         self.clear_bit(var, i, old, bit)?;
-        self.repair_bounds(var, value);
+        self.repair_bounds(var, offset as u32);
         Ok(true)
     }
 
     /// Reduces the domain to `value`. Returns the number of values removed.
     pub(crate) fn assign(&mut self, var: VarId, value: Value) -> Result<u32, Wipeout> {
-        let lay = self.layout[var.index()];
-        let offset = value.wrapping_sub(lay.base) as u64;
-        let first = lay.first as usize;
-        let (keep_word, bit) = if offset < lay.span
-            && self.bits[first + (offset / WORD_BITS as u64) as usize]
-                >> (offset % WORD_BITS as u64)
-                & 1
-                == 1
-        {
-            (
-                (offset / WORD_BITS as u64) as usize,
-                1usize << (offset % WORD_BITS as u64),
-            )
-        } else {
-            (usize::MAX, 0)
-        };
-        let mut removed = 0;
-        // Words outside the bounds' words are empty already.
         let v = var.index();
-        let lo_word = ((self.lo[v] - lay.base) as usize / WORD_BITS).min(lay.words as usize - 1);
-        let hi_word = ((self.hi[v] - lay.base) as usize / WORD_BITS).min(lay.words as usize - 1);
-        for k in lo_word.min(hi_word)..=hi_word {
+        let d = self.vars[v];
+        let offset = value.wrapping_sub(d.base) as u64;
+        let first = d.first as usize;
+        if offset < u64::from(d.now.lo) || offset > u64::from(d.now.hi) {
+            // Outside the bounds (or the span): nothing is kept.
+            let (lo, hi) = (d.now.lo as usize, d.now.hi as usize);
+            self.clear_offsets(var, lo.min(hi), hi);
+            return Err(Wipeout);
+        }
+        let keep_word = (offset / WORD_BITS as u64) as usize;
+        let bit = 1usize << (offset % WORD_BITS as u64);
+        if self.bits[first + keep_word] & bit == 0 {
+            let (lo, hi) = (d.now.lo as usize, d.now.hi as usize);
+            self.clear_offsets(var, lo, hi);
+            return Err(Wipeout);
+        }
+        if d.now.size == 1 {
+            return Ok(0);
+        }
+        // Words outside the bounds' words are empty already.
+        let mut removed = 0;
+        let lo_word = d.now.lo as usize / WORD_BITS;
+        let hi_word = d.now.hi as usize / WORD_BITS;
+        for k in lo_word..=hi_word {
             let new = if k == keep_word { bit } else { 0 };
             if self.bits[first + k] != new {
                 removed += self.write_word(var, first + k, new);
             }
         }
-        if bit == 0 {
-            Err(Wipeout)
-        } else {
-            self.lo[v] = value;
-            self.hi[v] = value;
-            Ok(removed)
-        }
+        let now = &mut self.vars[v].now;
+        now.lo = offset as u32;
+        now.hi = offset as u32;
+        Ok(removed)
     }
 
     /// Clears a bit known to be set in word `i` (holding `old`).
@@ -355,8 +365,8 @@ impl Domains {
         let v = var.index();
         self.save_word(i, v, old);
         self.bits[i] = old & !bit;
-        self.size[v] -= 1;
-        if self.size[v] == 0 {
+        self.vars[v].now.size -= 1;
+        if self.vars[v].now.size == 0 {
             Err(Wipeout)
         } else {
             Ok(true)
@@ -366,7 +376,7 @@ impl Domains {
     /// Clears the bits of offsets `from..=to` of `var` (within its span).
     /// Returns the number of values removed; the caller fixes the bounds.
     fn clear_offsets(&mut self, var: VarId, from: usize, to: usize) -> u32 {
-        let lay = self.layout[var.index()];
+        let first = self.vars[var.index()].first as usize;
         let mut removed = 0;
         for k in from / WORD_BITS..=to / WORD_BITS {
             let lo = k * WORD_BITS;
@@ -377,7 +387,7 @@ impl Domains {
             if to < lo + WORD_BITS - 1 {
                 mask &= usize::MAX >> (WORD_BITS - 1 - (to - lo));
             }
-            let i = lay.first as usize + k;
+            let i = first + k;
             let old = self.bits[i];
             if old & mask != 0 {
                 removed += self.write_word(var, i, old & !mask);
@@ -389,39 +399,37 @@ impl Domains {
     /// Removes every value smaller than `bound`.
     pub(crate) fn remove_below(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
         let v = var.index();
-        if bound <= self.lo[v] {
+        let d = self.vars[v];
+        if bound <= d.lo() {
             return Ok(0);
         }
-        let base = self.layout[v].base;
-        let from = (self.lo[v] - base) as usize;
-        if bound > self.hi[v] {
-            let to = (self.hi[v] - base) as usize;
-            self.clear_offsets(var, from, to);
+        let from = d.now.lo as usize;
+        if bound > d.hi() {
+            self.clear_offsets(var, from, d.now.hi as usize);
             return Err(Wipeout);
         }
-        let cut = (bound - base) as usize; // the first offset kept
+        let cut = (bound - d.base) as usize; // the first offset kept
         let removed = self.clear_offsets(var, from, cut - 1);
         // Some value at `cut` or above remains: `bound <= hi`.
-        self.lo[v] = base + self.scan_up(var, cut).unwrap_or(cut) as Value;
+        self.vars[v].now.lo = self.scan_up(var, cut).unwrap_or(cut) as u32;
         Ok(removed)
     }
 
     /// Removes every value greater than `bound`.
     pub(crate) fn remove_above(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
         let v = var.index();
-        if bound >= self.hi[v] {
+        let d = self.vars[v];
+        if bound >= d.hi() {
             return Ok(0);
         }
-        let base = self.layout[v].base;
-        let to = (self.hi[v] - base) as usize;
-        if bound < self.lo[v] {
-            let from = (self.lo[v] - base) as usize;
-            self.clear_offsets(var, from, to);
+        let to = d.now.hi as usize;
+        if bound < d.lo() {
+            self.clear_offsets(var, d.now.lo as usize, to);
             return Err(Wipeout);
         }
-        let cut = (bound - base) as usize; // the last offset kept
+        let cut = (bound - d.base) as usize; // the last offset kept
         let removed = self.clear_offsets(var, cut + 1, to);
-        self.hi[v] = base + self.scan_down(var, cut).unwrap_or(cut) as Value;
+        self.vars[v].now.hi = self.scan_down(var, cut).unwrap_or(cut) as u32;
         Ok(removed)
     }
 
@@ -433,8 +441,8 @@ impl Domains {
 
     /// The size and bounds of `var` (to restore them with `restore_words`).
     pub(crate) fn shape(&self, var: VarId) -> (u32, Value, Value) {
-        let v = var.index();
-        (self.size[v], self.lo[v], self.hi[v])
+        let d = &self.vars[var.index()];
+        (d.now.size, d.lo(), d.hi())
     }
 
     /// Writes back words saved by `save_words`, with the size and bounds saved
@@ -445,29 +453,34 @@ impl Domains {
         saved: &[usize],
         shape: (u32, Value, Value),
     ) {
-        let lay = self.layout[var.index()];
-        let first = lay.first as usize;
+        let d = &mut self.vars[var.index()];
+        let first = d.first as usize;
+        d.now = Shape {
+            size: shape.0,
+            lo: (shape.1 - d.base) as u32,
+            hi: (shape.2 - d.base) as u32,
+        };
         self.bits[first..first + saved.len()].copy_from_slice(saved);
-        let v = var.index();
-        (self.size[v], self.lo[v], self.hi[v]) = shape;
     }
 
     /// Temporarily reduces `var` to `value` without trailing (for probing); the
     /// caller restores with `restore_words`.
     pub(crate) fn overwrite_fixed(&mut self, var: VarId, value: Value) {
-        let lay = self.layout[var.index()];
-        let offset = (value - lay.base) as usize;
-        let first = lay.first as usize;
-        for k in 0..lay.words as usize {
+        let d = &mut self.vars[var.index()];
+        let offset = (value - d.base) as usize;
+        let first = d.first as usize;
+        d.now = Shape {
+            size: 1,
+            lo: offset as u32,
+            hi: offset as u32,
+        };
+        for k in 0..d.words as usize {
             self.bits[first + k] = if k == offset / WORD_BITS {
                 1usize << (offset % WORD_BITS)
             } else {
                 0
             };
         }
-        self.size[var.index()] = 1;
-        self.lo[var.index()] = value;
-        self.hi[var.index()] = value;
     }
 }
 
@@ -574,12 +587,12 @@ mod tests {
         let x: Vec<VarId> = (0..3).map(VarId::new).collect();
         let list = d.shifted_entries(&x, &[0, 1, 0]).unwrap();
         d.push_level();
-        assert_eq!(d.remove_shifted_at(&list, &[0b101], 2), Ok(2));
+        assert_eq!(d.remove_shifted_at(&list, &[0b101], 2), Ok((2, 2)));
         assert_eq!(d.values(x[0]).collect::<Vec<_>>(), [0, 1, 3]);
         assert_eq!(d.len(x[1]), 4);
         assert_eq!(d.values(x[2]).collect::<Vec<_>>(), [0, 1, 3]);
         // Position 1 only: 3 - 1 = 2 leaves x1.
-        assert_eq!(d.remove_shifted_at(&list, &[0b010], 3), Ok(1));
+        assert_eq!(d.remove_shifted_at(&list, &[0b010], 3), Ok((1, 1)));
         assert!(!d.contains(x[1], 2));
         // Emptying a variable reports it with the count removed before.
         d.assign(x[2], 0).unwrap();

@@ -1,19 +1,16 @@
 //! The undo trail: levels, saved words, and the snapshots and forgetting that
 //! bound its memory (see [`Config::with_trail_budget`](crate::Config::with_trail_budget)).
 
-use super::Domains;
-use crate::Value;
+use super::{Domains, Shape};
 
 /// One undo record: a word's previous contents and its variable's previous
-/// size and bounds (as offsets from the variable's base; widths fit in 32 bits).
+/// size and bounds.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct TrailEntry {
     pub(super) word: u32,
     pub(super) var: u32,
     pub(super) old_bits: usize,
-    pub(super) old_size: u32,
-    pub(super) old_lo: u32,
-    pub(super) old_hi: u32,
+    pub(super) old: Shape,
 }
 
 /// A mark on the trail: where a search level starts and the stamp it replaced.
@@ -28,9 +25,7 @@ pub(super) struct LevelMark {
 #[derive(Clone, Debug)]
 pub(crate) struct DomainSnapshot {
     bits: Vec<usize>,
-    size: Vec<u32>,
-    lo: Vec<Value>,
-    hi: Vec<Value>,
+    shapes: Vec<Shape>,
 }
 
 impl Domains {
@@ -40,14 +35,11 @@ impl Domains {
     pub(super) fn save_word(&mut self, i: usize, v: usize, old: usize) {
         if self.saved_at[i] != self.stamp {
             self.saved_at[i] = self.stamp;
-            let base = self.layout[v].base;
             self.trail.push(TrailEntry {
                 word: i as u32,
                 var: v as u32,
                 old_bits: old,
-                old_size: self.size[v],
-                old_lo: (self.lo[v] - base) as u32,
-                old_hi: (self.hi[v] - base) as u32,
+                old: self.vars[v].now,
             });
         }
     }
@@ -71,12 +63,8 @@ impl Domains {
         };
         let words = &mut self.bits;
         for e in self.trail.drain(mark.trail_len..).rev() {
-            let v = e.var as usize;
             words[e.word as usize] = e.old_bits;
-            self.size[v] = e.old_size;
-            let base = self.layout[v].base;
-            self.lo[v] = base + Value::from(e.old_lo);
-            self.hi[v] = base + Value::from(e.old_hi);
+            self.vars[e.var as usize].now = e.old;
         }
         self.stamp = mark.previous_stamp;
     }
@@ -85,9 +73,7 @@ impl Domains {
     pub(crate) fn snapshot(&self) -> DomainSnapshot {
         DomainSnapshot {
             bits: self.bits.clone(),
-            size: self.size.clone(),
-            lo: self.lo.clone(),
-            hi: self.hi.clone(),
+            shapes: self.vars.iter().map(|d| d.now).collect(),
         }
     }
 
@@ -95,9 +81,9 @@ impl Domains {
     /// cannot be popped.
     pub(crate) fn restore(&mut self, snap: &DomainSnapshot) {
         self.bits.copy_from_slice(&snap.bits);
-        self.size.copy_from_slice(&snap.size);
-        self.lo.copy_from_slice(&snap.lo);
-        self.hi.copy_from_slice(&snap.hi);
+        for (d, &shape) in self.vars.iter_mut().zip(&snap.shapes) {
+            d.now = shape;
+        }
         self.trail.clear();
         self.marks.clear();
         self.marks.push(LevelMark {

@@ -8,7 +8,10 @@ use crate::{Value, VarId};
 impl Domains {
     /// The smallest value left that is greater than `value`, if any.
     pub fn next_value(&self, var: VarId, value: Value) -> Option<Value> {
-        let lay = self.layout[var.index()];
+        let lay = self.vars[var.index()];
+        if value >= lay.hi() {
+            return None;
+        }
         let width = lay.words as usize * WORD_BITS;
         let start = if value < lay.base {
             0
@@ -36,7 +39,7 @@ impl Domains {
 
     /// The largest value left that is smaller than `value`, if any.
     pub fn prev_value(&self, var: VarId, value: Value) -> Option<Value> {
-        let lay = self.layout[var.index()];
+        let lay = self.vars[var.index()];
         if value <= lay.base {
             return None;
         }
@@ -62,7 +65,7 @@ impl Domains {
 
     /// The value of rank `rank` (0 for the smallest) in `var`'s domain.
     pub(crate) fn select(&self, var: VarId, rank: usize) -> Option<Value> {
-        let lay = self.layout[var.index()];
+        let lay = self.vars[var.index()];
         let mut left = rank;
         for (i, &w) in self.words(var).iter().enumerate() {
             let c = w.count_ones() as usize;

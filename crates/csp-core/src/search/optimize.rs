@@ -97,7 +97,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     }
 
     /// From forward checking up: removes the objective values that do not improve.
+    #[inline(always)]
     pub(super) fn prune_objective(&mut self, node: Option<&Node>) -> Result<(), Failure> {
+        // Inlined test, out-of-line work: every node of every search comes here.
+        if matches!(self.objective, Some(Objective { bound: Some(_), .. })) {
+            self.prune_objective_bound(node)
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline(never)]
+    fn prune_objective_bound(&mut self, node: Option<&Node>) -> Result<(), Failure> {
         let Some(Objective {
             var,
             goal,

@@ -20,15 +20,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
 
     /// After a level was opened: if the undo records pass the budget, drops
     /// those of the oldest levels, keeping the newest that fit in half of it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn bound_trail(&mut self) {
-        let Some(budget) = self.trail_budget else {
-            return;
-        };
-        if self.domains.trail_bytes() + self.state.trail_bytes() <= budget
-            || self.snapshot.is_none()
-            || self.objective.is_some()
+        if let Some(budget) = self.trail_budget
+            && self.domains.trail_bytes() + self.state.trail_bytes() > budget
         {
+            self.forget_oldest_levels(budget);
+        }
+    }
+
+    #[inline(never)]
+    fn forget_oldest_levels(&mut self, budget: usize) {
+        if self.snapshot.is_none() || self.objective.is_some() {
             return;
         }
         let keep = self.domains.levels_within(budget / 2);
