@@ -300,7 +300,7 @@ impl Constraint for AllDifferent {
             && ctx.pruning() == Pruning::ForwardChecking
             && let Some((x, i)) = ctx.trigger()
             && let Some(v) = ctx.value(x)
-            && let Ok(shifted) = Value::try_from(self.shifted(i, v))
+            && let Some(shifted) = v.checked_add(self.offsets[i])
             && (-SAFE..SAFE).contains(&shifted)
         {
             let changed = ctx.forward_check_shifted(SCOPE, WAITING, i, shifted)?;

@@ -85,7 +85,7 @@ impl Domains {
     /// the number of values removed and of positions visited, or the variable
     /// emptied with the number removed before. `|shifted|` must be below
     /// [`SHIFT_SAFE`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn remove_shifted_at(
         &mut self,
         entries: &[ShiftedEntry],
@@ -133,7 +133,7 @@ impl Domains {
                 }
                 let offset = offset as u32;
                 if offset == now.lo || offset == now.hi {
-                    self.repair_bounds(VarId::new(v), offset);
+                    self.repair_bounds(VarId::new(v), offset, i, old & !bit);
                 }
             }
         }
@@ -181,7 +181,7 @@ impl Domains {
         }
         let offset = offset as u32;
         if offset == now.lo || offset == now.hi {
-            self.repair_bounds(var, offset);
+            self.repair_bounds(var, offset, i, old & !bit);
         }
         Ok(())
     }

@@ -240,19 +240,47 @@ impl Domains {
         }
     }
 
-    /// After the value at offset `offset` left the non-empty domain of `var`:
-    /// moves a bound that stood on it to the next value left.
+    /// After the value at offset `offset` left the non-empty domain of `var`,
+    /// whose word `i` now holds `word`: moves a bound that stood on it to the
+    /// next value left, looking in that word first.
     #[inline(always)]
-    fn repair_bounds(&mut self, var: VarId, offset: u32) {
-        let now = self.vars[var.index()].now;
+    fn repair_bounds(&mut self, var: VarId, offset: u32, i: usize, word: usize) {
+        let v = var.index();
+        let now = self.vars[v].now;
+        let in_word = offset as usize % WORD_BITS;
+        let word_start = offset - in_word as u32;
         if offset == now.lo {
-            let from = offset as usize + 1;
-            let lo = self.scan_up(var, from).unwrap_or(from);
-            self.vars[var.index()].now.lo = lo as u32;
+            let above = word & (usize::MAX << in_word);
+            self.vars[v].now.lo = if above != 0 {
+                word_start + above.trailing_zeros()
+            } else {
+                self.scan_up_from_word(var, i + 1)
+            };
         } else if offset == now.hi {
-            let hi = self.scan_down(var, offset as usize - 1).unwrap_or(0);
-            self.vars[var.index()].now.hi = hi as u32;
+            let below = word & (usize::MAX >> (WORD_BITS - 1 - in_word));
+            self.vars[v].now.hi = if below != 0 {
+                word_start + (WORD_BITS - 1) as u32 - below.leading_zeros()
+            } else {
+                self.scan_down_from_word(var, i)
+            };
         }
+    }
+
+    /// The offset of the first value in store words `i..` of `var` (the
+    /// variable is not empty and has one there).
+    #[inline(never)]
+    fn scan_up_from_word(&self, var: VarId, i: usize) -> u32 {
+        let first = self.vars[var.index()].first as usize;
+        self.scan_up(var, (i - first) * WORD_BITS).unwrap_or(0) as u32
+    }
+
+    /// The offset of the last value in store words `..i` of `var` (the
+    /// variable is not empty and has one there).
+    #[inline(never)]
+    fn scan_down_from_word(&self, var: VarId, i: usize) -> u32 {
+        let first = self.vars[var.index()].first as usize;
+        self.scan_down(var, (i - first) * WORD_BITS - 1)
+            .unwrap_or(0) as u32
     }
 
     /// Whether `value` is still in `var`'s domain.
@@ -317,7 +345,7 @@ impl Domains {
             return Ok(false);
         }
         self.clear_bit(var, i, old, bit)?;
-        self.repair_bounds(var, offset as u32);
+        self.repair_bounds(var, offset as u32, i, old & !bit);
         Ok(true)
     }
 
@@ -343,20 +371,24 @@ impl Domains {
         if d.now.size == 1 {
             return Ok(0);
         }
-        // Words outside the bounds' words are empty already.
-        let mut removed = 0;
+        // Words outside the bounds' words are empty already; every value but
+        // one leaves (no count of bits needed).
         let lo_word = d.now.lo as usize / WORD_BITS;
         let hi_word = d.now.hi as usize / WORD_BITS;
         for k in lo_word..=hi_word {
             let new = if k == keep_word { bit } else { 0 };
-            if self.bits[first + k] != new {
-                removed += self.write_word(var, first + k, new);
+            let old = self.bits[first + k];
+            if old != new {
+                self.save_word(first + k, v, old);
+                self.bits[first + k] = new;
             }
         }
-        let now = &mut self.vars[v].now;
-        now.lo = offset as u32;
-        now.hi = offset as u32;
-        Ok(removed)
+        self.vars[v].now = Shape {
+            size: 1,
+            lo: offset as u32,
+            hi: offset as u32,
+        };
+        Ok(d.now.size - 1)
     }
 
     /// Clears a bit known to be set in word `i` (holding `old`).
@@ -627,6 +659,54 @@ mod tests {
             let mut d = store(&[(0, 191)]);
             let _ = d.remove_above(x, bound);
             assert_eq!(d.values(x).last(), Some(bound.min(191)));
+        }
+    }
+
+    #[test]
+    fn bounds_next_values_and_sizes_follow_every_removal_across_words() {
+        // Removals one by one and in bulk, in a scrambled order, over domains
+        // of one to four words: after each, the cached size and bounds and the
+        // walks agree with a plain set; popping restores everything.
+        use std::collections::BTreeSet;
+        for &(lo, hi) in &[(0, 40), (-70, 130), (5, 260), (-3, 64)] {
+            let mut d = store(&[(lo, hi), (lo, hi)]);
+            let (x, y) = (VarId::new(0), VarId::new(1));
+            let list = d.shifted_entries(&[y], &[0]).unwrap();
+            let mut set: BTreeSet<Value> = (lo..=hi).collect();
+            let width = hi - lo + 1;
+            d.push_level();
+            for step in 0..width - 1 {
+                let v = lo + (step * 37 + 11).rem_euclid(width);
+                assert_eq!(d.remove(x, v), Ok(set.remove(&v)));
+                if step % 2 == 0 {
+                    // The same value leaves y through forward checking's loop.
+                    let _ = d.remove_shifted_at(&list, &[1], v);
+                }
+                assert_eq!(d.len(x), set.len());
+                assert_eq!(d.min(x), *set.first().unwrap());
+                assert_eq!(d.max(x), *set.last().unwrap());
+                for probe in [lo - 1, lo, (lo + hi) / 2, hi - 1, v] {
+                    assert_eq!(
+                        d.next_value(x, probe),
+                        set.range(probe + 1..).next().copied(),
+                        "next after {probe}"
+                    );
+                }
+                assert_eq!(d.values(x).collect::<BTreeSet<_>>(), set);
+            }
+            let left = d.min(x);
+            assert_eq!(d.assign(x, left), Ok(0));
+            assert_eq!(
+                d.assign(y, lo + width / 2).is_ok(),
+                d.contains(y, lo + width / 2)
+            );
+            d.pop_level();
+            for var in [x, y] {
+                assert_eq!(
+                    (d.min(var), d.max(var), d.len(var)),
+                    (lo, hi, width as usize)
+                );
+            }
         }
     }
 

@@ -7,11 +7,31 @@ use crate::{Value, VarId};
 
 impl Domains {
     /// The smallest value left that is greater than `value`, if any.
+    #[inline]
     pub fn next_value(&self, var: VarId, value: Value) -> Option<Value> {
-        let lay = self.vars[var.index()];
-        if value >= lay.hi() {
+        let d = self.vars[var.index()];
+        if value >= d.hi() {
             return None;
         }
+        if value < d.lo() {
+            return Some(d.lo());
+        }
+        // lo <= value < hi: the next value is in the domain; most often in
+        // the same word.
+        let start = (value - d.base) as usize + 1;
+        let w =
+            self.bits[d.first as usize + start / WORD_BITS] & (usize::MAX << (start % WORD_BITS));
+        if w != 0 {
+            return Some(
+                d.base + (start - start % WORD_BITS + w.trailing_zeros() as usize) as Value,
+            );
+        }
+        self.next_value_scan(var, value)
+    }
+
+    #[inline(never)]
+    fn next_value_scan(&self, var: VarId, value: Value) -> Option<Value> {
+        let lay = self.vars[var.index()];
         let width = lay.words as usize * WORD_BITS;
         let start = if value < lay.base {
             0
