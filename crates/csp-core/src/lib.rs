@@ -191,7 +191,7 @@ pub use constraints::{
     Regular,
 };
 pub use context::PropagationContext;
-pub use domains::{DomainValues, Domains};
+pub use domains::{DEFAULT_LAZY_BITS_ABOVE, DomainValues, Domains};
 pub use error::CspError;
 pub use limits::{CancelFlag, Limits, SearchStatus, StopReason};
 pub use model::{MAX_DOMAIN_WIDTH, Model, Posted};

@@ -205,7 +205,7 @@ impl TrailedState {
     /// Gives each constraint (in posting order) a slot for its layout.
     pub(crate) fn new<'a>(
         layouts: impl ExactSizeIterator<Item = &'a StateLayout>,
-        domains: &Domains,
+        domains: &mut Domains,
     ) -> Self {
         let mut s = TrailedState {
             entailed: vec![false; layouts.len()],
@@ -466,8 +466,8 @@ mod tests {
             StateLayout::new(),
             StateLayout::new().bits(70, true).int(-1),
         ];
-        let d = Domains::new(std::iter::empty());
-        let mut s = TrailedState::new(layouts.iter(), &d);
+        let mut d = Domains::new(std::iter::empty());
+        let mut s = TrailedState::new(layouts.iter(), &mut d);
         assert_eq!(s.words(2, 0), [u64::MAX, 0b11_1111]);
         assert_eq!((s.int(0, 0), s.int(2, 0)), (7, -1));
         s.push_level();
@@ -492,7 +492,7 @@ mod tests {
     #[should_panic(expected = "not in the constraint's state layout")]
     fn reading_outside_the_layout_is_a_bug() {
         let layouts = [StateLayout::new().int(0)];
-        let s = TrailedState::new(layouts.iter(), &Domains::new(std::iter::empty()));
+        let s = TrailedState::new(layouts.iter(), &mut Domains::new(std::iter::empty()));
         let _ = s.int(0, 1);
     }
 }

@@ -1,7 +1,7 @@
 //! Bulk removals: forward checking's step of taking one shifted value out of
 //! many variables, in one tight loop over the store's words.
 
-use super::{Domains, TrailEntry, WORD_BITS};
+use super::{Domains, TrailEntry, WORD_BITS, Wipeout};
 use crate::{Value, VarId};
 
 /// One variable of a prepared shifted list (see
@@ -55,11 +55,17 @@ impl Domains {
 
     /// Prepares `vars[j]` shifted by `offsets[j]` for [`Domains::remove_shifted_at`];
     /// `None` if some `offset + base` is too large for exact arithmetic.
+    /// Intervals among them get their bits now (the list will make holes).
     pub(crate) fn shifted_entries(
-        &self,
+        &mut self,
         vars: &[VarId],
         offsets: &[Value],
     ) -> Option<Vec<ShiftedEntry>> {
+        for &var in vars {
+            if self.vars[var.index()].is_interval() {
+                self.give_bits(var.index());
+            }
+        }
         vars.iter()
             .zip(offsets)
             .map(|(&var, &offset)| {
@@ -150,6 +156,15 @@ impl Domains {
     ) -> Result<(), (VarId, u32)> {
         let v = var.index();
         let lay = self.vars[v];
+        if lay.is_interval() {
+            return match self.remove(var, value) {
+                Ok(gone) => {
+                    *removed += u32::from(gone);
+                    Ok(())
+                }
+                Err(Wipeout) => Err((var, *removed + 1)),
+            };
+        }
         let offset = value.wrapping_sub(lay.base) as u64;
         if offset >= lay.span() {
             return Ok(());

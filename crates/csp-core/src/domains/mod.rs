@@ -10,8 +10,15 @@
 //! the old and the new bound, so narrowing a wide domain step by step costs no
 //! more than narrowing a small one. A variable's layout and its size and
 //! bounds sit together in one record, so a removal reads one record.
+//!
+//! A variable declared as a range wider than a threshold (see
+//! [`Config::with_lazy_bits_above`](crate::Config::with_lazy_bits_above))
+//! starts as an *interval*: its bounds alone, no words. Bounds changes cost
+//! O(1) there; the variable gets its words (`interval.rs`) the first time a
+//! value strictly inside its bounds has to leave, and keeps them.
 
 mod bulk;
+mod interval;
 mod trail;
 mod walk;
 
@@ -23,6 +30,10 @@ pub(crate) use trail::DomainSnapshot;
 use trail::{LevelMark, TrailEntry};
 
 const WORD_BITS: usize = usize::BITS as usize;
+
+/// Variables declared as a range of more than this many values start as
+/// intervals (the default of [`Config::with_lazy_bits_above`](crate::Config::with_lazy_bits_above)).
+pub const DEFAULT_LAZY_BITS_ABOVE: u64 = 64;
 
 /// A variable's size and bounds; the bounds as offsets from its base (widths
 /// fit in 32 bits: see [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH)). The
@@ -41,12 +52,21 @@ struct Var {
     base: Value,
     /// Index of the first word.
     first: u32,
-    /// Number of words.
+    /// Number of words; 0 for an interval that has no bits yet (its domain
+    /// is exactly `lo..=hi`).
     words: u32,
     now: Shape,
+    /// Number of declared values from `base` (the span its bits will cover).
+    width: u32,
 }
 
 impl Var {
+    /// Whether the variable is an interval without bits.
+    #[inline(always)]
+    fn is_interval(&self) -> bool {
+        self.words == 0
+    }
+
     /// Number of bits in the variable's words.
     #[inline(always)]
     fn span(&self) -> u64 {
@@ -106,16 +126,31 @@ pub struct Domains {
 pub(crate) struct Wipeout;
 
 impl Domains {
-    /// Builds the store from each variable's declared values (sorted, distinct).
+    /// Builds the store from each variable's declared values (sorted, distinct),
+    /// ranges wider than [`DEFAULT_LAZY_BITS_ABOVE`] as intervals.
+    #[cfg(test)]
     pub(crate) fn new<'a>(
         declared: impl Iterator<Item = (Value, Value, Option<&'a [Value]>)>,
+    ) -> Self {
+        Self::with_lazy_bits_above(declared, DEFAULT_LAZY_BITS_ABOVE)
+    }
+
+    /// Builds the store from each variable's declared values (sorted,
+    /// distinct); a range (or a list of consecutive values) of more than
+    /// `lazy_above` values starts as an interval without bits.
+    pub(crate) fn with_lazy_bits_above<'a>(
+        declared: impl Iterator<Item = (Value, Value, Option<&'a [Value]>)>,
+        lazy_above: u64,
     ) -> Self {
         let mut vars = Vec::new();
         let mut total_words: usize = 0;
         let mut pending = Vec::new();
         for (min, max, values) in declared {
             let width = (max - min) as usize + 1;
-            let words = width.div_ceil(WORD_BITS);
+            // A range, or a list of consecutive values.
+            let contiguous = values.is_none_or(|vals| vals.len() == width);
+            let lazy = contiguous && width as u64 > lazy_above;
+            let words = if lazy { 0 } else { width.div_ceil(WORD_BITS) };
             let (size, lo, hi) = match values {
                 Some(vals) if !vals.is_empty() => (vals.len(), vals[0], vals[vals.len() - 1]),
                 _ => (width, min, max),
@@ -129,12 +164,16 @@ impl Domains {
                     lo: (lo - min) as u32,
                     hi: (hi - min) as u32,
                 },
+                width: width as u32,
             });
             pending.push((min, width, values));
             total_words += words;
         }
         let mut bits = FixedBitSet::with_capacity(total_words * WORD_BITS);
         for (var, (min, width, values)) in vars.iter().zip(pending) {
+            if var.is_interval() {
+                continue;
+            }
             let start = var.first as usize * WORD_BITS;
             match values {
                 None => bits.insert_range(start..start + width),
@@ -287,6 +326,9 @@ impl Domains {
     #[inline]
     pub fn contains(&self, var: VarId, value: Value) -> bool {
         let d = &self.vars[var.index()];
+        if d.is_interval() {
+            return d.now.size > 0 && d.lo() <= value && value <= d.hi();
+        }
         let Some(offset) = value.checked_sub(d.base) else {
             return false;
         };
@@ -300,13 +342,15 @@ impl Domains {
 
     /// The values left in `var`'s domain, in increasing order.
     pub fn values(&self, var: VarId) -> DomainValues<'_> {
-        let base = self.vars[var.index()].base;
+        let d = self.vars[var.index()];
         let words = self.words(var);
+        let interval = d.is_interval();
         DomainValues {
             words,
-            base,
+            base: if interval { d.lo() } else { d.base },
             index: 0,
             current: words.first().copied().unwrap_or(0),
+            interval_left: if interval { d.now.size } else { 0 },
         }
     }
 
@@ -337,6 +381,9 @@ impl Domains {
         if value < d.lo() || value > d.hi() {
             return Ok(false);
         }
+        if d.is_interval() {
+            return self.interval_remove(var.index(), value);
+        }
         let offset = (value - d.base) as u64;
         let i = d.first as usize + (offset / WORD_BITS as u64) as usize;
         let bit = 1usize << (offset % WORD_BITS as u64);
@@ -353,6 +400,9 @@ impl Domains {
     pub(crate) fn assign(&mut self, var: VarId, value: Value) -> Result<u32, Wipeout> {
         let v = var.index();
         let d = self.vars[v];
+        if d.is_interval() {
+            return self.interval_assign(v, value);
+        }
         let offset = value.wrapping_sub(d.base) as u64;
         let first = d.first as usize;
         if offset < u64::from(d.now.lo) || offset > u64::from(d.now.hi) {
@@ -435,6 +485,9 @@ impl Domains {
         if bound <= d.lo() {
             return Ok(0);
         }
+        if d.is_interval() {
+            return self.interval_narrow(v, bound, d.hi());
+        }
         let from = d.now.lo as usize;
         if bound > d.hi() {
             self.clear_offsets(var, from, d.now.hi as usize);
@@ -453,6 +506,9 @@ impl Domains {
         let d = self.vars[v];
         if bound >= d.hi() {
             return Ok(0);
+        }
+        if d.is_interval() {
+            return self.interval_narrow(v, d.lo(), bound);
         }
         let to = d.now.hi as usize;
         if bound < d.lo() {
@@ -523,6 +579,9 @@ pub struct DomainValues<'a> {
     base: Value,
     index: usize,
     current: usize,
+    /// For an interval without bits: how many values are left, the next
+    /// being `base`.
+    interval_left: u32,
 }
 
 impl Iterator for DomainValues<'_> {
@@ -533,7 +592,14 @@ impl Iterator for DomainValues<'_> {
         while self.current == 0 {
             self.index += 1;
             if self.index >= self.words.len() {
-                return None;
+                // An interval has no words: its values are counted from `base`.
+                if self.interval_left == 0 {
+                    return None;
+                }
+                self.interval_left -= 1;
+                let v = self.base;
+                self.base = v.wrapping_add(1);
+                return Some(v);
             }
             self.current = self.words[self.index];
         }

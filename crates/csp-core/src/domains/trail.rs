@@ -1,10 +1,11 @@
 //! The undo trail: levels, saved words, and the snapshots and forgetting that
 //! bound its memory (see [`Config::with_trail_budget`](crate::Config::with_trail_budget)).
 
+use super::interval::{NO_WORD, undo_shape};
 use super::{Domains, Shape};
 
 /// One undo record: a word's previous contents and its variable's previous
-/// size and bounds.
+/// size and bounds (`word` is `NO_WORD` for an interval's shape alone).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct TrailEntry {
     pub(super) word: u32,
@@ -56,15 +57,20 @@ impl Domains {
     }
 
     /// Undoes every change since the matching `push_level`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pop_level(&mut self) {
         let Some(mark) = self.marks.pop() else {
             return;
         };
-        let words = &mut self.bits;
+        let (bits, vars) = (&mut self.bits, &mut self.vars);
         for e in self.trail.drain(mark.trail_len..).rev() {
-            words[e.word as usize] = e.old_bits;
-            self.vars[e.var as usize].now = e.old;
+            let d = &mut vars[e.var as usize];
+            if e.word != NO_WORD {
+                bits[e.word as usize] = e.old_bits;
+                d.now = e.old;
+            } else {
+                undo_shape(bits, d, e.old);
+            }
         }
         self.stamp = mark.previous_stamp;
     }
@@ -80,10 +86,12 @@ impl Domains {
     /// Goes back to `snap` with one open level and an empty trail; that level
     /// cannot be popped.
     pub(crate) fn restore(&mut self, snap: &DomainSnapshot) {
-        self.bits.copy_from_slice(&snap.bits);
+        let len = snap.bits.len();
+        self.bits[..len].copy_from_slice(&snap.bits);
         for (d, &shape) in self.vars.iter_mut().zip(&snap.shapes) {
             d.now = shape;
         }
+        self.refill_since(len);
         self.trail.clear();
         self.marks.clear();
         self.marks.push(LevelMark {

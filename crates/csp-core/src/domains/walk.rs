@@ -16,6 +16,9 @@ impl Domains {
         if value < d.lo() {
             return Some(d.lo());
         }
+        if d.is_interval() {
+            return Some(value + 1);
+        }
         // lo <= value < hi: the next value is in the domain; most often in
         // the same word.
         let start = (value - d.base) as usize + 1;
@@ -60,6 +63,9 @@ impl Domains {
     /// The largest value left that is smaller than `value`, if any.
     pub fn prev_value(&self, var: VarId, value: Value) -> Option<Value> {
         let lay = self.vars[var.index()];
+        if lay.is_interval() {
+            return (lay.now.size > 0 && value > lay.lo()).then(|| (value - 1).min(lay.hi()));
+        }
         if value <= lay.base {
             return None;
         }
@@ -86,6 +92,9 @@ impl Domains {
     /// The value of rank `rank` (0 for the smallest) in `var`'s domain.
     pub(crate) fn select(&self, var: VarId, rank: usize) -> Option<Value> {
         let lay = self.vars[var.index()];
+        if lay.is_interval() {
+            return (rank < lay.now.size as usize).then(|| lay.lo() + rank as Value);
+        }
         let mut left = rank;
         for (i, &w) in self.words(var).iter().enumerate() {
             let c = w.count_ones() as usize;

@@ -35,6 +35,9 @@ pub struct Config {
     /// oldest of it and recomputes instead (see
     /// [`with_trail_budget`](Config::with_trail_budget)).
     pub trail_budget: Option<usize>,
+    /// Ranges wider than this start as intervals without bits (see
+    /// [`with_lazy_bits_above`](Config::with_lazy_bits_above)).
+    pub lazy_bits_above: u64,
 }
 
 /// The default [`Config::trail_budget`]: 64 MiB.
@@ -50,6 +53,7 @@ impl Default for Config {
             decision_vars: None,
             binary_branching: false,
             trail_budget: Some(DEFAULT_TRAIL_BUDGET),
+            lazy_bits_above: crate::domains::DEFAULT_LAZY_BITS_ABOVE,
         }
     }
 }
@@ -178,6 +182,35 @@ impl Config {
     /// ```
     pub fn with_trail_budget(mut self, bytes: Option<usize>) -> Self {
         self.trail_budget = bytes;
+        self
+    }
+
+    /// A variable declared as a range of more than `width` values (default
+    /// [`DEFAULT_LAZY_BITS_ABOVE`](crate::DEFAULT_LAZY_BITS_ABOVE), 64) starts
+    /// as an *interval*: its bounds, no bits. Bounds changes then cost O(1)
+    /// whatever the width; the variable gets its bits (one per declared
+    /// value) the first time a value strictly inside its bounds must leave,
+    /// and keeps them (a list of consecutive values counts as a range). A
+    /// variable declared by a list with gaps, and one that forward checking's
+    /// bulk removal works on, has its bits from the start.
+    /// Trees, solutions and statistics do not depend on this setting;
+    /// memory and time do. `0` makes every range an interval, `u64::MAX`
+    /// none.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Relation, Solver};
+    /// let mut m = Model::new();
+    /// // Sixteen million values and nothing but bounds changes: no bits at all.
+    /// let x = m.int_var(0..=(1 << 24) - 1)?;
+    /// let y = m.int_var(0..=(1 << 24) - 1)?;
+    /// m.linear(&[1, 1], &[x, y], Relation::Le, 10)?;
+    /// let mut solver = Solver::new(&m, Config::default().with_lazy_bits_above(64))?;
+    /// assert_eq!(solver.domains().max(x), (1 << 24) - 1);
+    /// assert!(solver.first().solution.is_some());
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn with_lazy_bits_above(mut self, width: u64) -> Self {
+        self.lazy_bits_above = width;
         self
     }
 }

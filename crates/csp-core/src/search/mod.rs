@@ -224,7 +224,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             .iter()
             .map(|c| c.state_layout(config.pruning))
             .collect();
-        let domains = Domains::new(model.declared());
+        let mut domains = Domains::with_lazy_bits_above(model.declared(), config.lazy_bits_above);
         let mut changes = Changes::new(n);
         changes.track_changed = config.pruning >= Pruning::ArcConsistency;
         changes.record = observer.wants_details();
@@ -235,7 +235,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             var_sel,
             val_sel,
             observer,
-            state: TrailedState::new(layouts.iter(), &domains),
+            state: TrailedState::new(layouts.iter(), &mut domains),
             domains,
             watches,
             decided: vec![false; n],

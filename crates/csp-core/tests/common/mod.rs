@@ -511,14 +511,23 @@ pub fn every_config(seed: u64) -> Vec<Config> {
         if pruning == Pruning::Propagators {
             out.push(tiny.clone().with_binary_branching(true));
         }
-        out.push(tiny);
+        out.push(tiny.clone());
+        // Every range an interval until its first hole, with and without
+        // recomputation.
+        for lazy in [Config::default().with_pruning(pruning), tiny] {
+            let lazy = lazy.with_lazy_bits_above(0);
+            if pruning == Pruning::Propagators {
+                out.push(lazy.clone().with_binary_branching(true));
+            }
+            out.push(lazy);
+        }
     }
     out
 }
 
 fn describe(config: &Config) -> String {
     format!(
-        "{} / {} / {}{}{}",
+        "{} / {} / {}{}{}{}",
         config.pruning,
         config.var_order,
         config.val_order,
@@ -529,6 +538,11 @@ fn describe(config: &Config) -> String {
         },
         if config.trail_budget == Some(1) {
             " / recomputing"
+        } else {
+            ""
+        },
+        if config.lazy_bits_above == 0 {
+            " / intervals"
         } else {
             ""
         }
