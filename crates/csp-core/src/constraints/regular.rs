@@ -1,5 +1,7 @@
 //! Regular: a sequence of variables spells a word accepted by a finite automaton.
 
+use std::cell::RefCell;
+
 use crate::constraint::{Conflict, PropCost, Propagation};
 use crate::constraints::global_cardinality::finish;
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
@@ -23,8 +25,15 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 pub struct Automaton {
     start: usize,
     accepting: Vec<bool>,
+    /// The accepting states as a bit set.
+    accepting_bits: Vec<u64>,
     /// Per state: the transitions leaving it, as `(symbol, to)`.
     out: Vec<Vec<(Value, usize)>>,
+    /// Per state, beside `out`: each transition's symbol as its index in the
+    /// sorted alphabet.
+    out_symbol: Vec<Vec<u32>>,
+    /// Number of distinct symbols.
+    alphabet: usize,
 }
 
 impl Automaton {
@@ -64,10 +73,28 @@ impl Automaton {
                 out[from].push((symbol, to));
             }
         }
+        let mut alphabet: Vec<Value> = out.iter().flatten().map(|&(s, _)| s).collect();
+        alphabet.sort_unstable();
+        alphabet.dedup();
+        let out_symbol = out
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .map(|(s, _)| alphabet.binary_search(s).unwrap_or(0) as u32)
+                    .collect()
+            })
+            .collect();
+        let mut accepting_bits = vec![0u64; states.div_ceil(64)];
+        for (q, _) in acc.iter().enumerate().filter(|(_, a)| **a) {
+            accepting_bits[q / 64] |= 1 << (q % 64);
+        }
         Ok(Automaton {
             start,
             accepting: acc,
+            accepting_bits,
             out,
+            out_symbol,
+            alphabet: alphabet.len(),
         })
     }
 
@@ -94,27 +121,68 @@ impl Automaton {
         now.iter().zip(&self.accepting).any(|(&on, &acc)| on && acc)
     }
 
-    /// The states reachable at each position `0..=n` reading symbols from the
-    /// domains of `vars`.
-    fn forward(&self, vars: &[VarId], d: &Domains) -> Vec<Vec<bool>> {
-        let mut layers = Vec::with_capacity(vars.len() + 1);
-        let mut now = vec![false; self.states()];
-        now[self.start] = true;
-        for &x in vars {
-            let mut next = vec![false; self.states()];
-            for (q, _) in now.iter().enumerate().filter(|(_, on)| **on) {
-                for &(s, to) in &self.out[q] {
-                    if d.contains(x, s) {
-                        next[to] = true;
+    /// Words of a state set.
+    fn words(&self) -> usize {
+        self.states().div_ceil(64)
+    }
+
+    /// Fills `layers` with the states reachable at each position `0..=n`
+    /// reading symbols from the domains of `vars` (`words()` words a layer).
+    fn forward(&self, vars: &[VarId], d: &Domains, layers: &mut Vec<u64>) {
+        let w = self.words();
+        layers.clear();
+        layers.resize((vars.len() + 1) * w, 0);
+        layers[self.start / 64] |= 1 << (self.start % 64);
+        for (i, &x) in vars.iter().enumerate() {
+            let (now, next) = layers[i * w..(i + 2) * w].split_at_mut(w);
+            for (k, &word) in now.iter().enumerate() {
+                let mut live = word;
+                while live != 0 {
+                    let q = k * 64 + live.trailing_zeros() as usize;
+                    live &= live - 1;
+                    for &(s, to) in &self.out[q] {
+                        if d.contains(x, s) {
+                            next[to / 64] |= 1 << (to % 64);
+                        }
                     }
                 }
             }
-            layers.push(now);
-            now = next;
         }
-        layers.push(now);
-        layers
     }
+
+    /// Whether some accepting state is set in `layer`.
+    fn accepts_some(&self, layer: &[u64]) -> bool {
+        layer
+            .iter()
+            .zip(&self.accepting_bits)
+            .any(|(&a, &b)| a & b != 0)
+    }
+}
+
+/// Buffers reused from call to call (one set per thread): the forward
+/// layers, two backward layers, and the supported symbols of each position.
+#[derive(Default)]
+struct Scratch {
+    layers: Vec<u64>,
+    alive: Vec<u64>,
+    live: Vec<u64>,
+    symbols: Vec<Value>,
+    starts: Vec<usize>,
+    /// Per symbol of the alphabet: the mark of the last position that kept it.
+    seen: Vec<u32>,
+    mark: u32,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's scratch buffers (fresh ones if re-entered).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        Err(_) => f(&mut Scratch::default()),
+    })
 }
 
 /// `vars` spells a word the [`Automaton`] accepts.
@@ -170,49 +238,88 @@ impl Constraint for Regular {
     }
 
     fn promising(&self, d: &Domains) -> bool {
-        let layers = self.automaton.forward(&self.scope, d);
-        let last = &layers[self.scope.len()];
-        last.iter()
-            .zip(&self.automaton.accepting)
-            .any(|(&on, &acc)| on && acc)
+        let a = &self.automaton;
+        with_scratch(|s| {
+            a.forward(&self.scope, d, &mut s.layers);
+            let n = self.scope.len();
+            a.accepts_some(&s.layers[n * a.words()..])
+        })
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let a = &self.automaton;
         let n = self.scope.len();
-        let forward = a.forward(&self.scope, ctx.domains());
-        // Backward: states at position i on a path to acceptance.
-        let mut alive: Vec<Vec<bool>> = vec![Vec::new(); n + 1];
-        alive[n] = forward[n]
-            .iter()
-            .zip(&a.accepting)
-            .map(|(&on, &acc)| on && acc)
-            .collect();
-        // Per position: the symbols on a transition between live states.
-        let mut symbols: Vec<Vec<Value>> = vec![Vec::new(); n];
-        for i in (0..n).rev() {
-            let x = self.scope[i];
-            let mut live = vec![false; a.states()];
-            for q in (0..a.states()).filter(|&q| forward[i][q]) {
-                for &(s, to) in &a.out[q] {
-                    if alive[i + 1][to] && ctx.contains(x, s) {
-                        live[q] = true;
-                        symbols[i].push(s);
+        let w = a.words();
+        with_scratch(|s| {
+            let d = ctx.domains();
+            a.forward(&self.scope, d, &mut s.layers);
+            // Backward: the states at position i on a path to acceptance,
+            // and the symbols on a transition between two such states.
+            s.alive.clear();
+            s.alive.extend(
+                s.layers[n * w..]
+                    .iter()
+                    .zip(&a.accepting_bits)
+                    .map(|(&x, &y)| x & y),
+            );
+            s.symbols.clear();
+            s.starts.clear();
+            s.starts.resize(n + 1, 0);
+            if s.seen.len() < a.alphabet || s.mark > u32::MAX - n as u32 - 1 {
+                s.seen.clear();
+                s.seen.resize(a.alphabet, 0);
+                s.mark = 0;
+            }
+            for i in (0..n).rev() {
+                let x = self.scope[i];
+                let first = s.symbols.len();
+                // A fresh mark per position: its symbols are kept once.
+                s.mark += 1;
+                s.live.clear();
+                s.live.resize(w, 0);
+                for (k, &word) in s.layers[i * w..(i + 1) * w].iter().enumerate() {
+                    let mut on = word;
+                    while on != 0 {
+                        let q = k * 64 + on.trailing_zeros() as usize;
+                        on &= on - 1;
+                        for (&(sym, to), &k) in a.out[q].iter().zip(&a.out_symbol[q]) {
+                            if s.alive[to / 64] >> (to % 64) & 1 == 1 && d.contains(x, sym) {
+                                s.live[q / 64] |= 1 << (q % 64);
+                                if s.seen[k as usize] != s.mark {
+                                    s.seen[k as usize] = s.mark;
+                                    s.symbols.push(sym);
+                                }
+                            }
+                        }
                     }
                 }
+                s.symbols[first..].sort_unstable();
+                s.starts[i] = first;
+                std::mem::swap(&mut s.alive, &mut s.live);
             }
-            alive[i] = live;
-        }
-        if !alive[0][a.start] {
-            return Err(Conflict::infeasible());
-        }
-        let mut changed = false;
-        for (i, &x) in self.scope.iter().enumerate() {
-            ctx.note_revision();
-            let keep = &symbols[i];
-            changed |= ctx.retain(x, |_, v| keep.contains(&v))?;
-        }
-        finish(self, ctx, changed)
+            s.starts[n] = s.symbols.len();
+            if s.alive[a.start / 64] >> (a.start % 64) & 1 == 0 {
+                return Err(Conflict::infeasible());
+            }
+            // Positions were filled from the last: position i's symbols run
+            // from starts[i] to the start of position i - 1's (or the end).
+            let mut changed = false;
+            for (i, &x) in self.scope.iter().enumerate() {
+                ctx.note_revision();
+                let end = if i == 0 {
+                    s.symbols.len()
+                } else {
+                    s.starts[i - 1]
+                };
+                let keep = &s.symbols[s.starts[i]..end];
+                // Every kept symbol is in the domain: equal sizes, nothing to remove.
+                if keep.len() < ctx.len(x) {
+                    changed |= ctx.retain(x, |_, v| keep.binary_search(&v).is_ok())?;
+                }
+            }
+            Ok(changed)
+        })
+        .and_then(|changed| finish(self, ctx, changed))
     }
 }
 
