@@ -198,8 +198,8 @@ pub use model::{MAX_DOMAIN_WIDTH, Model, Posted};
 pub use observer::{Candidate, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver};
 pub use pruning::{Pruning, UnknownName};
 pub use search::{
-    Config, CountResult, DEFAULT_TRAIL_BUDGET, Goal, Optimum, Solution, Solutions, SolveResult,
-    Solver,
+    Config, CountResult, DEFAULT_TRAIL_BUDGET, Goal, Optimum, Restarts, Solution, Solutions,
+    SolveResult, Solver,
 };
 pub use state::{StateLayout, TrailedState};
 pub use stats::SearchStats;
