@@ -85,6 +85,6 @@ pub use output::{
 };
 pub use parser::{MAX_DEPTH, parse};
 pub use pos::Pos;
-pub use solve::{Options, Outcome, run, solve};
+pub use solve::{DEFAULT_RESTARTS, DEFAULT_VAR_ORDER, Options, Outcome, SearchPlan, run, solve};
 pub use strategy::{Phase, ValChoice, VarChoice};
 pub use translate::{Scalar, TranslateOptions, Translation, translate};

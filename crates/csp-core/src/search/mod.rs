@@ -34,8 +34,8 @@ mod split;
 mod tests;
 
 pub use config::{Config, DEFAULT_TRAIL_BUDGET};
-pub use restart::Restarts;
 use optimize::Objective;
+pub use restart::Restarts;
 pub use results::{CountResult, Goal, Optimum, Solution, Solutions, SolveResult};
 
 /// An entry of a variable's watch list: a constraint on it and its position in

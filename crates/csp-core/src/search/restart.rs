@@ -214,6 +214,81 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Config, Goal, Model, Pruning, Relation, SearchStatus, VarOrder};
+
+    fn queens_config(pruning: Pruning, restarts: Restarts) -> Config {
+        Config::default()
+            .with_pruning(pruning)
+            .with_var_order(VarOrder::DomOverWdeg)
+            .with_restarts(restarts)
+    }
+
+    #[test]
+    fn solver_refuses_a_bad_policy() {
+        let (m, _) = crate::models::queens(4).unwrap();
+        let config = Config::default().with_restarts(Restarts::Luby { scale: 0 });
+        let err = Solver::new(&m, config).err().unwrap();
+        assert_eq!(err.to_string(), "restarts: the scale must be at least 1");
+    }
+
+    #[test]
+    fn restarts_with_and_without_undo_records_agree() {
+        // Undo records kept (levels popped), dropped at every level (back to
+        // the snapshot), and no snapshot at all: the same runs.
+        let (m, _) = crate::models::queens(9).unwrap();
+        let mut seen = Vec::new();
+        for budget in [None, Some(1), Some(crate::DEFAULT_TRAIL_BUDGET)] {
+            for pruning in [Pruning::ForwardChecking, Pruning::Propagators] {
+                let config =
+                    queens_config(pruning, Restarts::Luby { scale: 2 }).with_trail_budget(budget);
+                let mut s = Solver::new(&m, config).unwrap();
+                let first = s.first();
+                assert!(first.stats.restarts > 0);
+                let count = s.count();
+                assert_eq!(count.solutions, 352);
+                let mut stats = count.stats;
+                stats.elapsed = Default::default();
+                seen.push((pruning, first.solution, stats));
+            }
+        }
+        for (pruning, solution, stats) in &seen[2..] {
+            let same = seen.iter().find(|(p, _, _)| p == pruning).unwrap();
+            assert_eq!((&same.1, &same.2), (solution, stats), "{pruning}");
+        }
+    }
+
+    #[test]
+    fn branch_and_bound_keeps_its_bound_across_restarts() {
+        // Minimise the sum of four variables that must differ pairwise by at
+        // least 2 (|x_i - x_j| != 0, 1): 0 + 2 + 4 + 6 = 12.
+        let mut m = Model::new();
+        let x = m.int_var_array("x", 4, 0..=9).unwrap();
+        for i in 0..4 {
+            for j in i + 1..4 {
+                for d in -1..=1 {
+                    m.not_equal_offset(x[i], x[j], d).unwrap();
+                }
+            }
+        }
+        let total = m.int_var(0..=36).unwrap();
+        let sum = [x[0], x[1], x[2], x[3], total];
+        m.linear(&[1, 1, 1, 1, -1], &sum, Relation::Eq, 0).unwrap();
+        for pruning in [Pruning::ForwardChecking, Pruning::Propagators] {
+            let plain = Solver::new(&m, queens_config(pruning, Restarts::Never))
+                .unwrap()
+                .optimize(total, Goal::Minimize)
+                .unwrap();
+            let config = queens_config(pruning, Restarts::Luby { scale: 1 });
+            let o = Solver::new(&m, config)
+                .unwrap()
+                .optimize(total, Goal::Minimize)
+                .unwrap();
+            assert_eq!((plain.objective, o.objective), (Some(12), Some(12)));
+            assert_eq!(o.status, SearchStatus::Complete);
+            assert!(o.stats.restarts > 0, "{pruning}");
+            assert!(o.improvements.windows(2).all(|w| w[1] < w[0]));
+        }
+    }
 
     #[test]
     fn luby_sequence_starts_as_published() {
