@@ -238,3 +238,22 @@ fn limits_end_a_search_that_restarts_forever() {
     assert_eq!(r.status, SearchStatus::Complete);
     assert!(r.solution.is_none() && r.stats.restarts > 0);
 }
+
+/// The parallel count splits without restarts and counts each subproblem
+/// with them: the same total.
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_count_with_restarts_is_exact() {
+    use csp_core::parallel::{ParallelOptions, count_parallel};
+    let (m, _) = csp_core::models::queens(9).unwrap();
+    for budget in [None, Some(1)] {
+        let config = Config::default()
+            .with_pruning(Pruning::ForwardChecking)
+            .with_var_order(VarOrder::DomOverWdeg)
+            .with_restarts(Restarts::Luby { scale: 1 })
+            .with_trail_budget(budget);
+        let r = count_parallel(&m, &config, &ParallelOptions::default()).unwrap();
+        assert_eq!(r.solutions, 352);
+        assert!(r.is_complete());
+    }
+}
