@@ -7,7 +7,9 @@
 # Environment: BENCH_DIR (default ../shared/minizinc-benchmarks from the
 # repository root), FZN_CSP_DIR (where fzn-csp is; default target/release,
 # built first with `cargo build --release -p csp-flatzinc`), EXTRA (more
-# minizinc flags, e.g. "--pruning mac").
+# minizinc flags, e.g. "--pruning mac" or "--var dom-wdeg --restart luby"),
+# FREE=1 (free search: minizinc's -f, so fzn-csp ignores the models' search
+# annotations and uses its default search or the EXTRA heuristics).
 #
 # Prints one tab-separated line per instance: instance, kind, expected, answer,
 # verdict, seconds. Verdicts: ok; wrong (a different answer: a bug);
@@ -45,7 +47,7 @@ while IFS=$'\t' read -r family model data kind expected _; do
   # minizinc's own limit (passed to fzn-csp as -t), and a hard stop after it.
   # shellcheck disable=SC2086
   timeout -k 10 $((limit + 30)) minizinc --solver csp --output-mode dzn --output-objective \
-    --time-limit $((limit * 1000)) ${EXTRA:-} "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+    --time-limit $((limit * 1000)) ${FREE:+-f} ${EXTRA:-} "${args[@]}" >"$tmp/out" 2>"$tmp/err"
   status=$?
   secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
   out=$(cat "$tmp/out" "$tmp/err")
@@ -67,7 +69,12 @@ while IFS=$'\t' read -r family model data kind expected _; do
       [ "$last_obj" = "$expected" ] && verdict=ok || verdict=wrong
     else
       # Stopped early: the best so far must not beat the proved optimum.
-      if grep -q 'minimize' "$bench/$model"; then
+      # The solve item may be in a file the model includes (bacp).
+      sources=("$bench/$model")
+      for inc in $(grep -o 'include "[^"]*"' "$bench/$model" | cut -d'"' -f2); do
+        [ -f "$(dirname "$bench/$model")/$inc" ] && sources+=("$(dirname "$bench/$model")/$inc")
+      done
+      if grep -q 'minimize' "${sources[@]}"; then
         [ "$last_obj" -lt "$expected" ] && verdict=wrong
       else
         [ "$last_obj" -gt "$expected" ] && verdict=wrong

@@ -94,6 +94,9 @@
 //! failures, solutions and time, and a [`CancelFlag`] stops a search from another
 //! thread. The [`SearchStatus`] of every result says whether the search was
 //! complete: a count stopped by a limit is never passed off as exact.
+//! [`Config::with_restarts`] restarts the search from the root after each
+//! run's budget of failures ([`Restarts`]: Luby, geometric, ...), keeping
+//! dom/wdeg's weights.
 //!
 //! # Statistics
 //! [`SearchStats`] defines every counter once (values *tried*, *accepted*,
@@ -198,8 +201,8 @@ pub use model::{MAX_DOMAIN_WIDTH, Model, Posted};
 pub use observer::{Candidate, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver};
 pub use pruning::{Pruning, UnknownName};
 pub use search::{
-    Config, CountResult, DEFAULT_TRAIL_BUDGET, Goal, Optimum, Solution, Solutions, SolveResult,
-    Solver,
+    Config, CountResult, DEFAULT_TRAIL_BUDGET, Goal, Optimum, Restarts, Solution, Solutions,
+    SolveResult, Solver,
 };
 pub use state::{StateLayout, TrailedState};
 pub use stats::SearchStats;

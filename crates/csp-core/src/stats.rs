@@ -18,6 +18,7 @@ use std::time::Duration;
 /// | `revisions` | revisions: one variable's domain examined by one constraint in order to remove values from it, whether or not any goes; every built-in constraint counts one per variable it filters per call, and none for a call that only tests fixed values, so the figure compares across models (8-queens under `fc`: 3,414 on the pairwise model, 13,442 on the global one, whose three constraints each revise every undecided row) | |
 /// | `pruned` | values removed from domains by propagation (not counting decisions) | |
 /// | `peak_depth` | the most variables assigned at once | `peakDepth` |
+/// | `restarts` | times the search went back to the root to start a new run ([`Restarts`](crate::Restarts)) | `restarts` |
 /// | `solutions` | solutions found | `solutions` |
 /// | `elapsed` | wall-clock time spent searching | `solveTime` (seconds) |
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,6 +41,8 @@ pub struct SearchStats {
     pub pruned: u64,
     /// Largest number of simultaneous decisions.
     pub peak_depth: u64,
+    /// Restarts from the root.
+    pub restarts: u64,
     /// Solutions found.
     pub solutions: u64,
     /// Time spent searching.
@@ -72,6 +75,7 @@ impl SearchStats {
                 "propagations",
                 (self.checks + self.propagations).to_string(),
             ),
+            ("restarts", self.restarts.to_string()),
             ("tried", self.tried.to_string()),
             ("accepted", self.accepted.to_string()),
             ("checks", self.checks.to_string()),
@@ -94,6 +98,7 @@ impl SearchStats {
         self.revisions += other.revisions;
         self.pruned += other.pruned;
         self.peak_depth = self.peak_depth.max(other.peak_depth);
+        self.restarts += other.restarts;
         self.solutions += other.solutions;
         self.elapsed += other.elapsed;
     }

@@ -49,13 +49,17 @@
 //! [`Func`](csp_core::Func), [`BoolOr`](csp_core::BoolOr) and
 //! [`ReifiedLinear`](csp_core::ReifiedLinear) (re-exported in [`constraints`]);
 //! parity and set membership are this crate's own. Search annotations become
-//! [`Phase`]s, followed by [`PhasedVariables`] and [`PhasedValues`].
+//! [`Phase`]s, followed by [`PhasedVariables`] and [`PhasedValues`]; restart
+//! annotations a csp-core [`Restarts`](csp_core::Restarts) policy. A model
+//! without them gets the default search of [`SearchPlan`].
 //!
 //! # Errors
 //! Nothing is ignored silently: a construct fzn-csp does not support is an
 //! [`Error`] naming it and its line, never a wrong answer. Annotations on
 //! declarations and constraints (`is_defined_var`, `defines_var`, `domain`, ...)
-//! only inform a solver, and are the one thing skipped.
+//! only inform a solver, and are the one thing skipped (`var_is_introduced`
+//! and `is_defined_var` tell the default search which variables the model
+//! declared: [`Translation::decision_vars`], [`SearchPlan`]).
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -85,6 +89,6 @@ pub use output::{
 };
 pub use parser::{MAX_DEPTH, parse};
 pub use pos::Pos;
-pub use solve::{Options, Outcome, run, solve};
+pub use solve::{DEFAULT_RESTARTS, DEFAULT_VAR_ORDER, Options, Outcome, SearchPlan, run, solve};
 pub use strategy::{Phase, ValChoice, VarChoice};
 pub use translate::{Scalar, TranslateOptions, Translation, translate};

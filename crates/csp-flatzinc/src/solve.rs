@@ -4,8 +4,8 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use csp_core::{
-    CancelFlag, Config, CspError, Limits, Node, Pruning, SearchObserver, SearchStats, SearchStatus,
-    Solver, StopReason, ValOrder, Value, VarOrder,
+    CancelFlag, Config, CspError, Limits, Node, Pruning, Restarts, SearchObserver, SearchStats,
+    SearchStatus, Solver, StopReason, ValOrder, Value, VarOrder,
 };
 
 use crate::branching::{PhasedValues, PhasedVariables};
@@ -32,10 +32,16 @@ pub struct Options {
     pub statistics: bool,
     /// `--pruning`: how much the search prunes after each decision.
     pub pruning: Pruning,
-    /// `--var`: the variable order where no annotation applies.
-    pub var_order: VarOrder,
-    /// `--val`: the value order where no annotation applies.
-    pub val_order: ValOrder,
+    /// `--var`: the variable order where no annotation applies; `None`
+    /// (`auto`): the [`SearchPlan`]'s choice.
+    pub var_order: Option<VarOrder>,
+    /// `--val`: the value order where no annotation applies; `None`
+    /// (`auto`): ascending.
+    pub val_order: Option<ValOrder>,
+    /// `--restart`: the restart policy where the model has no restart
+    /// annotation (or with free search); `None` (`auto`): the
+    /// [`SearchPlan`]'s choice.
+    pub restarts: Option<Restarts>,
     /// Stops the search when set (Ctrl-C); [`run`] also sets it when the
     /// output can no longer be written.
     pub cancel: Option<CancelFlag>,
@@ -51,9 +57,93 @@ impl Default for Options {
             free_search: false,
             statistics: false,
             pruning: Pruning::Propagators,
-            var_order: VarOrder::FirstFail,
-            val_order: ValOrder::Ascending,
+            var_order: None,
+            val_order: None,
+            restarts: None,
             cancel: None,
+        }
+    }
+}
+
+/// The search [`solve`] runs for a translation and options: the fallback
+/// heuristics (for the variables no search annotation covers), the restarts,
+/// and whether the declared variables come first.
+///
+/// A model is *unannotated* when its solve item has no search and no restart
+/// annotation, or with free search (`-f`). Then fzn-csp's **default search**
+/// applies: [`DEFAULT_VAR_ORDER`] over the variables the modeller declared
+/// ([`Translation::decision_vars`]) first, then over the rest, values in
+/// ascending order, binary choices, [`DEFAULT_RESTARTS`]. An annotated model
+/// keeps its annotations, and the variables they do not cover are decided
+/// first-fail, ascending, without restarts (unless the model has a restart
+/// annotation). `--var`, `--val` and `--restart` replace these choices
+/// where no annotation applies; a restart annotation wins over `--restart`.
+///
+/// ```
+/// use csp_core::{Restarts, VarOrder};
+/// use csp_flatzinc::{Options, SearchPlan, parse, translate};
+/// let src = "var 1..3: x;\nsolve :: int_search([x], input_order, indomain_min, complete) satisfy;";
+/// let t = translate(&parse(src)?, &Default::default())?;
+/// let annotated = SearchPlan::new(&t, &Options::default());
+/// assert_eq!(annotated.var_order, VarOrder::FirstFail);
+/// assert_eq!(annotated.restarts, Restarts::Never);
+/// let free = SearchPlan::new(&t, &Options { free_search: true, ..Default::default() });
+/// assert_eq!(free.var_order, csp_flatzinc::DEFAULT_VAR_ORDER);
+/// assert!(free.declared_first);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchPlan {
+    /// The variable order where no annotation applies (seeded with `-r`).
+    pub var_order: VarOrder,
+    /// The value order where no annotation applies (seeded with `-r`).
+    pub val_order: ValOrder,
+    /// The restart policy.
+    pub restarts: Restarts,
+    /// Whether the search branches on [`Translation::decision_vars`] first.
+    pub declared_first: bool,
+}
+
+/// The default search's variable order (see [`SearchPlan`]): smallest
+/// domain, ties to the variable in the most live constraints. Of the orders
+/// measured on the benchmark set with free search (docs/search.md) it is
+/// the one that solved every instance within 20 s.
+pub const DEFAULT_VAR_ORDER: VarOrder = VarOrder::MrvDegree;
+
+/// The default search's restarts (see [`SearchPlan`]): none. On the
+/// benchmark set Luby and geometric restarts with dom/wdeg solved fewer
+/// instances than the same search without (docs/search.md); `--restart`
+/// turns them on.
+pub const DEFAULT_RESTARTS: Restarts = Restarts::Never;
+
+impl SearchPlan {
+    /// The plan for `t` under `options`.
+    pub fn new(t: &Translation, options: &Options) -> Self {
+        let annotated_restarts = if options.free_search {
+            None
+        } else {
+            t.restarts
+        };
+        let unannotated =
+            options.free_search || (t.phases.is_empty() && annotated_restarts.is_none());
+        let (var_order, restarts) = if unannotated {
+            (DEFAULT_VAR_ORDER, DEFAULT_RESTARTS)
+        } else {
+            (VarOrder::FirstFail, Restarts::Never)
+        };
+        let var_order = match options.var_order.unwrap_or(var_order) {
+            VarOrder::Random(_) => VarOrder::Random(options.seed),
+            other => other,
+        };
+        let val_order = match options.val_order.unwrap_or(ValOrder::Ascending) {
+            ValOrder::Random(_) => ValOrder::Random(options.seed),
+            other => other,
+        };
+        SearchPlan {
+            var_order,
+            val_order,
+            restarts: annotated_restarts.or(options.restarts).unwrap_or(restarts),
+            declared_first: unannotated,
         }
     }
 }
@@ -89,26 +179,14 @@ pub fn solve(
     options: &Options,
     on_solution: &mut dyn FnMut(&[Value]),
 ) -> Result<Outcome, CspError> {
-    let seed_order = |o: VarOrder| match o {
-        VarOrder::Random(_) => VarOrder::Random(options.seed),
-        other => other,
-    };
-    let seed_val = |o: ValOrder| match o {
-        ValOrder::Random(_) => ValOrder::Random(options.seed),
-        other => other,
-    };
+    let plan = SearchPlan::new(t, options);
     let phases = if options.free_search {
         &[][..]
     } else {
         &t.phases[..]
     };
-    let vars = PhasedVariables::new(phases, seed_order(options.var_order));
-    let vals = PhasedValues::new(
-        t.model.num_vars(),
-        phases,
-        seed_val(options.val_order),
-        options.seed,
-    );
+    let vars = PhasedVariables::new(phases, plan.var_order);
+    let vals = PhasedValues::new(t.model.num_vars(), phases, plan.val_order, options.seed);
     if options.num_solutions == Some(0) {
         // No solution asked for: nothing to search (the status is unknown).
         return Ok(Outcome {
@@ -129,10 +207,14 @@ pub fn solve(
     };
     // Binary choices (x = v, then x != v) at the propagators level, as
     // Gecode does; the textbook levels ignore the setting.
-    let config = Config::default()
+    let mut config = Config::default()
         .with_pruning(options.pruning)
         .with_binary_branching(true)
+        .with_restarts(plan.restarts)
         .with_limits(limits);
+    if plan.declared_first {
+        config = config.with_decision_vars(&t.decision_vars);
+    }
     let report_each = t.objective.is_none() || options.all_solutions;
     let observer = Reporter {
         on_solution,

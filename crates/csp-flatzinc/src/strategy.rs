@@ -1,6 +1,6 @@
-//! Search annotations (`int_search`, `bool_search`, `seq_search`) read into phases: variables with their heuristics.
+//! Search annotations (`int_search`, `bool_search`, `seq_search`) read into phases: variables with their heuristics; `restart_*` into a restart policy.
 
-use csp_core::{ValOrder, VarId};
+use csp_core::{Restarts, ValOrder, VarId};
 
 use crate::ast::{Annotation, Expr};
 use crate::error::TranslateError;
@@ -123,16 +123,77 @@ impl ValChoice {
     }
 }
 
-/// The phases of a solve item's annotations, in order (`seq_search` flattened).
+/// The phases of a solve item's annotations, in order (`seq_search` flattened),
+/// and its restart annotation if it has one.
 pub(crate) fn phases(
     cx: &Context,
     annotations: &[Annotation],
-) -> Result<Vec<Phase>, TranslateError> {
+) -> Result<(Vec<Phase>, Option<Restarts>), TranslateError> {
     let mut out = Vec::new();
+    let mut restarts = None;
     for ann in annotations {
-        collect(cx, ann, &mut out)?;
+        if ann.name.starts_with("restart_") {
+            let r = restart(ann)?;
+            if restarts.replace(r).is_some() {
+                return Err(TranslateError::BadArgument {
+                    context: format!("annotation `{}`", ann.name),
+                    expected: "one restart annotation".to_string(),
+                    line: ann.pos.line,
+                });
+            }
+        } else {
+            collect(cx, ann, &mut out)?;
+        }
     }
-    Ok(out)
+    Ok((out, restarts))
+}
+
+/// MiniZinc's restart annotations (`restart_none`, `restart_constant(scale)`,
+/// `restart_linear(scale)`, `restart_luby(scale)`, `restart_geometric(base,
+/// scale)`) as a csp-core policy. MiniZinc's geometric `base` is the growth
+/// factor and `scale` the first run's budget; the budgets count failures.
+fn restart(ann: &Annotation) -> Result<Restarts, TranslateError> {
+    let bad = |expected: &str| TranslateError::BadArgument {
+        context: format!("annotation `{}`", ann.name),
+        expected: expected.to_string(),
+        line: ann.pos.line,
+    };
+    let positive = |e: &Expr| match e {
+        Expr::Int(n) if *n >= 1 => Ok(*n as u64),
+        _ => Err(bad("a positive integer scale")),
+    };
+    match (ann.name.as_str(), ann.args.as_slice()) {
+        ("restart_none", []) => Ok(Restarts::Never),
+        ("restart_constant", [s]) => Ok(Restarts::Constant {
+            scale: positive(s)?,
+        }),
+        ("restart_linear", [s]) => Ok(Restarts::Linear {
+            scale: positive(s)?,
+        }),
+        ("restart_luby", [s]) => Ok(Restarts::Luby {
+            scale: positive(s)?,
+        }),
+        ("restart_geometric", [f, s]) => {
+            let factor = match f {
+                Expr::Float(x) => *x,
+                Expr::Int(n) => *n as f64,
+                _ => return Err(bad("(a growth factor >= 1, a positive integer scale)")),
+            };
+            if !(factor.is_finite() && factor >= 1.0) {
+                return Err(bad("(a growth factor >= 1, a positive integer scale)"));
+            }
+            Ok(Restarts::Geometric {
+                base: positive(s)?,
+                factor,
+            })
+        }
+        ("restart_none", _) => Err(bad("no arguments")),
+        ("restart_constant" | "restart_linear" | "restart_luby", _) => {
+            Err(bad("(a positive integer scale)"))
+        }
+        ("restart_geometric", _) => Err(bad("(a growth factor >= 1, a positive integer scale)")),
+        (other, _) => Err(unsupported(other, ann)),
+    }
 }
 
 fn unsupported(name: &str, ann: &Annotation) -> TranslateError {
@@ -221,8 +282,13 @@ mod tests {
     use crate::{TranslateOptions, translate};
 
     fn plan(solve: &str) -> Result<Vec<Phase>, TranslateError> {
+        restarts_of(solve).map(|(p, _)| p)
+    }
+
+    fn restarts_of(solve: &str) -> Result<(Vec<Phase>, Option<Restarts>), TranslateError> {
         let src = format!("array [1..2] of var 1..3: q;\nvar bool: b;\nvar 1..3: z;\n{solve}");
-        translate(&crate::parse(&src).unwrap(), &TranslateOptions::default()).map(|t| t.phases)
+        translate(&crate::parse(&src).unwrap(), &TranslateOptions::default())
+            .map(|t| (t.phases, t.restarts))
     }
 
     #[test]
@@ -269,10 +335,10 @@ mod tests {
             err.unwrap_err().to_string(),
             "line 4: unsupported annotation `outdomain_min`"
         );
-        let err = plan("solve\n :: restart_luby(100) satisfy;");
+        let err = plan("solve\n :: restart_random(100) satisfy;");
         assert_eq!(
             err.unwrap_err().to_string(),
-            "line 5: unsupported annotation `restart_luby`"
+            "line 5: unsupported annotation `restart_random`"
         );
         let err = plan("solve :: int_search(q, first_fail, indomain_min, credit) satisfy;");
         assert_eq!(
@@ -287,5 +353,67 @@ mod tests {
         let options = TranslateOptions { free_search: true };
         let t = translate(&crate::parse(src).unwrap(), &options).unwrap();
         assert!(t.phases.is_empty());
+    }
+
+    #[test]
+    fn restart_annotations_give_policies() {
+        let cases = [
+            ("restart_none", Restarts::Never),
+            ("restart_constant(50)", Restarts::Constant { scale: 50 }),
+            ("restart_linear(7)", Restarts::Linear { scale: 7 }),
+            ("restart_luby(100)", Restarts::Luby { scale: 100 }),
+            (
+                "restart_geometric(1.5, 250)",
+                Restarts::Geometric {
+                    base: 250,
+                    factor: 1.5,
+                },
+            ),
+            (
+                "restart_geometric(2, 10)",
+                Restarts::Geometric {
+                    base: 10,
+                    factor: 2.0,
+                },
+            ),
+        ];
+        for (ann, expected) in cases {
+            let (phases, restarts) = restarts_of(&format!("solve :: {ann} satisfy;")).unwrap();
+            assert!(phases.is_empty());
+            assert_eq!(restarts, Some(expected), "{ann}");
+        }
+        // Beside a search annotation, in either order.
+        let (phases, restarts) = restarts_of(
+            "solve :: restart_luby(10) :: int_search(q, dom_w_deg, indomain_min, complete) satisfy;",
+        )
+        .unwrap();
+        assert_eq!(phases.len(), 1);
+        assert_eq!(restarts, Some(Restarts::Luby { scale: 10 }));
+        assert_eq!(restarts_of("solve satisfy;").unwrap().1, None);
+    }
+
+    #[test]
+    fn bad_restart_annotations_are_errors() {
+        for (ann, message) in [
+            ("restart_luby(0)", "expected a positive integer scale"),
+            ("restart_luby", "expected (a positive integer scale)"),
+            ("restart_none(3)", "expected no arguments"),
+            (
+                "restart_geometric(0.5, 10)",
+                "expected (a growth factor >= 1",
+            ),
+            ("restart_geometric(1.5)", "expected (a growth factor >= 1"),
+            ("restart_constant(-4)", "expected a positive integer scale"),
+            (
+                "restart_luby(5) :: restart_none",
+                "expected one restart annotation",
+            ),
+        ] {
+            let err = restarts_of(&format!("solve :: {ann} satisfy;"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with("line 4: "), "{ann}: {err}");
+            assert!(err.contains(message), "{ann}: {err}");
+        }
     }
 }

@@ -2,7 +2,9 @@
 
 use std::collections::HashMap;
 
-use csp_core::{Constraint, CspError, Domain, Goal, Linear, Model, Relation, Value, VarId};
+use csp_core::{
+    Constraint, CspError, Domain, Goal, Linear, Model, Relation, Restarts, Value, VarId,
+};
 
 use crate::ast::{self, BasicParType, Decl, Expr, ParType, SetLit, VarType};
 use crate::constraints::InSet;
@@ -57,6 +59,14 @@ pub struct Translation {
     pub objective: Option<(VarId, Goal)>,
     /// The search annotations as phases (empty without annotations or with free search).
     pub phases: Vec<Phase>,
+    /// The solve item's restart annotation (`restart_luby(100)`, ...), if it
+    /// has one (`None` with free search).
+    pub restarts: Option<Restarts>,
+    /// The variables the modeller declared: those of the FlatZinc file
+    /// without `var_is_introduced` or `is_defined_var` (MiniZinc marks the
+    /// variables it adds, and those a constraint defines from others), in
+    /// declaration order. The default search branches on them first.
+    pub decision_vars: Vec<VarId>,
     /// `var int` variables whose bounds, inferred from the constraints that
     /// define them, reach beyond 64-bit integers and were cut to fit: solutions
     /// found are still solutions, but a search that ends without one (or with
@@ -97,19 +107,46 @@ pub fn translate(
         ast::Goal::Minimize(e) => cx.objective(e, Goal::Minimize)?,
         ast::Goal::Maximize(e) => cx.objective(e, Goal::Maximize)?,
     };
-    let phases = if options.free_search {
-        Vec::new()
+    let (phases, restarts) = if options.free_search {
+        (Vec::new(), None)
     } else {
         phases(&cx, &ast.solve.annotations)?
     };
     let outputs = crate::output::outputs(&cx, &ast.decls)?;
+    let decision_vars = declared_vars(&cx, ast);
     Ok(Translation {
         model: cx.model,
         outputs,
         objective,
         phases,
+        restarts,
+        decision_vars,
         clamped: inferred.clamped,
     })
+}
+
+/// The variables of `ast` declared on their own (no value, so neither a
+/// constant nor an alias) and not marked `var_is_introduced` or
+/// `is_defined_var`.
+fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for decl in &ast.decls {
+        let ast::Decl::Var(v) = decl else {
+            continue;
+        };
+        let marked = |name| ast::Annotation::find(&v.annotations, name).is_some();
+        if v.value.is_some() || marked("var_is_introduced") || marked("is_defined_var") {
+            continue;
+        }
+        if let Some(Symbol::Scalar(Scalar::IntVar(var) | Scalar::BoolVar(var))) =
+            cx.symbols.get(&v.name)
+            && seen.insert(*var)
+        {
+            out.push(*var);
+        }
+    }
+    out
 }
 
 /// The state of a translation: the model so far and the meaning of each name.

@@ -123,11 +123,31 @@ fn pruning_levels_and_free_search_agree() {
         }
         let free = Options {
             free_search: true,
-            var_order: csp_core::VarOrder::DomOverWdeg,
-            val_order: csp_core::ValOrder::MiddleOut,
+            var_order: Some(csp_core::VarOrder::DomOverWdeg),
+            val_order: Some(csp_core::ValOrder::MiddleOut),
             ..Options::default()
         };
         assert_eq!(solve_with(&name, &free), answer, "{name} with free search");
+    }
+}
+
+#[test]
+fn restarts_find_the_expected_answers() {
+    // Restarts after every failure or two: counts stay exact (no solution
+    // twice), optima the same. With the annotations and with free search.
+    for (name, answer) in expected() {
+        for free_search in [false, true] {
+            let options = Options {
+                free_search,
+                restarts: Some(csp_core::Restarts::Luby { scale: 1 }),
+                ..Options::default()
+            };
+            assert_eq!(
+                solve_with(&name, &options),
+                answer,
+                "{name} with restarts (free search {free_search})"
+            );
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::{CancelFlag, Limits, Pruning, ValOrder, VarId, VarOrder};
+use crate::{CancelFlag, Limits, Pruning, Restarts, ValOrder, VarId, VarOrder};
 
 /// How to search: the pruning level, the branching heuristics, and the limits.
 ///
@@ -38,6 +38,9 @@ pub struct Config {
     /// Ranges wider than this start as intervals without bits (see
     /// [`with_lazy_bits_above`](Config::with_lazy_bits_above)).
     pub lazy_bits_above: u64,
+    /// When to start again from the root (see
+    /// [`with_restarts`](Config::with_restarts)).
+    pub restarts: Restarts,
 }
 
 /// The default [`Config::trail_budget`]: 64 MiB.
@@ -54,6 +57,7 @@ impl Default for Config {
             binary_branching: false,
             trail_budget: Some(DEFAULT_TRAIL_BUDGET),
             lazy_bits_above: crate::domains::DEFAULT_LAZY_BITS_ABOVE,
+            restarts: Restarts::Never,
         }
     }
 }
@@ -211,6 +215,51 @@ impl Config {
     /// ```
     pub fn with_lazy_bits_above(mut self, width: u64) -> Self {
         self.lazy_bits_above = width;
+        self
+    }
+
+    /// Restarts the search from the root after each run's budget of failures
+    /// (the sequences of [`Restarts`]); [`Restarts::Never`] by default.
+    /// Restarts pay off with a heuristic that learns or varies:
+    /// [`VarOrder::DomOverWdeg`] keeps its constraint weights across runs, so
+    /// each run starts with the variables of the constraints that failed most,
+    /// and [`VarOrder::Random`] draws a new order. With a fixed order such as
+    /// first-fail each run repeats the last one's beginning.
+    ///
+    /// - [`first`](crate::Solver::first) finds a solution if there is one
+    ///   and proves there is none otherwise (unless the policy is
+    ///   [`Restarts::Constant`]);
+    /// - branch and bound ([`optimize`](crate::Solver::optimize)) keeps its
+    ///   bound across runs, so it never finds a solution twice, and proves the
+    ///   optimum;
+    /// - counting and enumerating: restarts stop at the first solution of a
+    ///   satisfaction search, and the run that found it goes on depth-first,
+    ///   so every solution is found exactly once (the runs before it found
+    ///   none, and this run started from the root);
+    /// - the limits count every run: `nodes`, `failures` and time are totals;
+    /// - deterministic: the same model and config give the same runs.
+    ///
+    /// [`SearchStats::restarts`](crate::SearchStats::restarts) counts the
+    /// restarts. [`Solver::new`](crate::Solver::new) refuses a scale or base
+    /// of 0 and a factor below 1.
+    ///
+    /// ```
+    /// use csp_core::{Config, Pruning, Restarts, Solver, VarOrder};
+    /// let (m, _) = csp_core::models::queens(30)?;
+    /// let config = Config::default()
+    ///     .with_pruning(Pruning::Propagators)
+    ///     .with_binary_branching(true)
+    ///     .with_var_order(VarOrder::DomOverWdeg)
+    ///     .with_restarts(Restarts::Luby { scale: 4 });
+    /// let mut s = Solver::new(&m, config)?;
+    /// let found = s.first();
+    /// assert!(found.solution.is_some());
+    /// // Every run but the last ended after its budget of failures.
+    /// assert!(found.stats.rejected >= 4 * found.stats.restarts);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn with_restarts(mut self, restarts: Restarts) -> Self {
+        self.restarts = restarts;
         self
     }
 }

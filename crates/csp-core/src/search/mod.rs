@@ -26,6 +26,7 @@ mod config;
 mod optimize;
 mod propagate;
 mod recompute;
+mod restart;
 mod results;
 mod run;
 mod split;
@@ -34,6 +35,7 @@ mod tests;
 
 pub use config::{Config, DEFAULT_TRAIL_BUDGET};
 use optimize::Objective;
+pub use restart::Restarts;
 pub use results::{CountResult, Goal, Optimum, Solution, Solutions, SolveResult};
 
 /// An entry of a variable's watch list: a constraint on it and its position in
@@ -142,6 +144,13 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// The domains and state to recompute from (after the root propagation
     /// and any assumptions), kept while a budget is set.
     snapshot: Option<Box<(DomainSnapshot, StateSnapshot)>>,
+    /// The restart policy ([`Config::with_restarts`]).
+    restart_policy: Restarts,
+    /// The failure count at which the current run ends (`u64::MAX`: never).
+    restart_at: u64,
+    /// The failure count at which the search must look up: the smaller of
+    /// the failure limit and `restart_at` (one comparison per failure).
+    fail_mark: u64,
 }
 
 impl<'m> Solver<'m> {
@@ -177,6 +186,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let started = Instant::now();
         let n = model.num_vars();
         let m = model.num_constraints();
+        config.restarts.check()?;
         if let Some(vars) = &config.decision_vars {
             model.check_vars("decision variables", vars)?;
             let mut seen = vec![false; n];
@@ -262,7 +272,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             binary: config.binary_branching && config.pruning == Pruning::Propagators,
             trail_budget: config.trail_budget,
             snapshot: None,
+            restart_policy: config.restarts,
+            restart_at: config.restarts.budget(0),
+            fail_mark: u64::MAX,
         };
+        solver.update_fail_mark();
         solver.domains.push_level();
         solver.state.push_level();
         // The limits hold during the root propagation too.

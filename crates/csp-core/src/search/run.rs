@@ -173,12 +173,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 Err(failure) => {
                     self.stats.rejected += 1;
                     self.observer.on_reject(&node, &failure);
-                    if self
-                        .limits
-                        .failures
-                        .is_some_and(|f| self.stats.rejected >= f)
+                    // The failure limit, or the end of a restart run.
+                    if self.stats.rejected >= self.fail_mark
+                        && let Some(reason) = self.fail_mark_reached()
                     {
-                        return self.stop(StopReason::FailureLimit);
+                        return self.stop(reason);
                     }
                 }
             }
@@ -239,12 +238,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Err(failure) => {
                 self.stats.rejected += 1;
                 self.observer.on_refute(&node, Some(&failure));
-                if self
-                    .limits
-                    .failures
-                    .is_some_and(|f| self.stats.rejected >= f)
+                if self.stats.rejected >= self.fail_mark
+                    && let Some(reason) = self.fail_mark_reached()
                 {
-                    return Some(self.stop(StopReason::FailureLimit));
+                    return Some(self.stop(reason));
                 }
             }
         }
@@ -253,6 +250,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
 
     pub(super) fn found_solution(&mut self) -> bool {
         self.stats.solutions += 1;
+        if self.objective.is_none() && self.restart_at != u64::MAX {
+            // Enumerating: the rest of this run's tree holds every other
+            // solution once; another restart would find this one again.
+            self.stop_restarting();
+        }
         let last = self.frames.last().and_then(|f| f.open);
         if self.observer.wants_solutions() {
             self.buf.clear();

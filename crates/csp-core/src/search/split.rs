@@ -55,6 +55,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         self.split_depth = Some(depth);
         // Paths are lists of assignments: no refutations on them.
         let binary = std::mem::replace(&mut self.binary, false);
+        // A restart would list paths twice.
+        let restart_at = self.restart_at;
+        self.stop_restarting();
         while let Some(sol) = self.next_solution() {
             let _ = sol;
             let path = self
@@ -66,6 +69,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
         self.split_depth = None;
         self.binary = binary;
+        self.restart_at = restart_at;
+        self.update_fail_mark();
         std::mem::take(&mut self.frontier)
     }
 
@@ -75,6 +80,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// a parallel count hand out more work this way).
     pub(crate) fn raise_limits(&mut self, limits: Limits) {
         self.limits = limits;
+        self.update_fail_mark();
         if matches!(
             self.status,
             SearchStatus::Stopped(

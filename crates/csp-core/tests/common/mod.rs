@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use csp_core::{
-    Config, Constraint, CspError, Model, Pruning, Relation, SearchStatus, Solver, ValOrder, Value,
-    VarId, VarOrder,
+    Config, Constraint, CspError, Model, Pruning, Relation, Restarts, SearchStatus, Solver,
+    ValOrder, Value, VarId, VarOrder,
 };
 
 /// The relations, in decoding order.
@@ -488,7 +488,9 @@ pub fn val_orders(seed: u64) -> [ValOrder; 5] {
     ]
 }
 
-/// Every pruning level x variable order x value order (125 configurations).
+/// Every pruning level x variable order x value order (125 configurations),
+/// plus per level a tiny trail budget and restarts (Luby with dom/wdeg,
+/// geometric with a random order, each also recomputing).
 pub fn every_config(seed: u64) -> Vec<Config> {
     let mut out = Vec::new();
     for pruning in Pruning::ALL {
@@ -521,13 +523,34 @@ pub fn every_config(seed: u64) -> Vec<Config> {
             }
             out.push(lazy);
         }
+        // Restarts after very few failures: many runs on these small trees.
+        for (restarts, var) in [
+            (Restarts::Luby { scale: 1 }, VarOrder::DomOverWdeg),
+            (
+                Restarts::Geometric {
+                    base: 1,
+                    factor: 1.5,
+                },
+                VarOrder::Random(seed),
+            ),
+        ] {
+            let config = Config::default()
+                .with_pruning(pruning)
+                .with_var_order(var)
+                .with_restarts(restarts);
+            if pruning == Pruning::Propagators {
+                out.push(config.clone().with_binary_branching(true));
+            }
+            out.push(config.clone().with_trail_budget(Some(1)));
+            out.push(config);
+        }
     }
     out
 }
 
 fn describe(config: &Config) -> String {
     format!(
-        "{} / {} / {}{}{}{}",
+        "{} / {} / {}{}{}{}{}",
         config.pruning,
         config.var_order,
         config.val_order,
@@ -545,6 +568,11 @@ fn describe(config: &Config) -> String {
             " / intervals"
         } else {
             ""
+        },
+        if config.restarts == Restarts::Never {
+            String::new()
+        } else {
+            format!(" / restarts {}", config.restarts)
         }
     )
 }

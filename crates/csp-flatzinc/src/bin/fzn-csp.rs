@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use csp_core::{Pruning, ValOrder, VarOrder};
+use csp_core::{Pruning, Restarts, ValOrder, VarOrder};
 use csp_flatzinc::{Options, install_solver_config, run};
 
 /// Solves a FlatZinc model with csp and prints the solutions as MiniZinc expects.
@@ -39,18 +39,41 @@ struct Cli {
         default_value_t = 0
     )]
     seed: u64,
-    /// Free search: ignore the search annotations, use --var and --val.
+    /// Free search: ignore the search and restart annotations, use the default
+    /// search (or --var, --val and --restart).
     #[arg(short = 'f', long = "free-search")]
     free_search: bool,
     /// Pruning after each decision: none, check, fc, mac, propagators.
     #[arg(long, default_value = "propagators")]
     pruning: Pruning,
-    /// Variable order where no annotation applies: input, first-fail, mrv-degree, dom-wdeg, random.
-    #[arg(long = "var", default_value = "first-fail")]
-    var_order: VarOrder,
-    /// Value order where no annotation applies: asc, desc, middle, lcv, random.
-    #[arg(long = "val", default_value = "asc")]
-    val_order: ValOrder,
+    /// Variable order where no annotation applies: auto, input, first-fail,
+    /// mrv-degree, dom-wdeg, random. auto: for a model without search
+    /// annotations (or with -f) the default search, mrv-degree over the
+    /// variables the model declares (not those MiniZinc introduced or
+    /// defined) first, then over the rest; first-fail for the variables an
+    /// annotation leaves out.
+    #[arg(long = "var", value_name = "ORDER", default_value = "auto", value_parser = auto::<VarOrder>)]
+    var_order: Auto<VarOrder>,
+    /// Value order where no annotation applies: auto (asc), asc, desc, middle, lcv, random.
+    #[arg(long = "val", value_name = "ORDER", default_value = "auto", value_parser = auto::<ValOrder>)]
+    val_order: Auto<ValOrder>,
+    /// Restarts where the model has no restart annotation (or with -f): auto
+    /// (the default search's), none, constant, linear, luby, geometric. Each
+    /// run ends after its budget of failures: constant --restart-scale, linear
+    /// scale x run, luby scale x 1,1,2,1,1,2,4,..., geometric scale x
+    /// factor^run; then the search starts again from the root, keeping
+    /// dom-wdeg's weights.
+    #[arg(long = "restart", value_name = "KIND", default_value = "auto",
+          value_parser = ["auto", "none", "constant", "linear", "luby", "geometric"])]
+    restart: String,
+    /// The failures of --restart's first run (its unit for luby).
+    #[arg(long = "restart-scale", value_name = "N", default_value_t = 250,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    restart_scale: u64,
+    /// The growth factor of --restart geometric (>= 1).
+    #[arg(long = "restart-factor", value_name = "F", default_value_t = 1.5,
+          value_parser = parse_factor)]
+    restart_factor: f64,
     /// Write csp.msc and csp-mznlib/ for MiniZinc into --solver-dir, then exit.
     #[arg(long)]
     install: bool,
@@ -117,8 +140,9 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
         free_search: cli.free_search,
         statistics: cli.statistics,
         pruning: cli.pruning,
-        var_order: cli.var_order,
-        val_order: cli.val_order,
+        var_order: cli.var_order.0,
+        val_order: cli.val_order.0,
+        restarts: restarts(&cli.restart, cli.restart_scale, cli.restart_factor),
         cancel: Some(csp_cli::cancel_on_ctrl_c()),
     };
     let stdout = std::io::stdout();
@@ -129,6 +153,47 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
         Ok(_) => flushed.map_err(|e| output_error(&e)),
         Err(csp_flatzinc::Error::ReaderGone) => Err(Quit::ReaderGone),
         Err(e) => Err(Quit::Message(format!("{name}: {e}"))),
+    }
+}
+
+/// The policy of `--restart KIND` (`None` for `auto`).
+fn restarts(kind: &str, scale: u64, factor: f64) -> Option<Restarts> {
+    Some(match kind {
+        "none" => Restarts::Never,
+        "constant" => Restarts::Constant { scale },
+        "linear" => Restarts::Linear { scale },
+        "luby" => Restarts::Luby { scale },
+        "geometric" => Restarts::Geometric {
+            base: scale,
+            factor,
+        },
+        _ => return None,
+    })
+}
+
+/// An option that may be `auto`: `None`, fzn-csp's default search decides.
+#[derive(Clone, Debug)]
+struct Auto<T>(Option<T>);
+
+/// Parses `auto` or a value of `T`.
+fn auto<T: std::str::FromStr>(s: &str) -> Result<Auto<T>, String>
+where
+    T::Err: std::fmt::Display,
+{
+    match s {
+        "auto" => Ok(Auto(None)),
+        _ => s
+            .parse::<T>()
+            .map(|v| Auto(Some(v)))
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// A `--restart-factor`: a finite number >= 1.
+fn parse_factor(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(f) if f.is_finite() && f >= 1.0 => Ok(f),
+        _ => Err(format!("expected a number >= 1, not `{s}`")),
     }
 }
 

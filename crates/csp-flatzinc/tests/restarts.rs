@@ -1,0 +1,198 @@
+//! Restart annotations, `--restart`, and the default search of models
+//! without annotations.
+
+use std::process::Command;
+
+use csp_core::{Restarts, ValOrder, VarOrder};
+use csp_flatzinc::{
+    DEFAULT_RESTARTS, DEFAULT_VAR_ORDER, Options, SearchPlan, TranslateOptions, parse, run, solve,
+    translate,
+};
+
+/// 8 queens, unannotated or with `annotation` on the solve item.
+fn queens(annotation: &str) -> String {
+    let mut src = String::from("array [1..8] of var 1..8: q :: output_array([1..8]);\n");
+    for i in 1..=8 {
+        for j in i + 1..=8 {
+            let d = j - i;
+            src.push_str(&format!("constraint int_ne(q[{i}], q[{j}]);\n"));
+            src.push_str(&format!(
+                "constraint int_lin_ne([1, -1], [q[{i}], q[{j}]], {d});\n"
+            ));
+            src.push_str(&format!(
+                "constraint int_lin_ne([1, -1], [q[{i}], q[{j}]], -{d});\n"
+            ));
+        }
+    }
+    src.push_str(&format!("solve {annotation} satisfy;\n"));
+    src
+}
+
+fn plan(src: &str, options: &Options) -> SearchPlan {
+    let t = translate(
+        &parse(src).unwrap(),
+        &TranslateOptions {
+            free_search: options.free_search,
+        },
+    )
+    .unwrap();
+    SearchPlan::new(&t, options)
+}
+
+fn stat(out: &str, name: &str) -> u64 {
+    let prefix = format!("%%%mzn-stat: {name}=");
+    out.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no {name} in {out}"))
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_restart_annotation_restarts_and_counts_every_solution_once() {
+    let src = queens(":: restart_luby(1) :: int_search(q, dom_w_deg, indomain_min, complete)");
+    let options = Options {
+        statistics: true,
+        ..Options::default()
+    };
+    let mut out = Vec::new();
+    run(&src, &options, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(stat(&out, "restarts") > 0, "{out}");
+    let all = Options {
+        all_solutions: true,
+        ..Options::default()
+    };
+    let t = translate(&parse(&src).unwrap(), &TranslateOptions::default()).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    let outcome = solve(&t, &all, &mut |v| assert!(seen.insert(v.to_vec()))).unwrap();
+    assert_eq!((outcome.solutions, seen.len()), (92, 92));
+    assert!(outcome.status.is_complete());
+}
+
+#[test]
+fn the_default_search_applies_to_unannotated_models_only() {
+    let free = plan(&queens(""), &Options::default());
+    assert_eq!(
+        free,
+        SearchPlan {
+            var_order: DEFAULT_VAR_ORDER,
+            val_order: ValOrder::Ascending,
+            restarts: DEFAULT_RESTARTS,
+            declared_first: true,
+        }
+    );
+    // An annotated model keeps today's fallback for the variables its
+    // annotations leave out.
+    let annotated = queens(":: int_search(q, input_order, indomain_min, complete)");
+    let kept = plan(&annotated, &Options::default());
+    assert_eq!(
+        (kept.var_order, kept.restarts, kept.declared_first),
+        (VarOrder::FirstFail, Restarts::Never, false)
+    );
+    // -f: the annotations are ignored, the default search applies.
+    let f = Options {
+        free_search: true,
+        ..Options::default()
+    };
+    assert_eq!(plan(&annotated, &f), free);
+    // A restart annotation alone makes the model annotated, and wins over --restart.
+    let luby = queens(":: restart_luby(7)");
+    let options = Options {
+        restarts: Some(Restarts::Never),
+        ..Options::default()
+    };
+    let p = plan(&luby, &options);
+    assert_eq!(p.restarts, Restarts::Luby { scale: 7 });
+    assert_eq!(p.var_order, VarOrder::FirstFail);
+    // --restart and --var apply where no annotation says otherwise.
+    let options = Options {
+        restarts: Some(Restarts::Linear { scale: 3 }),
+        var_order: Some(VarOrder::Random(0)),
+        seed: 9,
+        ..Options::default()
+    };
+    let p = plan(&annotated, &options);
+    assert_eq!(p.restarts, Restarts::Linear { scale: 3 });
+    assert_eq!(p.var_order, VarOrder::Random(9));
+}
+
+#[test]
+fn declared_variables_exclude_introduced_and_defined_ones() {
+    let src = "var 1..3: x :: output_var;\n\
+               var 1..3: y;\n\
+               var 2..6: s :: is_defined_var;\n\
+               var bool: b :: var_is_introduced;\n\
+               var 1..3: a = y;\n\
+               constraint int_lin_eq([1, 1, -1], [x, y, s], 0) :: defines_var(s);\n\
+               constraint int_le_reif(x, y, b);\n\
+               solve satisfy;";
+    let t = translate(&parse(src).unwrap(), &TranslateOptions::default()).unwrap();
+    let names: Vec<String> = t
+        .decision_vars
+        .iter()
+        .map(|&v| t.model.var_name(v))
+        .collect();
+    assert_eq!(names, ["x", "y"]);
+}
+
+fn fzn_csp(args: &[&str], src: &str) -> (i32, String, String) {
+    let dir = std::env::temp_dir().join(format!("fzn-csp-restarts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!(
+        "{}.fzn",
+        args.join("_").replace(['-', '.', '/'], "")
+    ));
+    std::fs::write(&path, src).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_fzn-csp"))
+        .args(args)
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn restart_options_on_the_command_line() {
+    let src = queens("");
+    for kind in ["constant", "linear", "luby", "geometric"] {
+        let (code, out, err) = fzn_csp(
+            &[
+                "-s",
+                "--var",
+                "dom-wdeg",
+                "--restart",
+                kind,
+                "--restart-scale",
+                "1",
+                "--restart-factor",
+                "1.2",
+            ],
+            &src,
+        );
+        assert_eq!(code, 0, "{kind}: {err}");
+        assert!(out.contains("----------"), "{kind}: {out}");
+        assert!(stat(&out, "restarts") > 0, "{kind}: {out}");
+    }
+    let (code, out, _) = fzn_csp(&["-s", "--restart", "none"], &src);
+    assert_eq!(code, 0);
+    assert_eq!(stat(&out, "restarts"), 0);
+    for bad in [
+        &["--restart", "often"][..],
+        &["--restart-scale", "0"],
+        &["--restart-factor", "0.5"],
+        &["--restart-factor", "inf"],
+        &["--var", "best"],
+    ] {
+        let (code, out, err) = fzn_csp(bad, &src);
+        assert_eq!(code, 1, "{bad:?}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
+        assert!(err.starts_with("fzn-csp: "), "{err}");
+    }
+}
