@@ -397,6 +397,7 @@ impl Domains {
     }
 
     /// Reduces the domain to `value`. Returns the number of values removed.
+    #[inline]
     pub(crate) fn assign(&mut self, var: VarId, value: Value) -> Result<u32, Wipeout> {
         let v = var.index();
         let d = self.vars[v];
