@@ -261,29 +261,26 @@ impl Constraint for PseudoBoolean {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        // Move the newly fixed 0/1 terms into the trailed sum; list the open
-        // ones, largest coefficient first.
+        // Move the newly fixed 0/1 terms into the trailed sum, out of the
+        // open set (kept in `open` too, a local copy for the filtering).
         let mut fixed = ctx.state_int(FIXED_SUM);
         let fixed_before = fixed;
         let (mut lo, mut hi) = (0i64, 0i64);
-        let mut open: SmallVec<[u32; 64]> = SmallVec::new();
-        let words: SmallVec<[u64; 4]> = SmallVec::from_slice(ctx.state_bits(OPEN));
-        for (w, &word) in words.iter().enumerate() {
-            let mut bits = word;
+        let mut open: SmallVec<[u64; 4]> = SmallVec::from_slice(ctx.state_bits(OPEN));
+        for w in 0..open.len() {
+            let mut bits = open[w];
             while bits != 0 {
-                let p = w * 64 + bits.trailing_zeros() as usize;
+                let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let (x, a) = self.bools[p];
+                let (x, a) = self.bools[w * 64 + b];
                 if let Some(v) = ctx.value(x) {
                     fixed += a * v;
-                    ctx.clear_state_bit(OPEN, p);
+                    open[w] &= !(1 << b);
+                    ctx.clear_state_bit(OPEN, w * 64 + b);
+                } else if a > 0 {
+                    hi += a;
                 } else {
-                    if a > 0 {
-                        hi += a;
-                    } else {
-                        lo += a;
-                    }
-                    open.push(p as u32);
+                    lo += a;
                 }
             }
         }
@@ -298,7 +295,7 @@ impl Constraint for PseudoBoolean {
             bound: self.bound,
             eq: self.eq,
         };
-        let result = self.filter(ctx, &mut win, &open, &mut fixed);
+        let result = self.filter(ctx, &mut win, &mut open, &mut fixed);
         if fixed != fixed_before {
             ctx.set_state_int(FIXED_SUM, fixed);
         }
@@ -315,43 +312,47 @@ impl Constraint for PseudoBoolean {
 
 impl PseudoBoolean {
     /// Narrows to the fixpoint, given the sum's bounds in `win` and the open
-    /// 0/1 terms in decreasing order of `|coeff|`. Whether anything changed.
+    /// 0/1 terms (positions in `bools`, so by decreasing `|coeff|`). Whether
+    /// anything changed.
     fn filter(
         &self,
         ctx: &mut PropagationContext<'_>,
         win: &mut Window,
-        open: &[u32],
+        open: &mut [u64],
         fixed: &mut i64,
     ) -> Result<bool, Conflict> {
         win.check()?;
         let mut changed = false;
-        // open[..start] have been fixed by this call.
-        let mut start = 0;
         loop {
             let mut slack = win.up().min(win.down());
-            while let Some(&p) = open.get(start) {
-                let (x, a) = self.bools[p as usize];
-                let w = a.abs();
-                if w <= slack {
-                    break;
+            'scan: for w in 0..open.len() {
+                let mut bits = open[w];
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (x, a) = self.bools[w * 64 + b];
+                    let size = a.abs();
+                    if size <= slack {
+                        break 'scan;
+                    }
+                    ctx.note_revision();
+                    // Too big to rise: the term stays at its minimum; else it
+                    // cannot fall, so it takes its maximum.
+                    let at_min = size > win.up();
+                    let v = Value::from(at_min == (a < 0));
+                    ctx.fix(x, v)?;
+                    *fixed += a * v;
+                    open[w] &= !(1 << b);
+                    ctx.clear_state_bit(OPEN, w * 64 + b);
+                    if at_min {
+                        win.hi -= size;
+                    } else {
+                        win.lo += size;
+                    }
+                    win.check()?;
+                    changed = true;
+                    slack = win.up().min(win.down());
                 }
-                ctx.note_revision();
-                // Too big to rise: the term stays at its minimum; else it
-                // cannot fall, so it takes its maximum.
-                let at_min = w > win.up();
-                let v = Value::from(at_min == (a < 0));
-                ctx.fix(x, v)?;
-                *fixed += a * v;
-                ctx.clear_state_bit(OPEN, p as usize);
-                if at_min {
-                    win.hi -= w;
-                } else {
-                    win.lo += w;
-                }
-                win.check()?;
-                changed = true;
-                start += 1;
-                slack = win.up().min(win.down());
             }
             let mut again = false;
             for &(y, a) in &self.others {
