@@ -75,7 +75,8 @@ fn pb_case(coeffs: &[Value], rel: Relation, rhs: Value, doms: &[&[Value]]) -> Ca
 
 #[test]
 fn pseudo_boolean_is_sound_and_bounds_consistent_on_every_sub_domain() {
-    let cases: [(&[Value], Value, &[&[Value]]); 6] = [
+    type PbCase<'a> = (&'a [Value], Value, &'a [&'a [Value]]);
+    let cases: [PbCase<'_>; 6] = [
         (&[5, 3, 2, 1], 6, &[BOOL, BOOL, BOOL, BOOL]),
         (&[4, -3, 2, -2], 1, &[BOOL, BOOL, BOOL, BOOL]),
         (&[-1, -7, 0, 3], -4, &[BOOL, BOOL, BOOL, BOOL]),

@@ -325,8 +325,8 @@ impl PseudoBoolean {
         let mut changed = false;
         loop {
             let mut slack = win.up().min(win.down());
-            'scan: for w in 0..open.len() {
-                let mut bits = open[w];
+            'scan: for (w, word) in open.iter_mut().enumerate() {
+                let mut bits = *word;
                 while bits != 0 {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
@@ -342,7 +342,7 @@ impl PseudoBoolean {
                     let v = Value::from(at_min == (a < 0));
                     ctx.fix(x, v)?;
                     *fixed += a * v;
-                    open[w] &= !(1 << b);
+                    *word &= !(1 << b);
                     ctx.clear_state_bit(OPEN, w * 64 + b);
                     if at_min {
                         win.hi -= size;
