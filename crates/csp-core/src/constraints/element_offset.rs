@@ -25,9 +25,7 @@ use crate::{
 /// array) one call reaches the fixpoint, and the constraint keeps in trailed
 /// state the total size of the domains that matter (the index, the result,
 /// the entries the index can still select): a call that finds it unchanged
-/// returns at once, since nothing it reads has moved, and one that finds
-/// only the result changed leaves the result's values alone (their supports
-/// are all still there). Over variables it
+/// returns at once, since nothing it reads has moved. Over variables it
 /// also keeps a *residue* for each entry (a value its variable shares with
 /// the result, checked in O(1) before any search for a new one, as Gecode
 /// and Choco do).
@@ -56,9 +54,7 @@ pub struct OffsetElement {
     plain: bool,
 }
 
-/// Trailed integer 0: the total size of the index's domain and of the
-/// entries it can select at the last call's fixpoint (see `seen`); the last
-/// integer: the size of the result's domain then.
+/// Trailed integer 0: the total domain size of the last call's fixpoint.
 const SEEN: usize = 0;
 
 /// One entry of the array: a constant or a variable.
@@ -147,13 +143,12 @@ fn common_value(d: &Domains, x: VarId, r: VarId) -> Option<Value> {
 }
 
 impl OffsetElement {
-    /// The total size of the domains the filtering reads but the result's
-    /// (see the type's documentation); it only falls along a branch while
-    /// any of them shrinks.
+    /// The total size of the domains the filtering reads (see the type's
+    /// documentation); it only falls along a branch while any of them shrinks.
     fn seen(&self, d: &Domains) -> i64 {
-        let index = self.scope[0];
+        let [index, result] = [self.scope[0], self.scope[1]];
         let items = &self.scope[2..];
-        let mut total = d.len(index);
+        let mut total = d.len(index) + d.len(result);
         if self.array.is_some() {
             return total as i64;
         }
@@ -206,7 +201,6 @@ impl Constraint for OffsetElement {
             for _ in 2..self.scope.len() {
                 layout = layout.int(Value::MIN);
             }
-            layout = layout.int(-1);
         }
         layout
     }
@@ -241,17 +235,8 @@ impl Constraint for OffsetElement {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let [index, result] = [self.scope[0], self.scope[1]];
-        // Without aliasing: the result's values keep their supports unless
-        // the index or a selectable entry lost values (the index filtering
-        // below never removes an index that supports a result value).
-        let last = self.scope.len() - 1;
-        let mut result_stays = false;
-        if self.plain {
-            let selection = self.seen(ctx.domains()) == ctx.state_int(SEEN);
-            if selection && ctx.len(result) as i64 == ctx.state_int(last) {
-                return Ok(PropStatus::Unchanged);
-            }
-            result_stays = selection || ctx.is_fixed(result);
+        if self.plain && self.seen(ctx.domains()) == ctx.state_int(SEEN) {
+            return Ok(PropStatus::Unchanged);
         }
         ctx.note_revision();
         let mut changed = if self.plain && self.array.is_none() {
@@ -260,7 +245,7 @@ impl Constraint for OffsetElement {
             ctx.retain(index, |d, i| self.supported(d, i))?
         };
         // A fixed result is supported by every index left.
-        if index != result && !result_stays {
+        if index != result && !(self.plain && ctx.is_fixed(result)) {
             ctx.note_revision();
             let entries: SmallVec<[Entry; 16]> =
                 ctx.values(index).filter_map(|i| self.entry(i)).collect();
@@ -283,7 +268,6 @@ impl Constraint for OffsetElement {
         if self.plain && !settled {
             let seen = self.seen(ctx.domains());
             ctx.set_state_int(SEEN, seen);
-            ctx.set_state_int(last, ctx.len(result) as i64);
         }
         Ok(if settled {
             PropStatus::Entailed
