@@ -187,7 +187,7 @@ pub use branching::{
 pub use constraint::{Conflict, Constraint, Events, PropCost, PropStatus, Propagation};
 pub use constraints::{
     AllDifferent, BinaryRelation, BoolOr, Count, Element, Func, Function, Linear, Lit, MinMax,
-    NotEqual, OffsetElement, Predicate, ReifiedLinear, Relation, Table, VarElement,
+    NotEqual, OffsetElement, Predicate, PseudoBoolean, ReifiedLinear, Relation, Table, VarElement,
 };
 pub use constraints::{
     Automaton, Circuit, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse, LexLessEq,

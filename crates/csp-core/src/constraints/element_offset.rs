@@ -3,8 +3,11 @@
 
 use smallvec::SmallVec;
 
-use crate::constraint::{PropStatus, Propagation};
-use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
+use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::{
+    Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Pruning, StateLayout,
+    Value, VarId,
+};
 
 /// `result = array[index - offset]`, over constants or variables: the array's
 /// first entry has index `offset`. Posted by [`Model::element_offset`] and
@@ -17,6 +20,15 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// indices whose entry is a possible result and the results some possible
 /// index gives (generalised arc consistency over constants), and once the index
 /// is fixed, makes its variable and the result agree.
+///
+/// Without aliasing (the index and the result distinct and not in the
+/// array) one call reaches the fixpoint, and the constraint keeps in trailed
+/// state the total size of the domains that matter (the index, the result,
+/// the entries the index can still select): a call that finds it unchanged
+/// returns at once, since nothing it reads has moved. Over variables it
+/// also keeps a *residue* for each entry (a value its variable shares with
+/// the result, checked in O(1) before any search for a new one, as Gecode
+/// and Choco do).
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -36,7 +48,14 @@ pub struct OffsetElement {
     /// The constant array, or `None` for the variables of the scope.
     array: Option<Vec<Value>>,
     offset: Value,
+    /// The index and the result are distinct and not in the array: one call
+    /// reaches the fixpoint (the unchanged-call test and, over variables,
+    /// the residues apply).
+    plain: bool,
 }
+
+/// Trailed integer 0: the total domain size of the last call's fixpoint.
+const SEEN: usize = 0;
 
 /// One entry of the array: a constant or a variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +71,7 @@ impl OffsetElement {
             scope: vec![index, result],
             array: Some(array.to_vec()),
             offset,
+            plain: index != result,
         }
     }
 
@@ -59,10 +79,12 @@ impl OffsetElement {
     pub fn with_vars(index: VarId, vars: &[VarId], offset: Value, result: VarId) -> Self {
         let mut scope = vec![index, result];
         scope.extend_from_slice(vars);
+        let plain = index != result && !vars.contains(&index) && !vars.contains(&result);
         OffsetElement {
             scope,
             array: None,
             offset,
+            plain,
         }
     }
 
@@ -102,7 +124,92 @@ impl OffsetElement {
     }
 }
 
+/// A value in both `x` and `r`, if any: a leapfrog walk over the two
+/// domains, from the larger minimum up to the smaller maximum.
+fn common_value(d: &Domains, x: VarId, r: VarId) -> Option<Value> {
+    let hi = d.max(x).min(d.max(r));
+    let mut v = d.min(x).max(d.min(r));
+    let (mut a, mut b) = (x, r);
+    while v <= hi {
+        if !d.contains(a, v) {
+            v = d.next_value(a, v)?;
+        }
+        if d.contains(b, v) {
+            return Some(v);
+        }
+        std::mem::swap(&mut a, &mut b);
+    }
+    None
+}
+
+impl OffsetElement {
+    /// The total size of the domains the filtering reads (see the type's
+    /// documentation); it only falls along a branch while any of them shrinks.
+    fn seen(&self, d: &Domains) -> i64 {
+        let [index, result] = [self.scope[0], self.scope[1]];
+        let items = &self.scope[2..];
+        let mut total = d.len(index) + d.len(result);
+        if self.array.is_some() {
+            return total as i64;
+        }
+        for i in d.values(index) {
+            if let Some(k) = self.position(i).filter(|&k| k < items.len()) {
+                total += d.len(items[k]);
+            }
+        }
+        total as i64
+    }
+
+    /// Keeps the indices whose variable shares a value with the result,
+    /// through the residues (trailed integers `1 + k` for entry `k`).
+    fn filter_index(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+        let [index, result] = [self.scope[0], self.scope[1]];
+        let items = &self.scope[2..];
+        let mut changed = false;
+        let candidates: SmallVec<[Value; 32]> = ctx.values(index).collect();
+        for i in candidates {
+            let support = match self.position(i).filter(|&k| k < items.len()) {
+                None => None,
+                Some(k) => {
+                    let (d, x) = (ctx.domains(), items[k]);
+                    let res = ctx.state_int(1 + k);
+                    if d.contains(x, res) && d.contains(result, res) {
+                        continue;
+                    }
+                    let found = common_value(d, x, result);
+                    if let Some(v) = found {
+                        ctx.set_state_int(1 + k, v);
+                    }
+                    found
+                }
+            };
+            if support.is_none() {
+                changed |= ctx.remove(index, i)?;
+            }
+        }
+        Ok(changed)
+    }
+}
+
 impl Constraint for OffsetElement {
+    /// Over plain variables: the residues and the size seen at the last
+    /// fixpoint (at every level: the same filtering runs at all of them).
+    fn state_layout(&self, _pruning: Pruning) -> StateLayout {
+        let mut layout = StateLayout::new();
+        if self.plain {
+            layout = layout.int(-1);
+            for _ in 2..self.scope.len() {
+                layout = layout.int(Value::MIN);
+            }
+        }
+        layout
+    }
+
+    /// Over plain variables one call reaches the fixpoint.
+    fn idempotent(&self) -> bool {
+        self.plain
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }
@@ -128,9 +235,17 @@ impl Constraint for OffsetElement {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let [index, result] = [self.scope[0], self.scope[1]];
+        if self.plain && self.seen(ctx.domains()) == ctx.state_int(SEEN) {
+            return Ok(PropStatus::Unchanged);
+        }
         ctx.note_revision();
-        let mut changed = ctx.retain(index, |d, i| self.supported(d, i))?;
-        if index != result {
+        let mut changed = if self.plain && self.array.is_none() {
+            self.filter_index(ctx)?
+        } else {
+            ctx.retain(index, |d, i| self.supported(d, i))?
+        };
+        // A fixed result is supported by every index left.
+        if index != result && !(self.plain && ctx.is_fixed(result)) {
             ctx.note_revision();
             let entries: SmallVec<[Entry; 16]> =
                 ctx.values(index).filter_map(|i| self.entry(i)).collect();
@@ -150,6 +265,10 @@ impl Constraint for OffsetElement {
             (Some(_), None) => self.scope.iter().all(|&v| ctx.is_fixed(v)),
             (None, _) => false,
         };
+        if self.plain && !settled {
+            let seen = self.seen(ctx.domains());
+            ctx.set_state_int(SEEN, seen);
+        }
         Ok(if settled {
             PropStatus::Entailed
         } else if changed {

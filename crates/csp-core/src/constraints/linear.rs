@@ -2,8 +2,12 @@
 
 use std::fmt;
 
+use super::pseudo_boolean::PseudoBoolean;
+use super::ranges::{ceil_div, floor_div};
 use crate::constraint::{Conflict, Events, PropCost, PropStatus, Propagation};
-use crate::{Constraint, CspError, Domains, PropagationContext, Pruning, Value, VarId};
+use crate::{
+    Constraint, CspError, Domains, PropagationContext, Pruning, StateLayout, Value, VarId,
+};
 
 /// The comparison of a [`Linear`] constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,6 +77,9 @@ pub struct Linear {
     /// The normal form in `i64`, when the post-time check proved that no sum
     /// or difference the filtering takes can leave `i64` (the usual case).
     small: Option<(Vec<i64>, i64)>,
+    /// The [`PseudoBoolean`] form used at the propagators level, when the
+    /// post-time check found the sum mostly over 0/1 variables.
+    pb: Option<Box<PseudoBoolean>>,
 }
 
 impl Linear {
@@ -110,6 +117,7 @@ impl Linear {
             kind,
             bound,
             small: None,
+            pb: None,
         })
     }
 
@@ -148,6 +156,10 @@ impl Linear {
             let norm = self.norm.iter().map(|&a| a as i64).collect();
             (norm, self.bound as i64)
         });
+        self.pb = PseudoBoolean::new(&self.coeffs, &self.vars, self.relation, self.rhs, bounds)
+            .ok()
+            .filter(|pb| pb.num_bools() >= 2 && pb.num_others() <= 2)
+            .map(Box::new);
         Ok(())
     }
 
@@ -400,71 +412,12 @@ fn clamp(v: i128) -> Value {
     v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value
 }
 
-/// The smallest and largest value of `a * x` for `x` in `[lo, hi]`: the
-/// interval arithmetic of linear bounds reasoning (the FlatZinc front end's
-/// bounds inference uses it too).
-///
-/// ```
-/// use csp_core::constraints::scaled_range;
-/// assert_eq!(scaled_range(3, -1, 2), (-3, 6));
-/// assert_eq!(scaled_range(-3, -1, 2), (-6, 3));
-/// ```
-#[inline]
-pub fn scaled_range(a: i128, lo: i128, hi: i128) -> (i128, i128) {
-    if a >= 0 {
-        (a * lo, a * hi)
-    } else {
-        (a * hi, a * lo)
-    }
-}
-
-/// The integers `x` with `a * x` in `[lo, hi]` (`a != 0`), as the interval
-/// `[first, last]` (empty when `first > last`).
-///
-/// ```
-/// use csp_core::constraints::divide_range;
-/// assert_eq!(divide_range(2, -3, 7), (-1, 3));
-/// assert_eq!(divide_range(-2, -3, 7), (-3, 1));
-/// ```
-pub fn divide_range(a: i128, lo: i128, hi: i128) -> (i128, i128) {
-    if a > 0 {
-        (ceil_div(lo, a), floor_div(hi, a))
-    } else {
-        (ceil_div(hi, a), floor_div(lo, a))
-    }
-}
-
-/// `a / b` rounded toward negative infinity (`b != 0`); stable Rust has no
-/// signed `div_floor` yet. Bounds reasoning on `c * x <= s` needs it.
-///
-/// ```
-/// use csp_core::constraints::{ceil_div, floor_div};
-/// assert_eq!((floor_div(-7, 2), ceil_div(-7, 2)), (-4, -3));
-/// assert_eq!((floor_div(7, -2), ceil_div(7, -2)), (-4, -3));
-/// ```
-pub fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-/// `a / b` rounded toward positive infinity (`b != 0`); see [`floor_div`].
-pub fn ceil_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) == (b < 0)) {
-        q + 1
-    } else {
-        q
-    }
-}
-
 impl Constraint for Linear {
     /// A sum reasons on bounds (`!=` waits for fixed variables).
-    fn events(&self, _pos: usize) -> Events {
-        if self.kind == Kind::Ne {
+    fn events(&self, pos: usize) -> Events {
+        if let Some(pb) = &self.pb {
+            pb.events(pos)
+        } else if self.kind == Kind::Ne {
             Events::FIXED
         } else {
             Events::BOUNDS
@@ -482,6 +435,13 @@ impl Constraint for Linear {
     /// Under the propagators level `propagate` narrows to its own fixpoint.
     fn idempotent(&self) -> bool {
         true
+    }
+
+    fn state_layout(&self, pruning: Pruning) -> StateLayout {
+        match &self.pb {
+            Some(pb) if pruning == Pruning::Propagators => pb.state_layout(pruning),
+            _ => StateLayout::new(),
+        }
     }
 
     fn scope(&self) -> &[VarId] {
@@ -547,6 +507,9 @@ impl Constraint for Linear {
                 }
             }
             Kind::Le | Kind::Eq if ctx.pruning() == Pruning::Propagators => {
+                if let Some(pb) = &self.pb {
+                    return pb.propagate(ctx);
+                }
                 // Both sides in one pass per round, to the fixpoint; the
                 // sum's final bounds decide entailment.
                 let eq = self.kind == Kind::Eq;
@@ -618,6 +581,34 @@ mod tests {
             let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
             assert_eq!(s.count().solutions, 0, "{pruning}");
         }
+    }
+
+    #[test]
+    fn mostly_zero_one_sums_get_the_pseudo_boolean_form() {
+        let v: Vec<VarId> = (0..4).map(VarId::new).collect();
+        let bools = [(0, 1); 4];
+        let one_int = [(0, 1), (0, 1), (0, 1), (-5, 9)];
+        let two_ints = [(0, 1), (0, 1), (-5, 9), (0, 3)];
+        let specialised = |coeffs: &[Value], rel, bounds: &[(Value, Value)], vars: &[VarId]| {
+            let mut c = Linear::new(coeffs, vars, rel, 3).unwrap();
+            c.check_range(bounds).unwrap();
+            c.pb.is_some()
+        };
+        assert!(specialised(&[1, -2, 3, 4], Relation::Le, &bools, &v));
+        assert!(specialised(&[1, -2, 3, 4], Relation::Eq, &one_int, &v));
+        assert!(specialised(&[1, -2, 3, 4], Relation::Gt, &two_ints, &v));
+        // `!=`, a repeated variable, one 0/1 term, or three integer terms: generic.
+        assert!(!specialised(&[1, -2, 3, 4], Relation::Ne, &bools, &v));
+        assert!(!specialised(
+            &[1, 1, 1, 1],
+            Relation::Le,
+            &bools,
+            &[v[0], v[1], v[2], v[0]]
+        ));
+        assert!(!specialised(&[0, 1, 1, 1], Relation::Le, &two_ints, &v));
+        let three_ints = [(0, 1), (0, 1), (-5, 9), (0, 3), (-1, 2)];
+        let v5: Vec<VarId> = (0..5).map(VarId::new).collect();
+        assert!(!specialised(&[1; 5], Relation::Le, &three_ints, &v5));
     }
 
     #[test]
