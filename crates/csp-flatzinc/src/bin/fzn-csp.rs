@@ -48,7 +48,7 @@ struct Cli {
     pruning: Pruning,
     /// Variable order where no annotation applies: auto, input, first-fail,
     /// mrv-degree, dom-wdeg, random. auto: for a model without search
-    /// annotations (or with -f) the default search, mrv-degree over the
+    /// annotations (or with -f) the default search, dom-wdeg over the
     /// variables the model declares (not those MiniZinc introduced or
     /// defined) first, then over the rest; first-fail for the variables an
     /// annotation leaves out.
