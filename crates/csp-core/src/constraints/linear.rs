@@ -412,6 +412,15 @@ fn clamp(v: i128) -> Value {
     v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value
 }
 
+/// The cost class of a sum of `terms` terms: a binary one is cheap.
+pub(crate) fn sum_cost(terms: usize) -> PropCost {
+    if terms <= 2 {
+        PropCost::Cheap
+    } else {
+        PropCost::Linear
+    }
+}
+
 impl Constraint for Linear {
     /// A sum reasons on bounds (`!=` waits for fixed variables).
     fn events(&self, pos: usize) -> Events {
@@ -425,11 +434,7 @@ impl Constraint for Linear {
     }
 
     fn cost(&self) -> PropCost {
-        if self.vars.len() <= 2 {
-            PropCost::Cheap
-        } else {
-            PropCost::Linear
-        }
+        sum_cost(self.vars.len())
     }
 
     /// Under the propagators level `propagate` narrows to its own fixpoint.

@@ -151,6 +151,24 @@ fn decide(holds: bool, fails: bool) -> Option<bool> {
 }
 
 impl Relation {
+    /// Whether `lhs relation rhs` holds.
+    ///
+    /// ```
+    /// use csp_core::Relation;
+    /// assert!(Relation::Le.holds(3, 3) && !Relation::Lt.holds(3, 3));
+    /// assert!(Relation::Ne.holds(-1, 1));
+    /// ```
+    pub fn holds(self, lhs: i128, rhs: i128) -> bool {
+        match self {
+            Relation::Eq => lhs == rhs,
+            Relation::Ne => lhs != rhs,
+            Relation::Le => lhs <= rhs,
+            Relation::Lt => lhs < rhs,
+            Relation::Ge => lhs >= rhs,
+            Relation::Gt => lhs > rhs,
+        }
+    }
+
     /// The relation that holds exactly when `self` does not.
     ///
     /// ```

@@ -214,15 +214,7 @@ impl Constraint for PseudoBoolean {
             .zip(values)
             .map(|(&a, &v)| i128::from(a) * i128::from(v))
             .sum();
-        let r = i128::from(self.rhs);
-        match self.relation {
-            Relation::Eq => s == r,
-            Relation::Ne => s != r,
-            Relation::Le => s <= r,
-            Relation::Lt => s < r,
-            Relation::Ge => s >= r,
-            Relation::Gt => s > r,
-        }
+        self.relation.holds(s, i128::from(self.rhs))
     }
 
     fn name(&self) -> &str {
@@ -248,11 +240,7 @@ impl Constraint for PseudoBoolean {
     }
 
     fn cost(&self) -> PropCost {
-        if self.vars.len() <= 2 {
-            PropCost::Cheap
-        } else {
-            PropCost::Linear
-        }
+        super::linear::sum_cost(self.vars.len())
     }
 
     /// One call reaches the bounds fixpoint.

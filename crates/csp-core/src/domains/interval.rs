@@ -10,7 +10,7 @@
 //! the old and the new bounds were all in the domain (it was an interval), so
 //! their bits are set back.
 
-use super::{Domains, Shape, TrailEntry, Var, WORD_BITS, Wipeout};
+use super::{Domains, Shape, TrailEntry, Var, WORD_BITS, Wipeout, word_mask};
 use crate::Value;
 
 /// The `word` of a shape record (nothing but the variable's shape to restore).
@@ -128,15 +128,7 @@ impl Domains {
 fn set_bits(bits: &mut [usize], first: usize, from: u32, to: u32) {
     let (from, to) = (from as usize, to as usize);
     for k in from / WORD_BITS..=to / WORD_BITS {
-        let lo = k * WORD_BITS;
-        let mut mask = usize::MAX;
-        if from > lo {
-            mask &= usize::MAX << (from - lo);
-        }
-        if to < lo + WORD_BITS - 1 {
-            mask &= usize::MAX >> (WORD_BITS - 1 - (to - lo));
-        }
-        bits[first + k] |= mask;
+        bits[first + k] |= word_mask(k, from, to);
     }
 }
 

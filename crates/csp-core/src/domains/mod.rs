@@ -462,14 +462,7 @@ impl Domains {
         let first = self.vars[var.index()].first as usize;
         let mut removed = 0;
         for k in from / WORD_BITS..=to / WORD_BITS {
-            let lo = k * WORD_BITS;
-            let mut mask = usize::MAX;
-            if from > lo {
-                mask &= usize::MAX << (from - lo);
-            }
-            if to < lo + WORD_BITS - 1 {
-                mask &= usize::MAX >> (WORD_BITS - 1 - (to - lo));
-            }
+            let mask = word_mask(k, from, to);
             let i = first + k;
             let old = self.bits[i];
             if old & mask != 0 {
@@ -571,6 +564,20 @@ impl Domains {
             };
         }
     }
+}
+
+/// The bits of word `k` (of one variable) that stand for offsets `from..=to`.
+#[inline]
+fn word_mask(k: usize, from: usize, to: usize) -> usize {
+    let lo = k * WORD_BITS;
+    let mut mask = usize::MAX;
+    if from > lo {
+        mask &= usize::MAX << (from - lo);
+    }
+    if to < lo + WORD_BITS - 1 {
+        mask &= usize::MAX >> (WORD_BITS - 1 - (to - lo));
+    }
+    mask
 }
 
 /// Iterator over the values of one domain, in increasing order.
