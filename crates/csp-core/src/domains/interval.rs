@@ -17,15 +17,19 @@ use crate::Value;
 pub(super) const NO_WORD: u32 = u32::MAX;
 
 impl Domains {
-    /// Saves variable `v`'s shape on the trail (an interval's changes).
+    /// Saves variable `v`'s shape on the trail (an interval's changes), the
+    /// first time it changes at this level (a stamp per variable, as for words).
     #[inline]
     fn save_shape(&mut self, v: usize) {
-        self.trail.push(TrailEntry {
-            word: NO_WORD,
-            var: v as u32,
-            old_bits: 0,
-            old: self.vars[v].now,
-        });
+        if self.shape_saved_at[v] != self.stamp {
+            self.shape_saved_at[v] = self.stamp;
+            self.trail.push(TrailEntry {
+                word: NO_WORD,
+                var: v as u32,
+                old_bits: 0,
+                old: self.vars[v].now,
+            });
+        }
     }
 
     /// Sets interval `v` to `lo..=hi` (offsets), or empty if `lo > hi`;
@@ -185,6 +189,25 @@ mod tests {
         d.pop_level();
         assert_eq!(d.assign(x, 7), Ok(1005));
         assert_eq!(values(&d), [7]);
+    }
+
+    #[test]
+    fn an_interval_is_saved_once_per_level() {
+        let mut d = interval(0, 10_000);
+        let x = VarId::new(0);
+        d.push_level();
+        for b in 1..=100 {
+            d.remove_below(x, b).unwrap();
+        }
+        assert_eq!(d.trail.len(), 1);
+        d.push_level();
+        d.remove_above(x, 5000).unwrap();
+        d.remove_above(x, 4000).unwrap();
+        assert_eq!(d.trail.len(), 2);
+        d.pop_level();
+        assert_eq!((d.min(x), d.max(x)), (100, 10_000));
+        d.pop_level();
+        assert_eq!((d.min(x), d.max(x), d.len(x)), (0, 10_000, 10_001));
     }
 
     #[test]

@@ -112,6 +112,8 @@ pub struct Domains {
     trail: Vec<TrailEntry>,
     /// Per word: the stamp of the level at which it was last saved on the trail.
     saved_at: Vec<u64>,
+    /// Per variable: the same for an interval's shape records.
+    shape_saved_at: Vec<u64>,
     stamp: u64,
     next_stamp: u64,
     marks: Vec<LevelMark>,
@@ -184,11 +186,13 @@ impl Domains {
                 }
             }
         }
+        let n_vars = vars.len();
         Domains {
             bits: bits.as_slice().to_vec(),
             vars,
             trail: Vec::new(),
             saved_at: vec![0; total_words],
+            shape_saved_at: vec![0; n_vars],
             stamp: 1,
             next_stamp: 2,
             marks: Vec::new(),
