@@ -10,10 +10,10 @@ use std::collections::BTreeSet;
 
 use common::{
     ConSpec, CspSpec, brute_force, check_every_config, every_config, val_orders, var_orders,
+    without_time,
 };
 use csp_core::{
-    CancelFlag, Config, Limits, Model, Pruning, SearchStats, SearchStatus, Solver, StopReason,
-    Value, VarId,
+    CancelFlag, Config, Limits, Model, Pruning, SearchStatus, Solver, StopReason, Value, VarId,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -35,11 +35,6 @@ fn config(pruning: Pruning, var: usize, val: usize, seed: u64) -> Config {
         .with_pruning(pruning)
         .with_var_order(var_orders(seed)[var])
         .with_val_order(val_orders(seed ^ 0x9e37)[val])
-}
-
-fn without_time(mut s: SearchStats) -> SearchStats {
-    s.elapsed = Default::default();
-    s
 }
 
 proptest! {

@@ -6,10 +6,10 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{CspSpec, brute_force};
+use common::{CspSpec, brute_force, without_time};
 use csp_core::{
-    CancelFlag, Config, Limits, Model, Pruning, Restarts, SearchStats, SearchStatus, Solver,
-    StopReason, Value, VarId, VarOrder,
+    CancelFlag, Config, Limits, Model, Pruning, Restarts, SearchStatus, Solver, StopReason, Value,
+    VarId, VarOrder,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -47,11 +47,6 @@ fn config(pruning: Pruning, policy: usize, random: Option<u64>) -> Config {
     }
 }
 
-fn untimed(mut s: SearchStats) -> SearchStats {
-    s.elapsed = Default::default();
-    s
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -74,7 +69,7 @@ proptest! {
             }
             // Same configuration, same runs.
             let again = Solver::new(&model, c).unwrap().first();
-            prop_assert_eq!(untimed(again.stats), untimed(r.stats));
+            prop_assert_eq!(without_time(again.stats), without_time(r.stats));
             prop_assert_eq!(again.solution, r.solution);
         }
     }

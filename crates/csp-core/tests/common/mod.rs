@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use csp_core::{
-    Config, Constraint, CspError, Model, Pruning, Relation, Restarts, SearchStatus, Solver,
-    ValOrder, Value, VarId, VarOrder,
+    Config, Constraint, CspError, Model, Pruning, Relation, Restarts, SearchStats, SearchStatus,
+    Solver, ValOrder, Value, VarId, VarOrder,
 };
 
 /// The relations, in decoding order.
@@ -656,4 +656,10 @@ pub fn fuzz_case(data: &[u8]) -> (CspSpec, Vec<Config>) {
         );
     }
     (spec, configs)
+}
+
+/// The statistics without the elapsed time (which differs from run to run).
+pub fn without_time(mut s: SearchStats) -> SearchStats {
+    s.elapsed = Default::default();
+    s
 }

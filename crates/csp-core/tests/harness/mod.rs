@@ -610,3 +610,29 @@ pub fn assert_trustworthy(case: Case) {
 pub fn x(i: usize) -> VarId {
     VarId::new(i)
 }
+
+/// SplitMix64: deterministic random numbers without a dependency.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn int(&mut self, lo: Value, hi: Value) -> Value {
+        lo + (self.next() % (hi - lo + 1) as u64) as Value
+    }
+
+    /// A non-empty random subset of `lo..=hi`.
+    pub fn domain(&mut self, lo: Value, hi: Value) -> Vec<Value> {
+        let mut d: Vec<Value> = (lo..=hi).filter(|_| self.next() % 3 != 0).collect();
+        if d.is_empty() {
+            d.push(self.int(lo, hi));
+        }
+        d
+    }
+}
