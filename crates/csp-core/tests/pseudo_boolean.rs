@@ -206,3 +206,26 @@ fn random_zero_one_sums_agree_with_the_generic_sum_and_brute_force() {
     // The rounds did reach fixed variables at the root (the test can fail).
     assert!(specialised_roots > 0);
 }
+
+/// A coefficient of `i64::MIN` on a variable fixed to 0 adds nothing to the
+/// sum, but `>=` negates it: the sum must not take the 64-bit form then (it
+/// overflowed, a panic under debug assertions).
+#[test]
+fn a_coefficient_of_i64_min_on_a_zero_variable_does_not_overflow() {
+    for rel in [Relation::Ge, Relation::Gt, Relation::Le, Relation::Eq] {
+        let mut m = Model::new();
+        let x = m.int_var(0..=0).unwrap();
+        let y = m.int_var(0..=1).unwrap();
+        let z = m.int_var(0..=1).unwrap();
+        m.linear(&[Value::MIN, 1, 1], &[x, y, z], rel, 1).unwrap();
+        let expected = [(0, 0), (0, 1), (1, 0), (1, 1)]
+            .iter()
+            .filter(|&&(b, c)| rel.holds(i128::from(b + c), 1))
+            .count() as u64;
+        for pruning in Pruning::ALL {
+            let config = Config::default().with_pruning(pruning);
+            let count = Solver::new(&m, config).unwrap().count().solutions;
+            assert_eq!(count, expected, "{rel:?} {pruning}");
+        }
+    }
+}

@@ -445,3 +445,23 @@ fn failure_limit_of_zero_allows_no_failure() {
     assert_eq!(r.status, SearchStatus::Stopped(StopReason::FailureLimit));
     assert_eq!(r.stats.rejected, 0);
 }
+
+/// Found by `intervals_without_bits_change_nothing_but_memory`: a coefficient of
+/// `i64::MIN` on a variable fixed to 0 let the sum compute in `i64`, and
+/// negating it for `>=` overflowed (a panic under debug assertions).
+#[test]
+fn regression_sum_with_a_coefficient_of_i64_min() {
+    let bytes = [
+        36, 0, 92, 0, 0, 0, 0, 0, 0, 228, 0, 0, 0, 0, 0, 0, 232, 49, 0, 81, 0, 0, 0, 251, 0, 0, 0,
+        0, 1, 81, 53, 67, 0, 0, 253, 0, 0, 18, 71,
+    ];
+    let (_, model, expected) = spec_and_model(&bytes);
+    for pruning in Pruning::ALL {
+        for lazy in [u64::MAX, 0] {
+            let config = config(pruning, 0, 0, 0).with_lazy_bits_above(lazy);
+            let mut s = Solver::new(&model, config).unwrap();
+            let found: BTreeSet<Vec<Value>> = s.solutions().map(|s| s.into_values()).collect();
+            assert_eq!(found, expected, "{pruning} lazy {lazy}");
+        }
+    }
+}

@@ -151,8 +151,11 @@ impl Linear {
         // Keep headroom for the differences taken during propagation.
         let headroom = total.checked_mul(4).ok_or_else(overflow)?;
         // Every quantity the filtering computes is bounded by `headroom` (sums
-        // of terms, the bound, their differences): within that, i64 is exact.
-        self.small = (headroom < i128::from(i64::MAX)).then(|| {
+        // of terms, the bound, their differences) or is a coefficient, negated
+        // for `>=`: within that, i64 is exact. (A coefficient of i64::MIN on
+        // a variable fixed to 0 adds nothing to the sum but cannot be negated.)
+        let widest = self.norm.iter().map(|a| a.abs()).max().unwrap_or(0);
+        self.small = (headroom.max(widest * 4) < i128::from(i64::MAX)).then(|| {
             let norm = self.norm.iter().map(|&a| a as i64).collect();
             (norm, self.bound as i64)
         });

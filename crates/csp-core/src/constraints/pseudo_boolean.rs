@@ -95,7 +95,10 @@ impl PseudoBoolean {
         // sum of the bound and the largest terms: within that, i64 is exact.
         let mut total = i128::from(rhs).abs() + 1;
         for (&a, &(lo, hi)) in coeffs.iter().zip(bounds) {
-            total += i128::from(a).abs() * i128::from(lo).abs().max(i128::from(hi).abs());
+            // At least |a| itself: a coefficient is negated for `>=` even on
+            // a variable fixed to 0.
+            let m = i128::from(lo).abs().max(i128::from(hi).abs()).max(1);
+            total += i128::from(a).abs() * m;
         }
         if total * 4 >= i128::from(i64::MAX) {
             return Err(CspError::Overflow {
