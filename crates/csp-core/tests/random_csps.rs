@@ -9,8 +9,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{
-    ConSpec, CspSpec, brute_force, check_every_config, every_config, val_orders, var_orders,
-    without_time,
+    ConSpec, CspSpec, brute_force, check_every_config, every_config, spec_and_model, val_orders,
+    var_orders, without_time,
 };
 use csp_core::{
     CancelFlag, Config, Limits, Model, Pruning, SearchStatus, Solver, StopReason, Value, VarId,
@@ -20,13 +20,6 @@ use proptest::prelude::*;
 
 /// Enough bytes for the largest model (6 variables, 6 constraints).
 const MAX_BYTES: usize = 160;
-
-fn spec_and_model(bytes: &[u8]) -> (CspSpec, Model, BTreeSet<Vec<Value>>) {
-    let spec = CspSpec::from_bytes(bytes);
-    let expected = brute_force(&spec).unwrap();
-    let (model, _) = spec.build().unwrap();
-    (spec, model, expected)
-}
 
 /// One configuration drawn by proptest: a pruning level and indices into the
 /// variable and value orders.

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{CspSpec, brute_force, without_time};
+use common::{spec_and_model, without_time};
 use csp_core::{
     CancelFlag, Config, Limits, Model, Pruning, Restarts, SearchStatus, Solver, StopReason, Value,
     VarId, VarOrder,
@@ -27,13 +27,6 @@ const POLICIES: [Restarts; 4] = [
     },
     Restarts::Luby { scale: 3 },
 ];
-
-fn model_of(bytes: &[u8]) -> (CspSpec, Model, BTreeSet<Vec<Value>>) {
-    let spec = CspSpec::from_bytes(bytes);
-    let expected = brute_force(&spec).unwrap();
-    let (model, _) = spec.build().unwrap();
-    (spec, model, expected)
-}
 
 fn config(pruning: Pruning, policy: usize, random: Option<u64>) -> Config {
     let config = Config::default()
@@ -56,7 +49,7 @@ proptest! {
         policy in 0..POLICIES.len(),
         random in proptest::option::of(any::<u64>()),
     ) {
-        let (spec, model, expected) = model_of(&bytes);
+        let (spec, model, expected) = spec_and_model(&bytes);
         for pruning in Pruning::ALL {
             let c = config(pruning, policy, random);
             let r = Solver::new(&model, c.clone()).unwrap().first();
@@ -81,7 +74,7 @@ proptest! {
         policy in 0..POLICIES.len(),
         random in proptest::option::of(any::<u64>()),
     ) {
-        let (spec, model, expected) = model_of(&bytes);
+        let (spec, model, expected) = spec_and_model(&bytes);
         let objective = objective % spec.domains.len();
         let x = VarId::new(objective);
         let lowest = expected.iter().map(|s| s[objective]).min();
@@ -108,7 +101,7 @@ proptest! {
         policy in 0..POLICIES.len(),
         random in proptest::option::of(any::<u64>()),
     ) {
-        let (spec, model, expected) = model_of(&bytes);
+        let (spec, model, expected) = spec_and_model(&bytes);
         for pruning in Pruning::ALL {
             let c = config(pruning, policy, random);
             let r = Solver::new(&model, c.clone()).unwrap().count();
@@ -129,7 +122,7 @@ proptest! {
         failures in 1..30u64,
         policy in 0..POLICIES.len(),
     ) {
-        let (_, model, expected) = model_of(&bytes);
+        let (_, model, expected) = spec_and_model(&bytes);
         for pruning in Pruning::ALL {
             let c = config(pruning, policy, None);
             let full = Solver::new(&model, c.clone()).unwrap().count();

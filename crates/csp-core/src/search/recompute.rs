@@ -41,25 +41,43 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
 
     /// Closes the newest level: by its undo records, or by recomputing the
     /// level below from the snapshot when they were dropped.
+    #[inline(always)]
     pub(super) fn pop_decision(&mut self) {
-        if self.domains.can_pop() && self.state.can_pop() {
+        if !self.pop_records() {
+            self.recompute();
+        }
+    }
+
+    /// Closes the newest level by its undo records; `false` (and nothing
+    /// done) if they were dropped.
+    #[inline(always)]
+    pub(super) fn pop_records(&mut self) -> bool {
+        let can = self.domains.can_pop() && self.state.can_pop();
+        if can {
             self.domains.pop_level();
             self.state.pop_level();
-        } else {
-            self.recompute();
+        }
+        can
+    }
+
+    /// Goes back to the snapshot: the root after its propagation and any
+    /// assumptions (nothing happens without one).
+    pub(super) fn restore_root(&mut self) {
+        if let Some(snapshot) = &self.snapshot {
+            self.domains.restore(&snapshot.0);
+            self.state.restore(&snapshot.1);
         }
     }
 
     /// Rebuilds the state below the top frame: the snapshot, then every lower
     /// frame's open branch replayed with its propagation. Nothing is reported
     /// to the observer and the statistics do not count the replay.
+    #[inline(never)]
     fn recompute(&mut self) {
-        let Some(snapshot) = self.snapshot.take() else {
+        if self.snapshot.is_none() {
             return;
-        };
-        self.domains.restore(&snapshot.0);
-        self.state.restore(&snapshot.1);
-        self.snapshot = Some(snapshot);
+        }
+        self.restore_root();
         let stats = self.stats;
         let (pruned, revisions) = (self.changes.pruned, self.changes.revisions);
         let record = std::mem::replace(&mut self.changes.record, false);

@@ -181,13 +181,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             }
         }
         for _ in 0..levels {
-            if self.domains.can_pop() && self.state.can_pop() {
-                self.domains.pop_level();
-                self.state.pop_level();
-            } else if let Some(snapshot) = &self.snapshot {
+            if !self.pop_records() {
                 // The older levels' records were dropped: the snapshot is the root.
-                self.domains.restore(&snapshot.0);
-                self.state.restore(&snapshot.1);
+                self.restore_root();
                 break;
             }
         }

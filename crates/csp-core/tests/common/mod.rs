@@ -663,3 +663,11 @@ pub fn without_time(mut s: SearchStats) -> SearchStats {
     s.elapsed = Default::default();
     s
 }
+
+/// The spec decoded from `bytes`, its model, and its solutions by brute force.
+pub fn spec_and_model(bytes: &[u8]) -> (CspSpec, Model, BTreeSet<Vec<Value>>) {
+    let spec = CspSpec::from_bytes(bytes);
+    let expected = brute_force(&spec).unwrap();
+    let (model, _) = spec.build().unwrap();
+    (spec, model, expected)
+}
