@@ -186,7 +186,7 @@ impl Linear {
 }
 
 /// The integer types the linear filtering computes in.
-trait Wide:
+pub(super) trait Wide:
     Copy
     + Ord
     + std::ops::Add<Output = Self>
@@ -257,7 +257,7 @@ impl Wide for i64 {
 }
 
 #[inline]
-fn term<W: Wide>(a: W, d: &Domains, x: VarId) -> (W, W) {
+pub(super) fn term<W: Wide>(a: W, d: &Domains, x: VarId) -> (W, W) {
     let (lo, hi) = (W::of(d.min(x)), W::of(d.max(x)));
     if a >= W::ZERO {
         (a * lo, a * hi)

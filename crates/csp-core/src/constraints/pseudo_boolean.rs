@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use super::linear::Relation;
+use super::linear::{Relation, term};
 use super::ranges::{ceil_div, floor_div};
 use crate::constraint::{Conflict, Events, PropCost, PropStatus, Propagation};
 use crate::{Constraint, CspError, Domains, PropagationContext, StateLayout, Value, VarId};
@@ -157,16 +157,6 @@ impl PseudoBoolean {
             hi += h;
         }
         (lo, hi)
-    }
-}
-
-#[inline]
-fn term(a: i64, d: &Domains, x: VarId) -> (i64, i64) {
-    let (lo, hi) = (d.min(x), d.max(x));
-    if a >= 0 {
-        (a * lo, a * hi)
-    } else {
-        (a * hi, a * lo)
     }
 }
 
