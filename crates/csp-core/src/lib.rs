@@ -198,7 +198,9 @@ pub use domains::{DEFAULT_LAZY_BITS_ABOVE, DomainValues, Domains};
 pub use error::CspError;
 pub use limits::{CancelFlag, Limits, SearchStatus, StopReason};
 pub use model::{MAX_DOMAIN_WIDTH, Model, Posted};
-pub use observer::{Candidate, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver};
+pub use observer::{
+    Candidate, Choice, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver,
+};
 pub use pruning::{Pruning, UnknownName};
 pub use search::{
     Config, CountResult, DEFAULT_TRAIL_BUDGET, Goal, Optimum, Restarts, Solution, Solutions,

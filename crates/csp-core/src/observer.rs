@@ -2,7 +2,39 @@
 
 use crate::{ConstraintId, Pruning, Value, VarId};
 
-/// A node of the state-space tree: the value `value` tried for `var`.
+/// What a node decides about its variable: `var = value` (every node of the
+/// textbook levels), or one half of a split domain (binary branching with a
+/// splitting value order, [`ValOrder::Split`](crate::ValOrder::Split)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// `var = value`; its refutation is `var != value`.
+    #[default]
+    Equal,
+    /// `var <= value`; its refutation is `var > value`.
+    LessEqual,
+    /// `var >= value`; its refutation is `var < value`.
+    GreaterEqual,
+}
+
+impl Choice {
+    /// The relation of the node and of its refutation, as symbols: `("=", "!=")`,
+    /// `("<=", ">")` or `(">=", "<")`.
+    ///
+    /// ```
+    /// use csp_core::Choice;
+    /// assert_eq!(Choice::LessEqual.symbols(), ("<=", ">"));
+    /// ```
+    pub fn symbols(self) -> (&'static str, &'static str) {
+        match self {
+            Choice::Equal => ("=", "!="),
+            Choice::LessEqual => ("<=", ">"),
+            Choice::GreaterEqual => (">=", "<"),
+        }
+    }
+}
+
+/// A node of the state-space tree: the value `value` tried for `var` (or, for a
+/// split, the bound `value` put on `var`: see [`Choice`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     /// Number of the node in visit order, from 1 (0 is the root).
@@ -13,8 +45,10 @@ pub struct Node {
     pub depth: usize,
     /// The variable.
     pub var: VarId,
-    /// The value tried.
+    /// The value tried (the bound, for a split).
     pub value: Value,
+    /// `var = value`, or a split's `var <= value` / `var >= value`.
+    pub choice: Choice,
 }
 
 /// Why a value was removed from a domain.
@@ -25,7 +59,8 @@ pub struct PruneCause {
     pub constraint: Option<ConstraintId>,
     /// The pruning level that ran the constraint.
     pub pruning: Pruning,
-    /// The decision that started this propagation (`None` at the root).
+    /// The decision that started this propagation (`None` at the root): its
+    /// variable and value (a split's bound).
     pub decision: Option<(VarId, Value)>,
 }
 
@@ -108,7 +143,9 @@ pub trait SearchObserver {
 
     /// Binary branching ([`Config::with_binary_branching`](crate::Config::with_binary_branching)):
     /// the second branch of a choice, `node.var != node.value`, after the
-    /// subtree of `node.var = node.value` was explored, with the propagation's
+    /// subtree of `node.var = node.value` was explored (for a split,
+    /// [`node.choice`](Node::choice), the opposite half: `var > value` after
+    /// `var <= value`, `var < value` after `var >= value`), with the propagation's
     /// failure if it failed. `node` has an id of its own; the nodes below the
     /// branch have it as their parent.
     fn on_refute(&mut self, _node: &Node, _failure: Option<&Failure>) {}

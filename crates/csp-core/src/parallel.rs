@@ -455,6 +455,29 @@ mod tests {
     }
 
     #[test]
+    fn split_choices_count_the_same_in_parallel() {
+        // Subproblem paths are assignments (the split makes d-way frames);
+        // below them the workers halve domains with binary choices.
+        let m = queens(8);
+        for val in [crate::ValOrder::Split, crate::ValOrder::ReverseSplit] {
+            let config = Config::default()
+                .with_pruning(Pruning::Propagators)
+                .with_binary_branching(true)
+                .with_val_order(val);
+            let seq = Solver::new(&m, config.clone()).unwrap().count();
+            assert_eq!(seq.solutions, 92);
+            for depth in [1, 3] {
+                let opts = ParallelOptions {
+                    depth: Some(depth),
+                    threads: Some(2),
+                };
+                let par = count_parallel(&m, &config, &opts).unwrap();
+                assert_eq!((par.solutions, par.status), (92, SearchStatus::Complete));
+            }
+        }
+    }
+
+    #[test]
     fn node_failure_and_solution_limits_are_totals_over_all_subproblems() {
         let m = queens(10);
         let fc = Config::default().with_pruning(Pruning::ForwardChecking);

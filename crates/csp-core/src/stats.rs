@@ -17,7 +17,7 @@ use std::time::Duration;
 /// | `propagations` | calls of a constraint's `propagate` | `propagations` (`checks + propagations`) |
 /// | `revisions` | revisions: one variable's domain examined by one constraint in order to remove values from it, whether or not any goes; every built-in constraint counts one per variable it filters per call, and none for a call that only tests fixed values, so the figure compares across models (8-queens under `fc`: 3,414 on the pairwise model, 13,442 on the global one, whose three constraints each revise every undecided row) | |
 /// | `pruned` | values removed from domains by propagation (not counting decisions) | |
-/// | `peak_depth` | the most variables assigned at once | `peakDepth` |
+/// | `peak_depth` | the most decisions open at once: variables assigned by decisions, plus domain splits whose two halves are not both explored | `peakDepth` |
 /// | `restarts` | times the search went back to the root to start a new run ([`Restarts`](crate::Restarts)) | `restarts` |
 /// | `solutions` | solutions found | `solutions` |
 /// | `elapsed` | wall-clock time spent searching | `solveTime` (seconds) |
@@ -39,7 +39,8 @@ pub struct SearchStats {
     pub revisions: u64,
     /// Values removed by propagation.
     pub pruned: u64,
-    /// Largest number of simultaneous decisions.
+    /// Largest number of simultaneous decisions (variables assigned by
+    /// decisions, plus open domain splits).
     pub peak_depth: u64,
     /// Restarts from the root.
     pub restarts: u64,

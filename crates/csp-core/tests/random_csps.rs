@@ -13,7 +13,8 @@ use common::{
     var_orders, without_time,
 };
 use csp_core::{
-    CancelFlag, Config, Limits, Model, Pruning, SearchStatus, Solver, StopReason, Value, VarId,
+    CancelFlag, Config, Limits, Model, Pruning, SearchStatus, Solver, StopReason, ValOrder, Value,
+    VarId,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -21,13 +22,23 @@ use proptest::prelude::*;
 /// Enough bytes for the largest model (6 variables, 6 constraints).
 const MAX_BYTES: usize = 160;
 
+/// The value orders `config` draws from.
+const VAL_ORDERS: usize = 7;
+
 /// One configuration drawn by proptest: a pruning level and indices into the
-/// variable and value orders.
+/// variable orders and the value orders followed by the two splitting orders
+/// (which split with binary choices at the propagators level).
 fn config(pruning: Pruning, var: usize, val: usize, seed: u64) -> Config {
+    let splits = [ValOrder::Split, ValOrder::ReverseSplit];
+    let orders: Vec<ValOrder> = val_orders(seed ^ 0x9e37)
+        .into_iter()
+        .chain(splits)
+        .collect();
     Config::default()
         .with_pruning(pruning)
         .with_var_order(var_orders(seed)[var])
-        .with_val_order(val_orders(seed ^ 0x9e37)[val])
+        .with_val_order(orders[val])
+        .with_binary_branching(val >= 5)
 }
 
 proptest! {
@@ -52,7 +63,7 @@ proptest! {
     #[test]
     fn count_equals_the_number_of_solutions_at_every_pruning_level(
         bytes in vec(any::<u8>(), 0..MAX_BYTES),
-        var in 0..5usize, val in 0..5usize, seed in any::<u64>(),
+        var in 0..5usize, val in 0..VAL_ORDERS, seed in any::<u64>(),
     ) {
         let (spec, model, expected) = spec_and_model(&bytes);
         for pruning in Pruning::ALL {
@@ -68,7 +79,7 @@ proptest! {
     #[test]
     fn first_returns_a_solution_or_proves_there_is_none(
         bytes in vec(any::<u8>(), 0..MAX_BYTES),
-        var in 0..5usize, val in 0..5usize, seed in any::<u64>(),
+        var in 0..5usize, val in 0..VAL_ORDERS, seed in any::<u64>(),
     ) {
         let (spec, model, expected) = spec_and_model(&bytes);
         for pruning in Pruning::ALL {
@@ -98,7 +109,7 @@ proptest! {
     fn minimize_and_maximize_find_the_brute_force_extremes(
         bytes in vec(any::<u8>(), 0..MAX_BYTES),
         objective in 0..6usize,
-        var in 0..5usize, val in 0..5usize, seed in any::<u64>(),
+        var in 0..5usize, val in 0..VAL_ORDERS, seed in any::<u64>(),
     ) {
         let (spec, model, expected) = spec_and_model(&bytes);
         let objective = objective % spec.domains.len();
@@ -126,7 +137,7 @@ proptest! {
     fn node_limit_stops_the_search_and_never_passes_off_a_partial_count(
         bytes in vec(any::<u8>(), 0..MAX_BYTES),
         limit in 0..80u64,
-        var in 0..5usize, val in 0..5usize, seed in any::<u64>(),
+        var in 0..5usize, val in 0..VAL_ORDERS, seed in any::<u64>(),
     ) {
         let (spec, model, expected) = spec_and_model(&bytes);
         for pruning in Pruning::ALL {
@@ -154,7 +165,7 @@ proptest! {
         bytes in vec(any::<u8>(), 0..MAX_BYTES),
         failures in 1..40u64,
         solutions in 1..6u64,
-        var in 0..5usize, val in 0..5usize, seed in any::<u64>(),
+        var in 0..5usize, val in 0..VAL_ORDERS, seed in any::<u64>(),
     ) {
         let (spec, model, expected) = spec_and_model(&bytes);
         let total = expected.len() as u64;
@@ -197,7 +208,7 @@ proptest! {
     #[test]
     fn same_config_twice_gives_identical_stats_and_solution_order(
         bytes in vec(any::<u8>(), 0..MAX_BYTES),
-        var in 0..5usize, val in 0..5usize, seed in any::<u64>(),
+        var in 0..5usize, val in 0..VAL_ORDERS, seed in any::<u64>(),
     ) {
         let (_, model, _) = spec_and_model(&bytes);
         for pruning in Pruning::ALL {
@@ -217,7 +228,7 @@ proptest! {
     #[test]
     fn intervals_without_bits_change_nothing_but_memory(
         bytes in vec(any::<u8>(), 0..MAX_BYTES),
-        var in 0..5usize, val in 0..5usize, seed in any::<u64>(),
+        var in 0..5usize, val in 0..VAL_ORDERS, seed in any::<u64>(),
     ) {
         let (_, model, _) = spec_and_model(&bytes);
         for pruning in Pruning::ALL {
@@ -245,7 +256,7 @@ proptest! {
     fn planted_solution_is_found_by_every_pruning_level(
         bytes in vec(any::<u8>(), 0..MAX_BYTES),
         pick in vec(any::<usize>(), 6),
-        var in 0..5usize, val in 0..5usize, seed in any::<u64>(),
+        var in 0..5usize, val in 0..VAL_ORDERS, seed in any::<u64>(),
     ) {
         let mut spec = CspSpec::from_bytes(&bytes);
         let planted: Vec<Value> =

@@ -1,7 +1,7 @@
 //! The search phases as csp-core heuristics: a `VariableSelector` and a `ValueSelector` that follow the annotations.
 
 use csp_core::branching::{AnyValueSelector, AnyVariableSelector, Sweep};
-use csp_core::{Domains, VariableSelector};
+use csp_core::{Choice, Domains, VariableSelector};
 use csp_core::{SearchView, ValOrder, Value, ValueContext, ValueSelector, VarId, VarOrder};
 
 use crate::strategy::{Phase, VarChoice};
@@ -143,6 +143,14 @@ impl ValueSelector for PhasedValues {
         match phase.and_then(|k| self.orders.get(k)) {
             Some(order) => order.sweep(var),
             None => self.rest.sweep(var),
+        }
+    }
+
+    fn split(&self, var: VarId) -> Option<Choice> {
+        let phase = self.phase_of.get(var.index()).copied().flatten();
+        match phase.and_then(|k| self.orders.get(k)) {
+            Some(order) => order.split(var),
+            None => self.rest.split(var),
         }
     }
 

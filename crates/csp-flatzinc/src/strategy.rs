@@ -68,9 +68,11 @@ impl VarChoice {
 
 /// The value choices of FlatZinc search annotations.
 ///
-/// csp-core branches on one value per child (`x = v`), not by splitting domains in
-/// two, so `indomain_split` tries values in ascending order, as binary splitting
-/// reaches them, and `indomain_reverse_split` in descending order.
+/// `indomain_split` and `indomain_reverse_split` halve the domain (`x <= m | x > m`
+/// and `x > m | x <= m`, `m = ⌊(min + max) / 2⌋`) at the `propagators` level, where
+/// `fzn-csp` makes binary choices; at the textbook levels (`--pruning`) a node
+/// assigns a value, and they try values ascending and descending, the order in
+/// which halving reaches them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValChoice {
     /// `indomain_min` (and `indomain`): ascending.
@@ -79,9 +81,9 @@ pub enum ValChoice {
     Max,
     /// `indomain_median` and `indomain_middle`: the median first, then outwards.
     Median,
-    /// `indomain_split`: ascending, as lower halves first.
+    /// `indomain_split`: lower half first ([`ValOrder::Split`]).
     Split,
-    /// `indomain_reverse_split`: descending, as upper halves first.
+    /// `indomain_reverse_split`: upper half first ([`ValOrder::ReverseSplit`]).
     ReverseSplit,
     /// `indomain_random`: shuffled, from the `-r` seed.
     Random,
@@ -115,8 +117,10 @@ impl ValChoice {
     /// ```
     pub fn order(self, seed: u64) -> ValOrder {
         match self {
-            ValChoice::Min | ValChoice::Split => ValOrder::Ascending,
-            ValChoice::Max | ValChoice::ReverseSplit => ValOrder::Descending,
+            ValChoice::Min => ValOrder::Ascending,
+            ValChoice::Max => ValOrder::Descending,
+            ValChoice::Split => ValOrder::Split,
+            ValChoice::ReverseSplit => ValOrder::ReverseSplit,
             ValChoice::Median => ValOrder::MiddleOut,
             ValChoice::Random => ValOrder::Random(seed),
         }

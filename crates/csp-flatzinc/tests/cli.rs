@@ -56,3 +56,15 @@ fn unsatisfiable_and_unknown() {
         fzn_csp(&["--pruning", "none", "-t", "1"], "sudoku")
     );
 }
+
+#[test]
+fn indomain_split_halves_the_domain() {
+    // x in 0..1023 alone: halving reaches one end in exactly log2(1024) = 10
+    // choices, where `indomain_min` would take one node.
+    for (model, x) in [("split_search", 0), ("reverse_split_search", 1023)] {
+        let out = fzn_csp(&["-s"], model);
+        assert!(out.starts_with(&format!("x = {x};\n")), "{out}");
+        assert!(out.contains("%%%mzn-stat: nodes=10\n"), "{out}");
+        assert!(out.contains("%%%mzn-stat: peakDepth=10\n"), "{out}");
+    }
+}

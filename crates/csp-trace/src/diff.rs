@@ -206,6 +206,7 @@ pub fn compare_cut_traces(a: &Trace, a_cut: bool, b: &Trace, b_cut: bool) -> Tra
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Relation;
 
     fn tried(id: u64, depth: usize, value: csp_core::Value) -> TraceEvent {
         TraceEvent::Try {
@@ -214,6 +215,7 @@ mod tests {
             depth,
             var: depth - 1,
             value,
+            relation: Relation::Equal,
         }
     }
 

@@ -59,10 +59,11 @@ impl Trace {
             );
             let _ = writeln!(
                 out,
-                "  n{} -> n{} [label=\"{} = {}\"];",
+                "  n{} -> n{} [label=\"{} {} {}\"];",
                 n.parent,
                 n.id,
                 escape(&name(n.var)),
+                n.relation.as_str(),
                 n.value
             );
             if !n.pruned.is_empty() {

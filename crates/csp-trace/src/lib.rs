@@ -39,7 +39,9 @@ mod xml;
 
 use serde::{Deserialize, Serialize};
 
-use csp_core::{Candidate, Failure, FailureKind, Node, PruneCause, SearchObserver, Value, VarId};
+use csp_core::{
+    Candidate, Choice, Failure, FailureKind, Node, PruneCause, SearchObserver, Value, VarId,
+};
 
 pub use diff::{Divergence, TraceComparison, compare_cut_traces, compare_traces, diff};
 pub use explore::{
@@ -80,6 +82,10 @@ pub enum TraceEvent {
         var: usize,
         /// The value.
         value: Value,
+        /// `var = value` (the default, not written), or a split's `var <= value`
+        /// / `var >= value`.
+        #[serde(default, skip_serializing_if = "Relation::is_equal")]
+        relation: Relation,
     },
     /// Propagation removed a value.
     Prune {
@@ -192,6 +198,7 @@ impl Trace {
                     depth,
                     var,
                     value,
+                    relation,
                 } => {
                     index.insert(id, nodes.len());
                     nodes.push(TraceNode {
@@ -200,6 +207,7 @@ impl Trace {
                         depth,
                         var,
                         value,
+                        relation,
                         outcome: Outcome::Open,
                         pruned: Vec::new(),
                         solution: false,
@@ -276,6 +284,48 @@ pub enum Outcome {
     },
 }
 
+/// What a traced node decides: `var = value`, or (binary branching with a
+/// splitting value order) `var <= value` or `var >= value`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Relation {
+    /// `var = value`.
+    #[default]
+    #[serde(rename = "=")]
+    Equal,
+    /// `var <= value`.
+    #[serde(rename = "<=")]
+    LessEqual,
+    /// `var >= value`.
+    #[serde(rename = ">=")]
+    GreaterEqual,
+}
+
+impl Relation {
+    /// Whether it is `=` (not written in JSON lines).
+    pub fn is_equal(&self) -> bool {
+        *self == Relation::Equal
+    }
+
+    /// The symbol: `=`, `<=` or `>=`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Relation::Equal => "=",
+            Relation::LessEqual => "<=",
+            Relation::GreaterEqual => ">=",
+        }
+    }
+}
+
+impl From<Choice> for Relation {
+    fn from(choice: Choice) -> Self {
+        match choice {
+            Choice::Equal => Relation::Equal,
+            Choice::LessEqual => Relation::LessEqual,
+            Choice::GreaterEqual => Relation::GreaterEqual,
+        }
+    }
+}
+
 /// A node of a traced state-space tree (see [`Trace::nodes`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceNode {
@@ -289,6 +339,8 @@ pub struct TraceNode {
     pub var: usize,
     /// Value tried.
     pub value: Value,
+    /// `var = value`, or a split's bound.
+    pub relation: Relation,
     /// Accepted, rejected, or open.
     pub outcome: Outcome,
     /// Values removed by the propagation after this node: `(var, value, constraint)`.
@@ -387,6 +439,7 @@ impl SearchObserver for TraceRecorder {
             depth: node.depth,
             var: node.var.index(),
             value: node.value,
+            relation: Relation::from(node.choice),
         });
     }
 
@@ -439,6 +492,33 @@ mod tests {
 
     fn queens(n: usize) -> Model {
         csp_core::models::queens(n).unwrap().0
+    }
+
+    #[test]
+    fn split_nodes_are_traced_as_bounds_and_read_back() {
+        let mut m = Model::new();
+        let x = m.int_var(0..=3).unwrap();
+        let cfg = Config::default()
+            .with_pruning(Pruning::Propagators)
+            .with_binary_branching(true)
+            .with_val_order(csp_core::ValOrder::Split);
+        let mut s = Solver::with_observer(&m, cfg, TraceRecorder::new(usize::MAX)).unwrap();
+        assert_eq!(s.first().solution.unwrap().value(x), 0);
+        let trace = s.into_observer().finish();
+        let tries: Vec<(Value, Relation)> = trace
+            .nodes()
+            .iter()
+            .map(|n| (n.value, n.relation))
+            .collect();
+        assert_eq!(tries, [(1, Relation::LessEqual), (0, Relation::LessEqual)]);
+        let text = trace.to_json_lines(&m);
+        assert!(text.contains(r#""relation":"<=""#), "{text}");
+        assert_eq!(Trace::from_json_lines(&text).unwrap(), trace);
+        // `=` is the default and is not written.
+        let mut s = Solver::with_observer(&m, Config::default(), TraceRecorder::new(9)).unwrap();
+        let _ = s.first();
+        let text = s.into_observer().finish().to_json_lines(&m);
+        assert!(!text.contains("relation"), "{text}");
     }
 
     #[test]

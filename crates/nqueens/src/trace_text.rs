@@ -235,6 +235,7 @@ impl<'q> Renderer<'q> {
                 depth,
                 var,
                 value,
+                ..
             } => {
                 self.flush();
                 self.path.truncate(depth.saturating_sub(1));

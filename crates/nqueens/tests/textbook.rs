@@ -23,7 +23,7 @@ const TABLE: [(Pruning, Figures, Figures); 4] = [
     (Pruning::Check, (15_720, 13_664), (15_720, 13_664)),
     (Pruning::ForwardChecking, (1_724, 560), (1_724, 560)),
     (Pruning::ArcConsistency, (768, 186), (992, 324)),
-    (Pruning::Propagators, (768, 186), (950, 298)),
+    (Pruning::Propagators, (426, 186), (624, 298)),
 ];
 
 #[test]

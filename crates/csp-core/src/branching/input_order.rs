@@ -14,8 +14,10 @@ impl VariableSelector for InputOrder {
     #[inline]
     fn select(&mut self, view: &SearchView<'_>) -> Option<VarId> {
         match view.decision {
-            None => view.decided.iter().position(|d| !d).map(VarId::new),
-            Some(_) => view.undecided().next(),
+            // The textbook levels: the first variable not decided.
+            None if !view.skip_fixed => view.decided.iter().position(|d| !d).map(VarId::new),
+            // Otherwise variables fixed by propagation count as decided too.
+            _ => view.undecided().next(),
         }
     }
 

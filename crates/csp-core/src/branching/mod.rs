@@ -11,6 +11,7 @@ mod middle_out;
 mod mrv_degree;
 mod random_value;
 mod random_var;
+mod split;
 mod value_selector;
 mod variable_selector;
 
@@ -24,5 +25,7 @@ pub use middle_out::MiddleOut;
 pub use mrv_degree::MrvDegree;
 pub use random_value::RandomValue;
 pub use random_var::RandomVar;
+pub(crate) use split::split_point;
+pub use split::{ReverseSplit, Split};
 pub use value_selector::{AnyValueSelector, Sweep, ValOrder, ValueContext, ValueSelector};
 pub use variable_selector::{AnyVariableSelector, SearchView, VarOrder, VariableSelector};

@@ -3,12 +3,14 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Ascending, Descending, LeastConstrainingValue, MiddleOut, RandomValue};
+use super::{
+    Ascending, Descending, LeastConstrainingValue, MiddleOut, RandomValue, ReverseSplit, Split,
+};
 use crate::context::{Changes, PropagationContext};
 use crate::model::Posted;
 use crate::pruning::UnknownName;
 use crate::search::Watch;
-use crate::{Constraint, Domains, Pruning, SearchStats, TrailedState, Value, VarId};
+use crate::{Choice, Constraint, Domains, Pruning, SearchStats, TrailedState, Value, VarId};
 
 /// What a value heuristic may use: the domains, and a probe that measures how
 /// constraining a value is.
@@ -88,6 +90,19 @@ pub trait ValueSelector {
         None
     }
 
+    /// `Some` to halve `var`'s domain instead of trying one value, where the
+    /// search makes binary choices at the
+    /// [`Propagators`](crate::Pruning::Propagators) level: with
+    /// `m = ⌊(min + max) / 2⌋`, [`Choice::LessEqual`] branches `x <= m` then
+    /// `x > m`, [`Choice::GreaterEqual`] branches `x >= m + 1` then `x < m + 1`
+    /// ([`Choice::Equal`] means no split). Elsewhere the search uses
+    /// [`order`](ValueSelector::order) or [`sweep`](ValueSelector::sweep). The
+    /// default is `None`.
+    fn split(&self, var: VarId) -> Option<Choice> {
+        let _ = var;
+        None
+    }
+
     /// The heuristic's name.
     fn name(&self) -> &str;
 }
@@ -118,6 +133,12 @@ pub enum ValOrder {
     LeastConstraining,
     /// Shuffled, from a seed ([`RandomValue`]).
     Random(u64),
+    /// Halve the domain, lower half first ([`Split`]; ascending values where a
+    /// node must assign one).
+    Split,
+    /// Halve the domain, upper half first ([`ReverseSplit`]; descending values
+    /// where a node must assign one).
+    ReverseSplit,
 }
 
 impl ValOrder {
@@ -129,6 +150,8 @@ impl ValOrder {
             ValOrder::MiddleOut => "middle",
             ValOrder::LeastConstraining => "lcv",
             ValOrder::Random(_) => "random",
+            ValOrder::Split => "split",
+            ValOrder::ReverseSplit => "reverse-split",
         }
     }
 
@@ -142,6 +165,8 @@ impl ValOrder {
                 AnyValueSelector::LeastConstraining(LeastConstrainingValue::default())
             }
             ValOrder::Random(seed) => AnyValueSelector::Random(RandomValue::new(seed)),
+            ValOrder::Split => AnyValueSelector::Split(Split),
+            ValOrder::ReverseSplit => AnyValueSelector::ReverseSplit(ReverseSplit),
         }
     }
 }
@@ -155,13 +180,16 @@ impl fmt::Display for ValOrder {
 impl FromStr for ValOrder {
     type Err = UnknownName;
 
-    /// Parses `asc`, `desc`, `middle`, `lcv`, `random` (seed 0) or `random:SEED`.
+    /// Parses `asc`, `desc`, `middle`, `lcv`, `split`, `reverse-split`, `random`
+    /// (seed 0) or `random:SEED`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s {
             "asc" | "ascending" | "min" => ValOrder::Ascending,
             "desc" | "descending" | "max" => ValOrder::Descending,
             "middle" | "middle-out" => ValOrder::MiddleOut,
             "lcv" | "least-constraining" => ValOrder::LeastConstraining,
+            "split" | "indomain-split" => ValOrder::Split,
+            "reverse-split" | "indomain-reverse-split" => ValOrder::ReverseSplit,
             "random" => ValOrder::Random(0),
             _ => match s.strip_prefix("random:").map(str::parse) {
                 Some(Ok(seed)) => ValOrder::Random(seed),
@@ -170,7 +198,7 @@ impl FromStr for ValOrder {
                     return Err(UnknownName {
                         kind: "value order",
                         name: s.to_string(),
-                        expected: "asc, desc, middle, lcv, random[:SEED]",
+                        expected: "asc, desc, middle, lcv, split, reverse-split, random[:SEED]",
                     });
                 }
             },
@@ -191,6 +219,10 @@ pub enum AnyValueSelector {
     LeastConstraining(LeastConstrainingValue),
     /// See [`RandomValue`].
     Random(RandomValue),
+    /// See [`Split`].
+    Split(Split),
+    /// See [`ReverseSplit`].
+    ReverseSplit(ReverseSplit),
 }
 
 impl ValueSelector for AnyValueSelector {
@@ -202,6 +234,8 @@ impl ValueSelector for AnyValueSelector {
             AnyValueSelector::MiddleOut(s) => s.order(var, ctx, out),
             AnyValueSelector::LeastConstraining(s) => s.order(var, ctx, out),
             AnyValueSelector::Random(s) => s.order(var, ctx, out),
+            AnyValueSelector::Split(s) => s.order(var, ctx, out),
+            AnyValueSelector::ReverseSplit(s) => s.order(var, ctx, out),
         }
     }
 
@@ -213,6 +247,17 @@ impl ValueSelector for AnyValueSelector {
             AnyValueSelector::MiddleOut(s) => s.sweep(var),
             AnyValueSelector::LeastConstraining(s) => s.sweep(var),
             AnyValueSelector::Random(s) => s.sweep(var),
+            AnyValueSelector::Split(s) => s.sweep(var),
+            AnyValueSelector::ReverseSplit(s) => s.sweep(var),
+        }
+    }
+
+    #[inline]
+    fn split(&self, var: VarId) -> Option<Choice> {
+        match self {
+            AnyValueSelector::Split(s) => s.split(var),
+            AnyValueSelector::ReverseSplit(s) => s.split(var),
+            _ => None,
         }
     }
 
@@ -223,6 +268,8 @@ impl ValueSelector for AnyValueSelector {
             AnyValueSelector::MiddleOut(s) => s.name(),
             AnyValueSelector::LeastConstraining(s) => s.name(),
             AnyValueSelector::Random(s) => s.name(),
+            AnyValueSelector::Split(s) => s.name(),
+            AnyValueSelector::ReverseSplit(s) => s.name(),
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::branching::{
 use crate::context::Changes;
 use crate::domains::DomainSnapshot;
 use crate::limits::{Limits, SearchStatus, StopReason};
-use crate::observer::{Candidate, NoObserver, Node, SearchObserver};
+use crate::observer::{Candidate, Choice, NoObserver, Node, SearchObserver};
 use crate::state::StateSnapshot;
 use crate::{
     Constraint, CspError, Domains, Events, Model, Pruning, SearchStats, StateLayout, TrailedState,
@@ -64,10 +64,21 @@ struct Frame {
     open: Option<Node>,
     /// A binary choice: one value, then its refutation.
     binary: bool,
+    /// `Equal` for values; a split's first half otherwise (binary only).
+    choice: Choice,
     /// A binary choice's second branch (`var != last`) is open or done.
     refuted: bool,
     /// The id of the node this frame branches from.
     parent: u64,
+}
+
+impl Frame {
+    /// Whether the open branch assigns `var` (marks it decided): a value
+    /// tried, not its refutation and not a split's half.
+    #[inline]
+    fn assigns(&self) -> bool {
+        !self.refuted && self.choice == Choice::Equal
+    }
 }
 
 const CLOCK_INTERVAL: u64 = 256;
@@ -113,6 +124,9 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     state: TrailedState,
     watches: Vec<Vec<Watch>>,
     decided: Vec<bool>,
+    /// Open decisions: variables assigned by a decision, and splits not yet
+    /// fully explored (only the propagators level splits, so at the other
+    /// levels it counts assigned variables).
     num_decided: usize,
     frames: Vec<Frame>,
     values: Vec<Value>,

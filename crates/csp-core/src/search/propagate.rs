@@ -3,9 +3,9 @@
 
 use super::Solver;
 use crate::context::{Changes, EV_BOUNDS, EV_DOMAIN, EV_FIXED, PropagationContext};
-use crate::observer::{Failure, FailureKind, Node, PruneCause};
+use crate::observer::{Choice, Failure, FailureKind, Node, PruneCause};
 use crate::{
-    Constraint, ConstraintId, PropStatus, Pruning, SearchObserver, ValueSelector, VarId,
+    Constraint, ConstraintId, PropStatus, Pruning, SearchObserver, Value, ValueSelector, VarId,
     VariableSelector,
 };
 
@@ -22,6 +22,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
 
     /// Assigns the node's value and runs the pruning level.
     pub(super) fn decide(&mut self, node: &Node) -> Result<(), Failure> {
+        if node.choice != Choice::Equal {
+            return self.restrict(node, false);
+        }
         let var = node.var;
         if self.domains.assign(var, node.value).is_err() {
             return Err(Self::fail(FailureKind::Conflict, None, Some(var)));
@@ -96,9 +99,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     }
 
     /// The second branch of a binary choice: removes `node.value` from
-    /// `node.var` and propagates (propagators level only).
+    /// `node.var` (for a split, the other half) and propagates (propagators
+    /// level only).
+    #[inline]
     pub(super) fn exclude(&mut self, node: &Node) -> Result<(), Failure> {
-        let var = node.var;
+        self.restrict(node, true)
+    }
+
+    /// Applies a binary choice's branch (`refuted`: its second branch) and
+    /// propagates: `var != value`, or a split's half.
+    fn restrict(&mut self, node: &Node, refuted: bool) -> Result<(), Failure> {
+        let (var, value) = (node.var, node.value);
         self.prune_objective(Some(node))?;
         let mut ctx = PropagationContext::new(
             &mut self.domains,
@@ -108,7 +119,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             None,
             usize::MAX,
         );
-        let removed = ctx.remove(var, node.value);
+        // `value` lies strictly inside the domain for a split, so `value ± 1`
+        // does not overflow.
+        let removed = match (node.choice, refuted) {
+            (Choice::Equal, _) => ctx.remove(var, value),
+            (Choice::LessEqual, false) | (Choice::GreaterEqual, true) => {
+                ctx.remove_above(var, value - Value::from(refuted))
+            }
+            (Choice::LessEqual, true) | (Choice::GreaterEqual, false) => {
+                ctx.remove_below(var, value + Value::from(refuted))
+            }
+        }
+        .map(|_| ());
         if self.changes.record {
             Self::report_prunes(
                 &mut self.observer,

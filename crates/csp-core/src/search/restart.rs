@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::Solver;
-use crate::{CspError, SearchObserver, StopReason, ValueSelector, VariableSelector};
+use crate::{Choice, CspError, SearchObserver, StopReason, ValueSelector, VariableSelector};
 
 /// When the search gives up its current tree and starts again from the root
 /// (see [`Config::with_restarts`](crate::Config::with_restarts)).
@@ -174,8 +174,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         for frame in &self.frames {
             if let Some(node) = frame.open {
                 levels += 1;
-                if !frame.refuted {
+                if frame.assigns() {
                     self.decided[node.var.index()] = false;
+                }
+                if frame.assigns() || frame.choice != Choice::Equal {
+                    // A split counts until its frame is popped.
                     self.num_decided -= 1;
                 }
             }

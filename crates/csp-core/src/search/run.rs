@@ -3,8 +3,8 @@
 use std::time::Instant;
 
 use super::{CLOCK_INTERVAL, Frame, Solver};
-use crate::branching::{SearchView, ValueContext};
-use crate::observer::Node;
+use crate::branching::{SearchView, ValueContext, split_point};
+use crate::observer::{Choice, Node};
 use crate::{
     CancelFlag, SearchObserver, SearchStatus, StopReason, Value, ValueSelector, VariableSelector,
 };
@@ -87,8 +87,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 return false;
             };
             if top.open.take().is_some() {
-                let (var, refuted) = (top.var, top.refuted);
-                if !refuted {
+                let (var, assigns) = (top.var, top.assigns());
+                if assigns {
                     self.decided[var.index()] = false;
                     self.num_decided -= 1;
                 }
@@ -113,8 +113,24 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     }
                     continue;
                 }
+                // Both branches of a split explored: it no longer counts
+                // as a decision.
+                (true, Some(_)) if top.choice != Choice::Equal => {
+                    self.num_decided -= 1;
+                    None
+                }
                 // Both branches explored.
                 (true, Some(_)) => None,
+                // A split's first half.
+                (true, None) if top.choice != Choice::Equal => {
+                    if let Some(reason) = self.node_limits(started) {
+                        return self.stop(reason);
+                    }
+                    if let Some(found) = self.try_split() {
+                        return found;
+                    }
+                    continue;
+                }
                 // After the pop, `var`'s domain is again what it was when the
                 // frame was pushed, so a sweep continues from the value tried last.
                 _ => match top.sweep {
@@ -145,6 +161,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 depth: self.frames.len(),
                 var: top.var,
                 value,
+                choice: Choice::Equal,
             };
             self.next_id += 1;
             self.stats.tried += 1;
@@ -215,6 +232,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             depth: self.frames.len(),
             var: top.var,
             value,
+            choice: top.choice,
         };
         self.next_id += 1;
         self.stats.tried += 1;
@@ -238,6 +256,64 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Err(failure) => {
                 self.stats.rejected += 1;
                 self.observer.on_refute(&node, Some(&failure));
+                if self.stats.rejected >= self.fail_mark
+                    && let Some(reason) = self.fail_mark_reached()
+                {
+                    return Some(self.stop(reason));
+                }
+            }
+        }
+        None
+    }
+
+    /// Opens the first half of the split on top (`var <= m`, or `var >= m + 1`
+    /// for the upper half first) and propagates. The split counts as a
+    /// decision until both halves are explored. `Some(result)` when the search
+    /// must return.
+    #[inline(never)]
+    fn try_split(&mut self) -> Option<bool> {
+        let top = *self.frames.last()?;
+        // The domain is as when the frame was pushed: not fixed.
+        let (lo, hi) = (self.domains.min(top.var), self.domains.max(top.var));
+        let m = split_point(lo, hi);
+        let value = if top.choice == Choice::LessEqual {
+            m
+        } else {
+            m + 1
+        };
+        let node = Node {
+            id: self.next_id,
+            parent: top.parent,
+            depth: self.frames.len(),
+            var: top.var,
+            value,
+            choice: top.choice,
+        };
+        self.next_id += 1;
+        self.stats.tried += 1;
+        self.observer.on_try(&node);
+        if let Some(frame) = self.frames.last_mut() {
+            frame.last = Some(value);
+            frame.open = Some(node);
+        }
+        self.domains.push_level();
+        self.state.push_level();
+        self.num_decided += 1;
+        let result = self.decide(&node);
+        if let Some(reason) = self.changes.interrupted {
+            return Some(self.stop(reason));
+        }
+        self.bound_trail();
+        match result {
+            Ok(()) => {
+                self.stats.accepted += 1;
+                self.stats.peak_depth = self.stats.peak_depth.max(self.num_decided as u64);
+                self.observer.on_accept(&node);
+                self.need_frame = true;
+            }
+            Err(failure) => {
+                self.stats.rejected += 1;
+                self.observer.on_reject(&node, &failure);
                 if self.stats.rejected >= self.fail_mark
                     && let Some(reason) = self.fail_mark_reached()
                 {
@@ -300,8 +376,14 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
         let start = self.values.len();
         let parent = self.frames.last().and_then(|f| f.open).map_or(0, |n| n.id);
+        let mut choice = Choice::Equal;
+        if self.binary
+            && let Some(split) = self.val_sel.split(var)
+        {
+            choice = split;
+        }
         let sweep = self.val_sel.sweep(var);
-        if sweep.is_some() {
+        if sweep.is_some() || choice != Choice::Equal {
             self.frames.push(Frame {
                 var,
                 start,
@@ -311,6 +393,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 last: None,
                 open: None,
                 binary: self.binary,
+                choice,
                 refuted: false,
                 parent,
             });
@@ -342,6 +425,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             last: None,
             open: None,
             binary: self.binary,
+            choice: Choice::Equal,
             refuted: false,
             parent,
         });

@@ -35,6 +35,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 depth: 0,
                 var,
                 value,
+                choice: crate::Choice::Equal,
             };
             self.decided[var.index()] = true;
             self.num_decided += 1;

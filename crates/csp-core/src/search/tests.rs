@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::*;
-use crate::{CancelFlag, VarOrder};
+use crate::{CancelFlag, ValOrder, VarOrder};
 
 fn queens(n: usize) -> Model {
     crate::models::queens(n).unwrap().0
@@ -272,4 +272,51 @@ fn assumptions_are_kept_by_recomputation() {
     let sols: Vec<_> = s.solutions().map(|s| s.values().to_vec()).collect();
     assert_eq!(sols.len(), 1);
     assert!(sols.iter().all(|v| v[0] == 1));
+}
+
+#[test]
+fn split_choices_halve_the_domain_and_count_each_value_once() {
+    // x in 0..=7 unconstrained: halving makes a complete binary tree over the
+    // 8 values, 14 nodes (7 choices, two branches each), one solution a leaf.
+    #[derive(Default)]
+    struct Record(Vec<String>);
+    impl SearchObserver for Record {
+        fn on_try(&mut self, n: &Node) {
+            self.0.push(format!("{}{}", n.choice.symbols().0, n.value));
+        }
+        fn on_refute(&mut self, n: &Node, _: Option<&crate::Failure>) {
+            self.0.push(format!("{}{}", n.choice.symbols().1, n.value));
+        }
+    }
+    let mut m = Model::new();
+    let x = m.int_var(0..=7).unwrap();
+    for (val, first) in [
+        (ValOrder::Split, ["<=3", "<=1", "<=0", ">0", ">1", "<=2"]),
+        (
+            ValOrder::ReverseSplit,
+            [">=4", ">=6", ">=7", "<7", "<6", ">=5"],
+        ),
+    ] {
+        let config = Config::default()
+            .with_pruning(Pruning::Propagators)
+            .with_binary_branching(true)
+            .with_val_order(val);
+        let mut s = Solver::with_observer(&m, config, Record::default()).unwrap();
+        let values: Vec<Value> = s.solutions().map(|s| s.value(x)).collect();
+        let expected: Vec<Value> = match val {
+            ValOrder::Split => (0..=7).collect(),
+            _ => (0..=7).rev().collect(),
+        };
+        assert_eq!(values, expected);
+        let stats = *s.stats();
+        assert_eq!((stats.tried, stats.solutions, stats.peak_depth), (14, 8, 3));
+        assert_eq!(s.observer().0[..6], first);
+    }
+    // Without binary choices (and at the textbook levels) a node assigns a
+    // value: one node per value, ascending.
+    let config = Config::default()
+        .with_pruning(Pruning::Propagators)
+        .with_val_order(ValOrder::Split);
+    let r = Solver::new(&m, config).unwrap().count();
+    assert_eq!((r.solutions, r.stats.tried), (8, 8));
 }

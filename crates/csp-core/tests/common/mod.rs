@@ -488,14 +488,17 @@ pub fn val_orders(seed: u64) -> [ValOrder; 5] {
     ]
 }
 
-/// Every pruning level x variable order x value order (125 configurations),
-/// plus per level a tiny trail budget and restarts (Luby with dom/wdeg,
-/// geometric with a random order, each also recomputing).
+/// Every pruning level x variable order x value order (125 configurations,
+/// and the splitting orders), plus per level a tiny trail budget and restarts
+/// (Luby with dom/wdeg, geometric with a random order, each also
+/// recomputing); at the propagators level split choices also with
+/// recomputation, intervals and restarts.
 pub fn every_config(seed: u64) -> Vec<Config> {
     let mut out = Vec::new();
     for pruning in Pruning::ALL {
         for var in var_orders(seed) {
-            for val in val_orders(seed.wrapping_add(1)) {
+            let splits = [ValOrder::Split, ValOrder::ReverseSplit];
+            for val in val_orders(seed.wrapping_add(1)).into_iter().chain(splits) {
                 let config = Config::default()
                     .with_pruning(pruning)
                     .with_var_order(var)
@@ -544,6 +547,22 @@ pub fn every_config(seed: u64) -> Vec<Config> {
             out.push(config.clone().with_trail_budget(Some(1)));
             out.push(config);
         }
+    }
+    // Split choices (`x <= m | x > m`) replayed by recomputation, on
+    // intervals, and across restarts.
+    for val in [ValOrder::Split, ValOrder::ReverseSplit] {
+        let split = Config::default()
+            .with_pruning(Pruning::Propagators)
+            .with_binary_branching(true)
+            .with_val_order(val);
+        out.push(split.clone().with_trail_budget(Some(1)));
+        out.push(split.clone().with_lazy_bits_above(0));
+        out.push(
+            split
+                .with_var_order(VarOrder::DomOverWdeg)
+                .with_restarts(Restarts::Luby { scale: 1 })
+                .with_trail_budget(Some(1)),
+        );
     }
     out
 }
