@@ -44,10 +44,12 @@ impl Conflict {
 /// [`Pruning::Propagators`] level (Gecode's *propagation conditions*).
 ///
 /// Every change raises [`Events::DOMAIN`]; a change of the smallest or largest
-/// value also raises [`Events::BOUNDS`]; a change that leaves one value also
-/// raises [`Events::FIXED`]. A constraint is woken when a raised event is one
-/// it asked for, so a bounds-reasoning constraint asks for `BOUNDS` and is not
-/// called when a value inside the domain goes.
+/// value also raises [`Events::BOUNDS`], and [`Events::MIN`] when the smallest
+/// rose, [`Events::MAX`] when the largest fell; a change that leaves one value
+/// also raises [`Events::FIXED`]. A constraint is woken when a raised event is
+/// one it asked for, so a bounds-reasoning constraint asks for `BOUNDS` and is
+/// not called when a value inside the domain goes, and `x + y <= c`, which
+/// only a rising minimum can tighten, asks for `MIN` on both.
 ///
 /// ```
 /// use csp_core::Events;
@@ -64,6 +66,12 @@ impl Events {
     pub const BOUNDS: Events = Events(2);
     /// Any value left the domain.
     pub const DOMAIN: Events = Events(4);
+    /// The smallest value rose (a decision may raise it with `MAX`
+    /// without having moved it).
+    pub const MIN: Events = Events(8);
+    /// The largest value fell (a decision may raise it with `MIN` without
+    /// having moved it).
+    pub const MAX: Events = Events(16);
     /// Every change (the same as `DOMAIN`, which every change raises).
     pub const ANY: Events = Events(7);
 
@@ -77,7 +85,7 @@ impl Events {
         self.0 & other.0 == other.0
     }
 
-    /// The raw bits (1 fixed, 2 bounds, 4 domain).
+    /// The raw bits (1 fixed, 2 bounds, 4 domain, 8 min, 16 max).
     pub const fn bits(self) -> u8 {
         self.0
     }

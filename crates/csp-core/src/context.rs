@@ -15,6 +15,10 @@ use crate::{Domains, Pruning, Value, VarId};
 pub(crate) const EV_FIXED: u8 = 1;
 pub(crate) const EV_BOUNDS: u8 = 2;
 pub(crate) const EV_DOMAIN: u8 = 4;
+pub(crate) const EV_MIN: u8 = 8;
+pub(crate) const EV_MAX: u8 = 16;
+/// Every event: what a decision raises on its variable.
+pub(crate) const EV_ALL: u8 = EV_FIXED | EV_BOUNDS | EV_DOMAIN | EV_MIN | EV_MAX;
 
 /// How many polls pass between two readings of the clock.
 const POLL_INTERVAL: u32 = 64;
@@ -347,6 +351,13 @@ impl<'a> PropagationContext<'a> {
         self.changes.revisions += count;
     }
 
+    /// `var`'s size and bounds, for [`finish`](Self::finish).
+    #[inline]
+    fn shape_before(&self, var: VarId) -> (usize, Value, Value) {
+        let d = &*self.domains;
+        (d.len(var), d.min(var), d.max(var))
+    }
+
     #[inline]
     fn record_before(&self, var: VarId) -> Option<SmallVec<[Value; 16]>> {
         self.changes
@@ -365,23 +376,30 @@ impl<'a> PropagationContext<'a> {
         }
     }
 
+    /// Notes a change of `var` whose bounds were `lo..=hi` before.
     #[inline]
     fn finish(
         &mut self,
         var: VarId,
-        len_before: usize,
+        (len_before, lo, hi): (usize, Value, Value),
         result: Result<u32, Wipeout>,
     ) -> Result<bool, Conflict> {
         match result {
             Ok(0) => Ok(false),
             Ok(n) => {
                 // Every caller of `finish` moves a bound when it removes anything.
-                let fixed = if self.domains.is_fixed(var) {
-                    EV_FIXED
-                } else {
-                    0
-                };
-                self.changes.note(var, n, EV_DOMAIN | EV_BOUNDS | fixed);
+                let d = &*self.domains;
+                let mut events = EV_DOMAIN | EV_BOUNDS;
+                if d.min(var) > lo {
+                    events |= EV_MIN;
+                }
+                if d.max(var) < hi {
+                    events |= EV_MAX;
+                }
+                if d.is_fixed(var) {
+                    events |= EV_FIXED;
+                }
+                self.changes.note(var, n, events);
                 Ok(true)
             }
             Err(Wipeout) => {
@@ -411,8 +429,10 @@ impl<'a> PropagationContext<'a> {
     fn removed_one(&mut self, var: VarId, value: Value) {
         let d = &*self.domains;
         let mut events = EV_DOMAIN;
-        if value < d.min(var) || value > d.max(var) {
-            events |= EV_BOUNDS;
+        if value < d.min(var) {
+            events |= EV_BOUNDS | EV_MIN;
+        } else if value > d.max(var) {
+            events |= EV_BOUNDS | EV_MAX;
         }
         if d.len(var) == 1 {
             events |= EV_FIXED;
@@ -455,11 +475,11 @@ impl<'a> PropagationContext<'a> {
         if bound <= self.domains.min(var) && self.domains.len(var) > 0 {
             return Ok(false);
         }
-        let len_before = self.domains.len(var);
+        let shape = self.shape_before(var);
         let before = self.record_before(var);
         let r = self.domains.remove_below(var, bound);
         self.record_after(var, before);
-        self.finish(var, len_before, r)
+        self.finish(var, shape, r)
     }
 
     /// Removes every value above `bound`. `Ok(true)` if anything was removed.
@@ -467,20 +487,20 @@ impl<'a> PropagationContext<'a> {
         if bound >= self.domains.max(var) && self.domains.len(var) > 0 {
             return Ok(false);
         }
-        let len_before = self.domains.len(var);
+        let shape = self.shape_before(var);
         let before = self.record_before(var);
         let r = self.domains.remove_above(var, bound);
         self.record_after(var, before);
-        self.finish(var, len_before, r)
+        self.finish(var, shape, r)
     }
 
     /// Reduces `var` to the single value `value` (a conflict if it is not there).
     pub fn fix(&mut self, var: VarId, value: Value) -> Result<bool, Conflict> {
-        let len_before = self.domains.len(var);
+        let shape = self.shape_before(var);
         let before = self.record_before(var);
         let r = self.domains.assign(var, value);
         self.record_after(var, before);
-        self.finish(var, len_before, r)
+        self.finish(var, shape, r)
     }
 
     /// Keeps the values of `var` for which `keep(domains, value)` is true. The

@@ -469,3 +469,25 @@ fn regression_sum_with_a_coefficient_of_i64_min() {
         }
     }
 }
+
+/// Found by `node_limit_stops_the_search_and_never_passes_off_a_partial_count`
+/// when `<=` sums stopped after one pass: `-x1 + 3 x3 - 3 x3 <= -6` has no
+/// solution, but narrowing `3 x3` raises the minimum of `-3 x3`, so one pass
+/// is not the fixpoint when a variable occurs twice, and the idempotent sum
+/// was never called again (solutions passed off; fixed in `linear.rs`).
+#[test]
+fn regression_sum_with_a_variable_in_two_terms_of_opposite_signs() {
+    let bytes = [
+        196, 0, 103, 0, 0, 0, 0, 75, 139, 54, 74, 113, 0, 72, 0, 0, 212, 0, 0, 26, 0, 0, 0, 195, 0,
+        0, 0, 0, 106, 25, 2, 31, 58, 133, 44, 6, 91, 182, 91,
+    ];
+    let (_, model, expected) = spec_and_model(&bytes);
+    assert!(expected.is_empty());
+    for val in 0..VAL_ORDERS {
+        for binary in [false, true] {
+            let config = config(Pruning::Propagators, 0, val, 0).with_binary_branching(binary);
+            let r = Solver::new(&model, config).unwrap().count();
+            assert_eq!(r.solutions, 0, "value order {val}, binary {binary}");
+        }
+    }
+}

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::linear_two::TwoTerms;
 use super::pseudo_boolean::PseudoBoolean;
 use super::ranges::{ceil_div, floor_div};
 use crate::constraint::{Conflict, Events, PropCost, PropStatus, Propagation};
@@ -80,6 +81,12 @@ pub struct Linear {
     /// The [`PseudoBoolean`] form used at the propagators level, when the
     /// post-time check found the sum mostly over 0/1 variables.
     pb: Option<Box<PseudoBoolean>>,
+    /// `a * x + b * y <= c` in `i64`: filtered without loops at the
+    /// propagators level.
+    two: Option<TwoTerms>,
+    /// No variable occurs twice: narrowing one term then never moves another
+    /// term's bounds, so one pass of `<=` is the fixpoint.
+    distinct: bool,
 }
 
 impl Linear {
@@ -118,6 +125,12 @@ impl Linear {
             bound,
             small: None,
             pb: None,
+            two: None,
+            distinct: {
+                let mut sorted = vars.to_vec();
+                sorted.sort_unstable();
+                sorted.windows(2).all(|w| w[0] != w[1])
+            },
         })
     }
 
@@ -163,6 +176,12 @@ impl Linear {
             .ok()
             .filter(|pb| pb.num_bools() >= 2 && pb.num_others() <= 2)
             .map(Box::new);
+        self.two = match (&self.small, self.kind, &self.pb) {
+            (Some((norm, bound)), Kind::Le, None) if self.distinct => {
+                TwoTerms::new(&self.vars, norm, *bound)
+            }
+            _ => None,
+        };
         Ok(())
     }
 
@@ -290,7 +309,9 @@ fn filter_with<W: Wide>(
     bound: W,
     ctx: &mut PropagationContext<'_>,
     eq: bool,
+    distinct: bool,
 ) -> Result<(bool, bool), Conflict> {
+    let one_pass = !eq && distinct;
     let mut changed = false;
     loop {
         let (mut lo, mut hi) = sum_with(vars, norm, ctx.domains());
@@ -349,7 +370,11 @@ fn filter_with<W: Wide>(
             }
         }
         changed |= again;
-        if !again {
+        // For `<=` over distinct variables one pass is the fixpoint: it lowers
+        // maxima only, so `lo` (the sum of the minima) and every term's room
+        // stay as they were. (A variable in two terms is not: lowering its
+        // maximum raises the minimum of its negative term.)
+        if !again || one_pass {
             let entailed = if eq { lo == hi } else { hi <= bound };
             return Ok((changed, entailed));
         }
@@ -431,6 +456,15 @@ impl Constraint for Linear {
             pb.events(pos)
         } else if self.kind == Kind::Ne {
             Events::FIXED
+        } else if self.kind == Kind::Le {
+            // `<=` is tightened only by a term's minimum rising: the
+            // variable's minimum for a positive coefficient, its maximum for
+            // a negative one.
+            if self.norm[pos] >= 0 {
+                Events::MIN
+            } else {
+                Events::MAX
+            }
         } else {
             Events::BOUNDS
         }
@@ -484,6 +518,11 @@ impl Constraint for Linear {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        if let Some(two) = &self.two
+            && ctx.pruning() == Pruning::Propagators
+        {
+            return two.propagate(ctx);
+        }
         let fixpoint = ctx.pruning() != Pruning::ForwardChecking;
         let mut changed = false;
         match self.kind {
@@ -522,8 +561,12 @@ impl Constraint for Linear {
                 // sum's final bounds decide entailment.
                 let eq = self.kind == Kind::Eq;
                 let (did, entailed) = match &self.small {
-                    Some((norm, bound)) => filter_with(&self.vars, norm, *bound, ctx, eq)?,
-                    None => filter_with(&self.vars, &self.norm, self.bound, ctx, eq)?,
+                    Some((norm, bound)) => {
+                        filter_with(&self.vars, norm, *bound, ctx, eq, self.distinct)?
+                    }
+                    None => {
+                        filter_with(&self.vars, &self.norm, self.bound, ctx, eq, self.distinct)?
+                    }
                 };
                 return Ok(if entailed {
                     PropStatus::Entailed

@@ -19,6 +19,7 @@ mod inverse;
 mod lex_less_eq;
 mod linear;
 mod linear_reif;
+mod linear_two;
 mod matching;
 mod min_max;
 mod not_equal;

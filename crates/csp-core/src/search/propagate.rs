@@ -2,7 +2,7 @@
 //! propagation queue of arc consistency and the propagators.
 
 use super::Solver;
-use crate::context::{Changes, EV_BOUNDS, EV_DOMAIN, EV_FIXED, PropagationContext};
+use crate::context::{Changes, EV_ALL, PropagationContext};
 use crate::observer::{Choice, Failure, FailureKind, Node, PruneCause};
 use crate::{
     Constraint, ConstraintId, PropStatus, Pruning, SearchObserver, Value, ValueSelector, VarId,
@@ -92,7 +92,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             }
             Pruning::ArcConsistency | Pruning::Propagators => {
                 self.prune_objective(Some(node))?;
-                self.schedule(var, EV_FIXED | EV_BOUNDS | EV_DOMAIN, None);
+                self.schedule(var, EV_ALL, None);
                 self.run_queue(Some(node))
             }
         }
