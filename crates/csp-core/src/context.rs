@@ -381,6 +381,8 @@ impl<'a> PropagationContext<'a> {
                 } else {
                     0
                 };
+                // A view's changes are its base's (its watches are the base's).
+                let var = self.domains.base_of(var);
                 self.changes.note(var, n, EV_DOMAIN | EV_BOUNDS | fixed);
                 Ok(true)
             }
@@ -417,7 +419,7 @@ impl<'a> PropagationContext<'a> {
         if d.len(var) == 1 {
             events |= EV_FIXED;
         }
-        self.changes.note(var, 1, events);
+        self.changes.note(d.base_of(var), 1, events);
         if self.changes.record {
             self.changes.removed.push((var, value));
         }
@@ -512,6 +514,8 @@ impl<'a> PropagationContext<'a> {
         var: VarId,
         mut test: impl FnMut(&Domains) -> bool,
     ) -> Result<bool, Conflict> {
+        // A view is probed through its base (fixing the base fixes it).
+        let var = self.domains.base_of(var);
         let shape = self.domains.shape(var);
         let mut saved = std::mem::take(&mut self.changes.scratch);
         self.domains.save_words(var, &mut saved);

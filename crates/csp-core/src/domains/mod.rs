@@ -146,6 +146,7 @@ impl Domains {
     /// Builds the store from each variable's declared values (sorted,
     /// distinct); a range (or a list of consecutive values) of more than
     /// `lazy_above` values starts as an interval without bits.
+    #[cfg(test)]
     pub(crate) fn with_lazy_bits_above<'a>(
         declared: impl Iterator<Item = (Value, Value, Option<&'a [Value]>)>,
         lazy_above: u64,
