@@ -391,7 +391,7 @@ impl Domains {
             index: 0,
             current: words.first().copied().unwrap_or(0),
             interval_left: if interval { d.now.size } else { 0 },
-            listed: Vec::new().into_iter(),
+            view: None,
         }
     }
 
@@ -533,6 +533,7 @@ impl Domains {
     }
 
     /// Removes every value smaller than `bound`.
+    #[inline(always)]
     pub(crate) fn remove_below(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
         let v = var.index();
         let Some(&d) = self.vars.get(v) else {
@@ -557,6 +558,7 @@ impl Domains {
     }
 
     /// Removes every value greater than `bound`.
+    #[inline(always)]
     pub(crate) fn remove_above(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
         let v = var.index();
         let Some(&d) = self.vars.get(v) else {
@@ -639,13 +641,15 @@ fn word_mask(k: usize, from: usize, to: usize) -> usize {
 pub struct DomainValues<'a> {
     words: &'a [usize],
     base: Value,
-    index: usize,
     current: usize,
+    /// The word read last (at most 2^18 words: see `MAX_DOMAIN_WIDTH`).
+    index: u32,
     /// For an interval without bits: how many values are left, the next
     /// being `base`.
     interval_left: u32,
-    /// A view's values (see `view.rs`); empty otherwise.
-    listed: std::vec::IntoIter<Value>,
+    /// For a view (`view.rs`): the store to walk it in, while values are
+    /// left (the next being `base`; `index` is the view's id).
+    view: Option<&'a Domains>,
 }
 
 impl Iterator for DomainValues<'_> {
@@ -655,21 +659,21 @@ impl Iterator for DomainValues<'_> {
     fn next(&mut self) -> Option<Value> {
         while self.current == 0 {
             self.index += 1;
-            if self.index >= self.words.len() {
+            if self.index as usize >= self.words.len() {
                 // An interval has no words: its values are counted from `base`.
                 if self.interval_left == 0 {
-                    return self.listed.next();
+                    return self.view.and_then(|_| self.view_step());
                 }
                 self.interval_left -= 1;
                 let v = self.base;
                 self.base = v.wrapping_add(1);
                 return Some(v);
             }
-            self.current = self.words[self.index];
+            self.current = self.words[self.index as usize];
         }
         let bit = self.current.trailing_zeros() as usize;
         self.current &= self.current - 1;
-        Some(self.base + (self.index * WORD_BITS + bit) as Value)
+        Some(self.base + (self.index as usize * WORD_BITS + bit) as Value)
     }
 }
 

@@ -23,6 +23,23 @@ pub(crate) struct View {
     pub(crate) offset: i64,
 }
 
+impl DomainValues<'_> {
+    /// A view's next value: `base`, and the one after it found.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn view_step(&mut self) -> Option<Value> {
+        let d = self.view?;
+        // `next` counted one more word: the id stays.
+        self.index -= 1;
+        let v = self.base;
+        match d.next_value(VarId::new(self.index as usize), v) {
+            Some(next) => self.base = next,
+            None => self.view = None,
+        }
+        Some(v)
+    }
+}
+
 impl View {
     /// The base variable.
     #[inline]
@@ -131,22 +148,20 @@ impl Domains {
             .is_some_and(|x| self.contains(w.base(), x))
     }
 
-    /// The values of a view, in increasing order.
+    /// The values of a view, in increasing order: a walk with
+    /// `next_value` (see `DomainValues::view_step`), nothing to allocate or
+    /// drop, so that a variable's [`DomainValues`] stays a plain value.
     #[cold]
     #[inline(never)]
     pub(super) fn view_values(&self, var: VarId) -> DomainValues<'_> {
-        let w = self.view_at(var);
-        let mut listed: Vec<Value> = self.values(w.base()).map(|x| w.image(x)).collect();
-        if w.scale < 0 {
-            listed.reverse();
-        }
+        let first = (self.len(var) > 0).then(|| self.min(var));
         DomainValues {
             words: &[],
-            base: 0,
-            index: 0,
+            base: first.unwrap_or(0),
+            index: var.index() as u32,
             current: 0,
             interval_left: 0,
-            listed: listed.into_iter(),
+            view: first.map(|_| self),
         }
     }
 
