@@ -91,15 +91,40 @@ pub fn translate(
     ast: &ast::Model,
     options: &TranslateOptions,
 ) -> Result<Translation, TranslateError> {
+    translate_views(ast, options, true)
+}
+
+/// [`translate`], with views (`crate::views`) or without.
+pub(crate) fn translate_views(
+    ast: &ast::Model,
+    options: &TranslateOptions,
+    views: bool,
+) -> Result<Translation, TranslateError> {
     let inferred = crate::bounds::infer(ast);
     let mut cx = Context::new();
-    for decl in &ast.decls {
+    let plan = match views {
+        true => crate::views::plan(&cx, ast, &inferred.bounds),
+        false => crate::views::ViewPlan::default(),
+    };
+    cx.restricted.clone_from(&plan.restricted);
+    // Variables, then views, then what names them (see `views.rs`).
+    for decl in ast.decls.iter().filter(|d| !plan.defers(d)) {
         cx.line = decl.pos().line;
         cx.declare(decl, &inferred.bounds)?;
     }
-    for item in &ast.constraints {
+    cx.declare_views(&plan)?;
+    for decl in ast.decls.iter().filter(|d| plan.defers(d) && !plan.is_view(d.name())) {
+        cx.line = decl.pos().line;
+        cx.declare(decl, &inferred.bounds)?;
+    }
+    for (i, item) in ast.constraints.iter().enumerate() {
         cx.line = item.pos.line;
-        crate::builtins::post(&mut cx, item)?;
+        if !plan.consumed.contains(&i) {
+            crate::builtins::post(&mut cx, item)?;
+        }
+    }
+    if !plan.is_empty() && !crate::views::views_last(&cx.model) {
+        return translate_views(ast, options, false);
     }
     cx.line = ast.solve.pos.line;
     let objective = match &ast.solve.goal {
@@ -156,6 +181,10 @@ pub(crate) struct Context {
     consts: HashMap<Value, VarId>,
     /// The line of the item being translated, for errors.
     pub(crate) line: u32,
+    /// Domains cut for views (`views.rs`), by variable name.
+    pub(crate) restricted: HashMap<String, Domain>,
+    /// Once views are declared: the constant 0, base of later constants.
+    pub(crate) zero: Option<VarId>,
 }
 
 impl Context {
@@ -165,6 +194,8 @@ impl Context {
             symbols: HashMap::new(),
             consts: HashMap::new(),
             line: 0,
+            restricted: HashMap::new(),
+            zero: None,
         }
     }
 
@@ -240,14 +271,15 @@ impl Context {
         self.var_of(s)
     }
 
-    fn const_var(&mut self, c: Value) -> Result<VarId, TranslateError> {
+    pub(crate) fn const_var(&mut self, c: Value) -> Result<VarId, TranslateError> {
         if let Some(&v) = self.consts.get(&c) {
             return Ok(v);
         }
-        let v = self
-            .model
-            .named_int_var(c.to_string(), c..=c)
-            .map_err(|e| self.core(e))?;
+        let v = match self.zero {
+            Some(zero) => self.model.named_view(c.to_string(), zero, 1, c),
+            None => self.model.named_int_var(c.to_string(), c..=c),
+        }
+        .map_err(|e| self.core(e))?;
         self.consts.insert(c, v);
         Ok(v)
     }
@@ -407,7 +439,10 @@ impl Context {
         let symbol = match decl {
             Decl::Par(p) => self.parameter(p)?,
             Decl::Var(v) => {
-                let domain = self.domain(&v.name, &v.ty, inferred)?;
+                let domain = match self.restricted.remove(&v.name) {
+                    Some(cut) => Some(cut),
+                    None => self.domain(&v.name, &v.ty, inferred)?,
+                };
                 let is_bool = v.ty == VarType::Bool;
                 let s = match &v.value {
                     Some(e) => {
@@ -449,8 +484,13 @@ impl Context {
                 Symbol::Array(items)
             }
         };
-        self.symbols.insert(name.to_string(), symbol);
+        self.define(name, symbol);
         Ok(())
+    }
+
+    /// Gives `name` its meaning.
+    pub(crate) fn define(&mut self, name: &str, symbol: Symbol) {
+        self.symbols.insert(name.to_string(), symbol);
     }
 
     fn parameter(&self, p: &ast::ParDecl) -> Result<Symbol, TranslateError> {
@@ -496,7 +536,7 @@ impl Context {
 
     /// The declared domain of a variable type; `None` for an unconstrained `var int`
     /// bound by its value.
-    fn domain(
+    pub(crate) fn domain(
         &self,
         name: &str,
         ty: &VarType,
