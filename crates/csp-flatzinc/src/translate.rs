@@ -135,7 +135,8 @@ pub(crate) fn translate_views(
     let (phases, restarts) = if options.free_search {
         (Vec::new(), None)
     } else {
-        phases(&cx, &ast.solve.annotations)?
+        let (phases, restarts) = phases(&cx, &ast.solve.annotations)?;
+        (crate::views::phases_on_bases(phases, &cx.model), restarts)
     };
     let outputs = crate::output::outputs(&cx, &ast.decls)?;
     let decision_vars = declared_vars(&cx, ast);

@@ -21,6 +21,7 @@ use csp_core::{Domain, MAX_DOMAIN_WIDTH, Value};
 
 use crate::ast::{Annotation, ConstraintItem, Decl, Expr, Model, ParType, VarType};
 use crate::error::TranslateError;
+use crate::strategy::{Phase, ValChoice};
 use crate::translate::{Context, Scalar, Symbol};
 
 /// The most values a base variable's domain may have for its views'
@@ -293,6 +294,47 @@ fn restrict(base: Option<Domain>, views: &[(Value, Value, Option<Domain>)]) -> O
         return None;
     }
     Some((kept.len() < values.len()).then(|| Domain::from_values(kept)))
+}
+
+/// The search phases with each view replaced by its base: a view is never
+/// a decision of its own. A view with a negative scale puts its base in a
+/// phase of its own, next to its phase, with the value order reversed
+/// (`indomain_max` on `-x` is `indomain_min` on `x`).
+pub(crate) fn phases_on_bases(phases: Vec<Phase>, model: &csp_core::Model) -> Vec<Phase> {
+    let mut out = Vec::with_capacity(phases.len());
+    for phase in phases {
+        let (mut same, mut reversed) = (Vec::new(), Vec::new());
+        for &v in &phase.vars {
+            match model.view_of(v) {
+                Some((base, scale, _)) if scale < 0 => reversed.push(base),
+                Some((base, ..)) => same.push(base),
+                None => same.push(v),
+            }
+        }
+        let flipped = match phase.val_choice {
+            ValChoice::Min => ValChoice::Max,
+            ValChoice::Max => ValChoice::Min,
+            ValChoice::Split => ValChoice::ReverseSplit,
+            ValChoice::ReverseSplit => ValChoice::Split,
+            other => other,
+        };
+        let (var_choice, val_choice) = (phase.var_choice, phase.val_choice);
+        if !same.is_empty() || reversed.is_empty() {
+            out.push(Phase {
+                vars: same,
+                var_choice,
+                val_choice,
+            });
+        }
+        if !reversed.is_empty() {
+            out.push(Phase {
+                vars: reversed,
+                var_choice,
+                val_choice: flipped,
+            });
+        }
+    }
+    out
 }
 
 /// Whether `model` declares its views after its variables (as csp-core's
