@@ -277,6 +277,29 @@ fn restrict(base: Option<Domain>, views: &[(Value, Value, Option<Domain>)]) -> O
             return None;
         }
     }
+    // A range kept by ranges: one range of base values (no enumeration).
+    if let Domain::Range(..) = base
+        && views.iter().all(|(_, _, d)| matches!(d, None | Some(Domain::Range(..))))
+    {
+        let (mut from, mut to) = (i128::from(lo), i128::from(hi));
+        for &(a, c, ref d) in views {
+            let Some(Domain::Range(l, u)) = d else {
+                continue;
+            };
+            // l <= a·v + c <= u.
+            let (p, q) = (i128::from(*l) - i128::from(c), i128::from(*u) - i128::from(c));
+            let a = i128::from(a);
+            let (p, q) = if a > 0 { (p, q) } else { (-q, -p) };
+            let a = a.abs();
+            from = from.max(p.div_euclid(a) + i128::from(p.rem_euclid(a) != 0));
+            to = to.min(q.div_euclid(a));
+        }
+        if from > to {
+            return None;
+        }
+        let (from, to) = (from as Value, to as Value);
+        return Some(((from, to) != (lo, hi)).then_some(Domain::Range(from, to)));
+    }
     let inside = |v: Value| {
         views.iter().all(|(a, c, d)| {
             d.as_ref()

@@ -99,8 +99,7 @@ impl Domains {
     }
 
     /// The view of id `var` (past the variables' records).
-    #[cold]
-    #[inline(never)]
+    #[inline]
     fn view_at(&self, var: VarId) -> View {
         self.views[var.index() - self.vars.len()]
     }
