@@ -314,3 +314,23 @@ fn bounds_through_a_scaled_view_round_inward() {
         );
     }
 }
+
+#[test]
+fn the_tutorial_example_runs() {
+    // docs/tutorial.md, section 10.
+    let mut model = Model::new();
+    let t = model.named_int_var("t", 0..=10).unwrap();
+    let second = model.view(t, 2, -3).unwrap();
+    assert_eq!(model.var_name(second), "2*t-3");
+    model
+        .linear(&[1], &[second], Relation::Ge, 6)
+        .unwrap();
+    model.not_equal(second, t).unwrap();
+    for pruning in Pruning::ALL {
+        let mut solver = Solver::new(&model, Config::default().with_pruning(pruning)).unwrap();
+        let got: Vec<_> = solver.solutions().map(|s| (s[t], s[second])).collect();
+        assert_eq!(got, [(5, 7), (6, 9), (7, 11), (8, 13), (9, 15), (10, 17)]);
+    }
+    let solver = Solver::new(&model, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+    assert_eq!(solver.domains().min(t), 5);
+}
