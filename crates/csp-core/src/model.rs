@@ -466,8 +466,12 @@ impl Model {
         }
         if !self.vars.iter().zip(values).all(|(d, &v)| {
             d.domain.contains(v)
-                && d.view
-                    .is_none_or(|w| values[w.base as usize].checked_mul(w.scale).and_then(|x| x.checked_add(w.offset)) == Some(v))
+                && d.view.is_none_or(|w| {
+                    values[w.base as usize]
+                        .checked_mul(w.scale)
+                        .and_then(|x| x.checked_add(w.offset))
+                        == Some(v)
+                })
         }) {
             return false;
         }

@@ -18,7 +18,11 @@ use proptest::prelude::*;
 #[derive(Clone, Debug)]
 enum VarSpec {
     Declared(Vec<Value>),
-    View { of: usize, scale: Value, offset: Value },
+    View {
+        of: usize,
+        scale: Value,
+        offset: Value,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -147,19 +151,29 @@ fn build(spec: &Spec, aux: bool) -> Option<(Model, Vec<VarId>)> {
     for c in &spec.cons {
         match c {
             ConSpec::NotEqual(x, y, o) => m.not_equal_offset(v(*x), v(*y), *o).map(drop),
-            ConSpec::AllDifferent(xs) => {
-                m.all_different(&xs.iter().map(|&i| v(i)).collect::<Vec<_>>()).map(drop)
-            }
+            ConSpec::AllDifferent(xs) => m
+                .all_different(&xs.iter().map(|&i| v(i)).collect::<Vec<_>>())
+                .map(drop),
             ConSpec::Linear(coeffs, xs, rel, rhs) => m
-                .linear(coeffs, &xs.iter().map(|&i| v(i)).collect::<Vec<_>>(), *rel, *rhs)
+                .linear(
+                    coeffs,
+                    &xs.iter().map(|&i| v(i)).collect::<Vec<_>>(),
+                    *rel,
+                    *rhs,
+                )
                 .map(drop),
             ConSpec::SumEven(xs) => m
-                .predicate("sum-even", &xs.iter().map(|&i| v(i)).collect::<Vec<_>>(), |vals| {
-                    vals.iter().sum::<Value>() % 2 == 0
-                })
+                .predicate(
+                    "sum-even",
+                    &xs.iter().map(|&i| v(i)).collect::<Vec<_>>(),
+                    |vals| vals.iter().sum::<Value>() % 2 == 0,
+                )
                 .map(drop),
             ConSpec::Table(xs, tuples) => m
-                .table(&xs.iter().map(|&i| v(i)).collect::<Vec<_>>(), tuples.clone())
+                .table(
+                    &xs.iter().map(|&i| v(i)).collect::<Vec<_>>(),
+                    tuples.clone(),
+                )
                 .map(drop),
             ConSpec::Element(i, a, r) => m.element(v(*i), a, v(*r)).map(drop),
         }
@@ -322,9 +336,7 @@ fn the_tutorial_example_runs() {
     let t = model.named_int_var("t", 0..=10).unwrap();
     let second = model.view(t, 2, -3).unwrap();
     assert_eq!(model.var_name(second), "2*t-3");
-    model
-        .linear(&[1], &[second], Relation::Ge, 6)
-        .unwrap();
+    model.linear(&[1], &[second], Relation::Ge, 6).unwrap();
     model.not_equal(second, t).unwrap();
     for pruning in Pruning::ALL {
         let mut solver = Solver::new(&model, Config::default().with_pruning(pruning)).unwrap();

@@ -10,7 +10,7 @@ use crate::ast::{self, BasicParType, Decl, Expr, ParType, SetLit, VarType};
 use crate::constraints::InSet;
 use crate::error::TranslateError;
 use crate::output::Output;
-use crate::strategy::{Phase, phases};
+use crate::strategy::Phase;
 
 /// A FlatZinc value: a constant or a variable, with its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,70 +91,13 @@ pub fn translate(
     ast: &ast::Model,
     options: &TranslateOptions,
 ) -> Result<Translation, TranslateError> {
-    translate_views(ast, options, true)
-}
-
-/// [`translate`], with views (`crate::views`) or without.
-pub(crate) fn translate_views(
-    ast: &ast::Model,
-    options: &TranslateOptions,
-    views: bool,
-) -> Result<Translation, TranslateError> {
-    let inferred = crate::bounds::infer(ast);
-    let mut cx = Context::new();
-    let plan = match views {
-        true => crate::views::plan(&cx, ast, &inferred.bounds),
-        false => crate::views::ViewPlan::default(),
-    };
-    cx.restricted.clone_from(&plan.restricted);
-    // Variables, then views, then what names them (see `views.rs`).
-    for decl in ast.decls.iter().filter(|d| !plan.defers(d)) {
-        cx.line = decl.pos().line;
-        cx.declare(decl, &inferred.bounds)?;
-    }
-    cx.declare_views(&plan)?;
-    for decl in ast.decls.iter().filter(|d| plan.defers(d) && !plan.is_view(d.name())) {
-        cx.line = decl.pos().line;
-        cx.declare(decl, &inferred.bounds)?;
-    }
-    for (i, item) in ast.constraints.iter().enumerate() {
-        cx.line = item.pos.line;
-        if !plan.consumed.contains(&i) {
-            crate::builtins::post(&mut cx, item)?;
-        }
-    }
-    if !plan.is_empty() && !crate::views::views_last(&cx.model) {
-        return translate_views(ast, options, false);
-    }
-    cx.line = ast.solve.pos.line;
-    let objective = match &ast.solve.goal {
-        ast::Goal::Satisfy => None,
-        ast::Goal::Minimize(e) => cx.objective(e, Goal::Minimize)?,
-        ast::Goal::Maximize(e) => cx.objective(e, Goal::Maximize)?,
-    };
-    let (phases, restarts) = if options.free_search {
-        (Vec::new(), None)
-    } else {
-        let (phases, restarts) = phases(&cx, &ast.solve.annotations)?;
-        (crate::views::phases_on_bases(phases, &cx.model), restarts)
-    };
-    let outputs = crate::output::outputs(&cx, &ast.decls)?;
-    let decision_vars = declared_vars(&cx, ast);
-    Ok(Translation {
-        model: cx.model,
-        outputs,
-        objective,
-        phases,
-        restarts,
-        decision_vars,
-        clamped: inferred.clamped,
-    })
+    crate::views::translate_views(ast, options, true)
 }
 
 /// The variables of `ast` declared on their own (no value, so neither a
 /// constant nor an alias) and not marked `var_is_introduced` or
 /// `is_defined_var`.
-fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
+pub(crate) fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for decl in &ast.decls {
@@ -189,7 +132,7 @@ pub(crate) struct Context {
 }
 
 impl Context {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Context {
             model: Model::new(),
             symbols: HashMap::new(),
@@ -425,7 +368,7 @@ impl Context {
 
     // ---------------------------------------------------------------- declarations
 
-    fn declare(
+    pub(crate) fn declare(
         &mut self,
         decl: &Decl,
         inferred: &HashMap<String, (Value, Value)>,
@@ -605,7 +548,11 @@ impl Context {
         Ok(s)
     }
 
-    fn objective(&mut self, e: &Expr, goal: Goal) -> Result<Option<(VarId, Goal)>, TranslateError> {
+    pub(crate) fn objective(
+        &mut self,
+        e: &Expr,
+        goal: Goal,
+    ) -> Result<Option<(VarId, Goal)>, TranslateError> {
         match self.scalar(e, "the objective")? {
             Scalar::IntVar(v) | Scalar::BoolVar(v) => Ok(Some((v, goal))),
             Scalar::Int(_) | Scalar::Bool(_) => Ok(None),

@@ -19,10 +19,11 @@ use std::collections::{HashMap, HashSet};
 
 use csp_core::{Domain, MAX_DOMAIN_WIDTH, Value};
 
-use crate::ast::{Annotation, ConstraintItem, Decl, Expr, Model, ParType, VarType};
+use crate::ast::{self, Annotation, ConstraintItem, Decl, Expr, Model, ParType, VarType};
 use crate::error::TranslateError;
 use crate::strategy::{Phase, ValChoice};
-use crate::translate::{Context, Scalar, Symbol};
+use crate::translate::{Context, Scalar, Symbol, TranslateOptions, Translation};
+use csp_core::Goal;
 
 /// The most values a base variable's domain may have for its views'
 /// domains to be intersected value by value.
@@ -51,7 +52,10 @@ impl ViewPlan {
         match decl {
             Decl::Par(_) => false,
             Decl::Var(v) => self.names.contains(&v.name) || v.value.as_ref().is_some_and(named),
-            Decl::VarArray(a) => a.value.as_ref().is_some_and(|items| items.iter().any(named)),
+            Decl::VarArray(a) => a
+                .value
+                .as_ref()
+                .is_some_and(|items| items.iter().any(named)),
         }
     }
 
@@ -108,7 +112,12 @@ fn definition(item: &ConstraintItem, int_arrays: &HashMap<&str, Vec<Value>>) -> 
                 return None;
             }
             // ay·y + ax·x = rhs, ay = ±1: y = -ay·ax·x + ay·rhs.
-            (defined, ident(vx)?, ay.checked_mul(ax)?.checked_neg()?, ay.checked_mul(*rhs)?)
+            (
+                defined,
+                ident(vx)?,
+                ay.checked_mul(ax)?.checked_neg()?,
+                ay.checked_mul(*rhs)?,
+            )
         }
         ("int_plus", [p, q, Expr::Ident(r)]) if *r == defined => match (p, q) {
             (Expr::Ident(x), Expr::Int(k)) | (Expr::Int(k), Expr::Ident(x)) => {
@@ -141,8 +150,73 @@ fn plain_vars(ast: &Model) -> HashMap<&str, &VarType> {
         .collect()
 }
 
+/// [`translate`](crate::translate), with views or without.
+pub(crate) fn translate_views(
+    ast: &ast::Model,
+    options: &TranslateOptions,
+    views: bool,
+) -> Result<Translation, TranslateError> {
+    let inferred = crate::bounds::infer(ast);
+    let mut cx = Context::new();
+    let plan = match views {
+        true => plan(&cx, ast, &inferred.bounds),
+        false => ViewPlan::default(),
+    };
+    cx.restricted.clone_from(&plan.restricted);
+    // Variables, then views, then what names them (see `views.rs`).
+    for decl in ast.decls.iter().filter(|d| !plan.defers(d)) {
+        cx.line = decl.pos().line;
+        cx.declare(decl, &inferred.bounds)?;
+    }
+    cx.declare_views(&plan)?;
+    for decl in ast
+        .decls
+        .iter()
+        .filter(|d| plan.defers(d) && !plan.is_view(d.name()))
+    {
+        cx.line = decl.pos().line;
+        cx.declare(decl, &inferred.bounds)?;
+    }
+    for (i, item) in ast.constraints.iter().enumerate() {
+        cx.line = item.pos.line;
+        if !plan.consumed.contains(&i) {
+            crate::builtins::post(&mut cx, item)?;
+        }
+    }
+    if !plan.is_empty() && !views_last(&cx.model) {
+        return translate_views(ast, options, false);
+    }
+    cx.line = ast.solve.pos.line;
+    let objective = match &ast.solve.goal {
+        ast::Goal::Satisfy => None,
+        ast::Goal::Minimize(e) => cx.objective(e, Goal::Minimize)?,
+        ast::Goal::Maximize(e) => cx.objective(e, Goal::Maximize)?,
+    };
+    let (phases, restarts) = if options.free_search {
+        (Vec::new(), None)
+    } else {
+        let (phases, restarts) = crate::strategy::phases(&cx, &ast.solve.annotations)?;
+        (phases_on_bases(phases, &cx.model), restarts)
+    };
+    let outputs = crate::output::outputs(&cx, &ast.decls)?;
+    let decision_vars = crate::translate::declared_vars(&cx, ast);
+    Ok(Translation {
+        model: cx.model,
+        outputs,
+        objective,
+        phases,
+        restarts,
+        decision_vars,
+        clamped: inferred.clamped,
+    })
+}
+
 /// Finds the views of `ast`.
-pub(crate) fn plan(cx: &Context, ast: &Model, inferred: &HashMap<String, (Value, Value)>) -> ViewPlan {
+pub(crate) fn plan(
+    cx: &Context,
+    ast: &Model,
+    inferred: &HashMap<String, (Value, Value)>,
+) -> ViewPlan {
     let int_arrays: HashMap<&str, Vec<Value>> = ast
         .decls
         .iter()
@@ -164,7 +238,12 @@ pub(crate) fn plan(cx: &Context, ast: &Model, inferred: &HashMap<String, (Value,
         })
         .collect();
     let vars = plain_vars(ast);
-    let int_typed = |ty: &VarType| matches!(ty, VarType::Int | VarType::IntRange(..) | VarType::IntSet(_));
+    let int_typed = |ty: &VarType| {
+        matches!(
+            ty,
+            VarType::Int | VarType::IntRange(..) | VarType::IntSet(_)
+        )
+    };
     // Definitions in constraint order: once per variable, never a cycle.
     let mut defs: HashMap<String, (String, Value, Value, usize)> = HashMap::new();
     let mut order = Vec::new();
@@ -175,7 +254,10 @@ pub(crate) fn plan(cx: &Context, ast: &Model, inferred: &HashMap<String, (Value,
         let (Some(ty_y), Some(ty_x)) = (vars.get(y.as_str()), vars.get(x.as_str())) else {
             continue;
         };
-        if !int_typed(ty_y) || !(int_typed(ty_x) || **ty_x == VarType::Bool) || defs.contains_key(&y) {
+        if !int_typed(ty_y)
+            || !(int_typed(ty_x) || **ty_x == VarType::Bool)
+            || defs.contains_key(&y)
+        {
             continue;
         }
         // x must not depend on y.
@@ -211,7 +293,10 @@ pub(crate) fn plan(cx: &Context, ast: &Model, inferred: &HashMap<String, (Value,
             let mut ok = true;
             while let Some((next, a2, c2, _)) = defs.get(&base) {
                 // y = s·(a2·next + c2) + o.
-                match (scale.checked_mul(*a2), scale.checked_mul(*c2).and_then(|v| v.checked_add(offset))) {
+                match (
+                    scale.checked_mul(*a2),
+                    scale.checked_mul(*c2).and_then(|v| v.checked_add(offset)),
+                ) {
                     (Some(s), Some(o)) => (scale, offset) = (s, o),
                     _ => ok = false,
                 }
@@ -264,7 +349,10 @@ pub(crate) fn plan(cx: &Context, ast: &Model, inferred: &HashMap<String, (Value,
 /// the view's declared domain: `Some(None)` if nothing is cut, `None` if the
 /// views cannot be made (an image that overflows or is too wide, a domain
 /// too large to cut, or nothing left).
-fn restrict(base: Option<Domain>, views: &[(Value, Value, Option<Domain>)]) -> Option<Option<Domain>> {
+fn restrict(
+    base: Option<Domain>,
+    views: &[(Value, Value, Option<Domain>)],
+) -> Option<Option<Domain>> {
     let base = base?;
     let (lo, hi) = base.bounds()?;
     for &(a, c, _) in views {
@@ -279,7 +367,9 @@ fn restrict(base: Option<Domain>, views: &[(Value, Value, Option<Domain>)]) -> O
     }
     // A range kept by ranges: one range of base values (no enumeration).
     if let Domain::Range(..) = base
-        && views.iter().all(|(_, _, d)| matches!(d, None | Some(Domain::Range(..))))
+        && views
+            .iter()
+            .all(|(_, _, d)| matches!(d, None | Some(Domain::Range(..))))
     {
         let (mut from, mut to) = (i128::from(lo), i128::from(hi));
         for &(a, c, ref d) in views {
@@ -287,7 +377,10 @@ fn restrict(base: Option<Domain>, views: &[(Value, Value, Option<Domain>)]) -> O
                 continue;
             };
             // l <= a·v + c <= u.
-            let (p, q) = (i128::from(*l) - i128::from(c), i128::from(*u) - i128::from(c));
+            let (p, q) = (
+                i128::from(*l) - i128::from(c),
+                i128::from(*u) - i128::from(c),
+            );
             let a = i128::from(a);
             let (p, q) = if a > 0 { (p, q) } else { (-q, -p) };
             let a = a.abs();
@@ -308,8 +401,12 @@ fn restrict(base: Option<Domain>, views: &[(Value, Value, Option<Domain>)]) -> O
     };
     if base.len() > ENUMERATE_LIMIT {
         // Only bounds that already hold are accepted for a wide domain.
-        return (inside(lo) && inside(hi) && views.iter().all(|(_, _, d)| matches!(d, None | Some(Domain::Range(..)))))
-            .then_some(None);
+        return (inside(lo)
+            && inside(hi)
+            && views
+                .iter()
+                .all(|(_, _, d)| matches!(d, None | Some(Domain::Range(..)))))
+        .then_some(None);
     }
     let values = base.values();
     let kept: Vec<Value> = values.iter().copied().filter(|&v| inside(v)).collect();
@@ -401,7 +498,11 @@ mod tests {
 
     fn counts(src: &str) -> (usize, usize, usize) {
         let t = translate(&parse(src).unwrap(), &TranslateOptions::default()).unwrap();
-        (t.model.num_vars(), t.model.num_views(), t.model.num_constraints())
+        (
+            t.model.num_vars(),
+            t.model.num_views(),
+            t.model.num_constraints(),
+        )
     }
 
     #[test]

@@ -16,7 +16,14 @@ fn model(strip: bool) -> Translation {
         // Without `defines_var`, nothing is a definition: no view.
         src = src
             .lines()
-            .map(|l| l.split(":: defines_var").next().unwrap().trim_end_matches(';').to_string() + ";")
+            .map(|l| {
+                l.split(":: defines_var")
+                    .next()
+                    .unwrap()
+                    .trim_end_matches(';')
+                    .to_string()
+                    + ";"
+            })
             .collect::<Vec<_>>()
             .join("\n");
     }
@@ -80,7 +87,11 @@ fn defined_variables_become_views_and_the_answer_is_unchanged() {
     assert_eq!(m.view_of(z), Some((x, 2, 1)));
     // y's and w's domains cut x to 0..=3.
     assert_eq!(m.domain(x).unwrap().values(), [0, 1, 2, 3]);
-    for pruning in [Pruning::Check, Pruning::ForwardChecking, Pruning::Propagators] {
+    for pruning in [
+        Pruning::Check,
+        Pruning::ForwardChecking,
+        Pruning::Propagators,
+    ] {
         let got = solutions(&with_views, pruning);
         assert_eq!(got.len(), 4, "{pruning}");
         assert_eq!(got, solutions(&without, pruning), "{pruning}");

@@ -190,7 +190,9 @@ impl Model {
         let (a, b) = (image(lo), image(hi));
         let (min, max) = (a.min(b), a.max(b));
         let (Ok(min), Ok(max)) = (Value::try_from(min), Value::try_from(max)) else {
-            return Err(overflow("the image of the base's domain does not fit in 64 bits"));
+            return Err(overflow(
+                "the image of the base's domain does not fit in 64 bits",
+            ));
         };
         let width = (i128::from(max) - i128::from(min) + 1) as u128;
         if width > u128::from(MAX_DOMAIN_WIDTH) {
