@@ -494,6 +494,7 @@ impl Context {
 
 #[cfg(test)]
 mod tests {
+    use super::views_last;
     use crate::{TranslateOptions, parse, translate};
 
     fn counts(src: &str) -> (usize, usize, usize) {
@@ -528,6 +529,26 @@ mod tests {
         let names: Vec<String> = m.vars().map(|v| m.var_name(v)).collect();
         assert_eq!(names, ["x", "b", "0", "y", "z", "i"]);
         assert_eq!(m.domain(csp_core::VarId::new(0)).unwrap().values(), [2]);
+    }
+
+    #[test]
+    fn a_variable_made_after_the_views_means_no_views() {
+        // global_cardinality_low_up makes its count variables while posting:
+        // after the views, so the model is translated again without them.
+        let src = "var 1..2: a;\nvar 1..2: b;\nvar 2..3: c :: output_var;\n\
+                   constraint int_plus(a, 1, c) :: defines_var(c);\n\
+                   constraint fzn_global_cardinality_low_up([a, b], [1, 2], [1, 0], [1, 1]);\n\
+                   solve satisfy;";
+        let ast = parse(src).unwrap();
+        let t = translate(&ast, &TranslateOptions::default()).unwrap();
+        assert_eq!(t.model.num_views(), 0);
+        assert!(views_last(&t.model));
+        // Without the global the same definition is a view.
+        let (_, views, _) = counts(&src.replace(
+            "constraint fzn_global_cardinality_low_up([a, b], [1, 2], [1, 0], [1, 1]);\n",
+            "",
+        ));
+        assert_eq!(views, 1);
     }
 
     #[test]
