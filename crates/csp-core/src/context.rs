@@ -376,6 +376,20 @@ impl<'a> PropagationContext<'a> {
         }
     }
 
+    /// Notes `removed` values gone from `var` with `events`, as a change of its
+    /// base for a view (its watches are the base's): a view with a negative
+    /// scale moves the base's opposite bound, so `MIN` and `MAX` swap.
+    #[inline(always)]
+    fn note_base(&mut self, var: VarId, removed: u32, events: u8) {
+        match self.domains.view_of(var) {
+            None => self.changes.note(var, removed, events),
+            Some(view) => {
+                let events = view.base_events(events);
+                self.changes.note(view.base(), removed, events);
+            }
+        }
+    }
+
     /// Notes a change of `var` whose bounds were `lo..=hi` before.
     #[inline]
     fn finish(
@@ -399,7 +413,7 @@ impl<'a> PropagationContext<'a> {
                 if d.is_fixed(var) {
                     events |= EV_FIXED;
                 }
-                self.changes.note(var, n, events);
+                self.note_base(var, n, events);
                 Ok(true)
             }
             Err(Wipeout) => {
@@ -437,7 +451,7 @@ impl<'a> PropagationContext<'a> {
         if d.len(var) == 1 {
             events |= EV_FIXED;
         }
-        self.changes.note(var, 1, events);
+        self.note_base(var, 1, events);
         if self.changes.record {
             self.changes.removed.push((var, value));
         }
@@ -532,6 +546,8 @@ impl<'a> PropagationContext<'a> {
         var: VarId,
         mut test: impl FnMut(&Domains) -> bool,
     ) -> Result<bool, Conflict> {
+        // A view is probed through its base (fixing the base fixes it).
+        let var = self.domains.base_of(var);
         let shape = self.domains.shape(var);
         let mut saved = std::mem::take(&mut self.changes.scratch);
         self.domains.save_words(var, &mut saved);

@@ -4,7 +4,10 @@ use crate::constraints::{
     AllDifferent, BinaryRelation, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
 };
 use crate::context::PropagationContext;
+use crate::domains::View;
 use crate::{Constraint, ConstraintId, CspError, Domain, Domains, Propagation, Value, VarId};
+
+mod views;
 
 /// The largest number of values (from the smallest to the largest declared value)
 /// one variable's domain may span: 2^24. Domains are bitsets, so a variable costs
@@ -15,7 +18,10 @@ pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
 #[derive(Clone, Debug)]
 struct VarDecl {
     name: Option<String>,
+    /// The declared domain (a view's: the image of its base's).
     domain: Domain,
+    /// For a view ([`Model::view`]): what it stands for.
+    view: Option<View>,
 }
 
 /// A posted constraint: built-ins are stored by value so that the search calls
@@ -158,7 +164,11 @@ impl Model {
                 message: "too many variables".into(),
             });
         }
-        self.vars.push(VarDecl { name, domain });
+        self.vars.push(VarDecl {
+            name,
+            domain,
+            view: None,
+        });
         Ok(VarId::new(self.vars.len() - 1))
     }
 
@@ -197,6 +207,7 @@ impl Model {
         self.vars.push(VarDecl {
             name: None,
             domain: Domain::Range(0, 1),
+            view: None,
         });
         VarId::new(self.vars.len() - 1)
     }
@@ -206,6 +217,7 @@ impl Model {
         self.vars.push(VarDecl {
             name: Some(name.into()),
             domain: Domain::Range(0, 1),
+            view: None,
         });
         VarId::new(self.vars.len() - 1)
     }
@@ -220,10 +232,16 @@ impl Model {
         (0..self.vars.len()).map(VarId::new)
     }
 
-    /// The variable's name, or `#index` if it has none.
+    /// The variable's name, or `#index` if it has none (a view without a
+    /// name: its formula over its base's name, such as `3*x+1`).
     pub fn var_name(&self, var: VarId) -> String {
         match self.vars.get(var.index()) {
             Some(VarDecl { name: Some(n), .. }) => n.clone(),
+            Some(VarDecl {
+                view: Some(w),
+                name: None,
+                ..
+            }) => views::formula(*w, &self.var_name(w.base())),
             _ => format!("#{}", var.index()),
         }
     }
@@ -244,8 +262,9 @@ impl Model {
         }
     }
 
+    /// The variables' declared domains, views left out.
     pub(crate) fn declared(&self) -> impl Iterator<Item = (Value, Value, Option<&[Value]>)> + '_ {
-        self.vars.iter().map(|d| {
+        self.vars.iter().filter(|d| d.view.is_none()).map(|d| {
             let (lo, hi) = d.domain.bounds().unwrap_or((0, 0));
             (lo, hi, d.domain.explicit())
         })
@@ -331,7 +350,7 @@ impl Model {
             .iter()
             .map(|v| self.vars[v.index()].domain.bounds().unwrap_or((0, 0)))
             .collect();
-        c.check_range(&bounds)?;
+        c.check_range(&bounds, &self.bases(vars))?;
         self.add(Posted::Linear(c))
     }
 
@@ -445,12 +464,15 @@ impl Model {
         if values.len() != self.vars.len() {
             return false;
         }
-        if !self
-            .vars
-            .iter()
-            .zip(values)
-            .all(|(d, &v)| d.domain.contains(v))
-        {
+        if !self.vars.iter().zip(values).all(|(d, &v)| {
+            d.domain.contains(v)
+                && d.view.is_none_or(|w| {
+                    values[w.base as usize]
+                        .checked_mul(w.scale)
+                        .and_then(|x| x.checked_add(w.offset))
+                        == Some(v)
+                })
+        }) {
             return false;
         }
         let mut buf = Vec::new();

@@ -78,6 +78,7 @@ mod pos;
 mod solve;
 mod strategy;
 mod translate;
+mod views;
 
 pub use branching::{PhasedValues, PhasedVariables};
 pub use builtins::SUPPORTED;

@@ -10,7 +10,7 @@ use crate::ast::{self, BasicParType, Decl, Expr, ParType, SetLit, VarType};
 use crate::constraints::InSet;
 use crate::error::TranslateError;
 use crate::output::Output;
-use crate::strategy::{Phase, phases};
+use crate::strategy::Phase;
 
 /// A FlatZinc value: a constant or a variable, with its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,44 +91,13 @@ pub fn translate(
     ast: &ast::Model,
     options: &TranslateOptions,
 ) -> Result<Translation, TranslateError> {
-    let inferred = crate::bounds::infer(ast);
-    let mut cx = Context::new();
-    for decl in &ast.decls {
-        cx.line = decl.pos().line;
-        cx.declare(decl, &inferred.bounds)?;
-    }
-    for item in &ast.constraints {
-        cx.line = item.pos.line;
-        crate::builtins::post(&mut cx, item)?;
-    }
-    cx.line = ast.solve.pos.line;
-    let objective = match &ast.solve.goal {
-        ast::Goal::Satisfy => None,
-        ast::Goal::Minimize(e) => cx.objective(e, Goal::Minimize)?,
-        ast::Goal::Maximize(e) => cx.objective(e, Goal::Maximize)?,
-    };
-    let (phases, restarts) = if options.free_search {
-        (Vec::new(), None)
-    } else {
-        phases(&cx, &ast.solve.annotations)?
-    };
-    let outputs = crate::output::outputs(&cx, &ast.decls)?;
-    let decision_vars = declared_vars(&cx, ast);
-    Ok(Translation {
-        model: cx.model,
-        outputs,
-        objective,
-        phases,
-        restarts,
-        decision_vars,
-        clamped: inferred.clamped,
-    })
+    crate::views::translate_views(ast, options, true)
 }
 
 /// The variables of `ast` declared on their own (no value, so neither a
 /// constant nor an alias) and not marked `var_is_introduced` or
 /// `is_defined_var`.
-fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
+pub(crate) fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for decl in &ast.decls {
@@ -156,15 +125,21 @@ pub(crate) struct Context {
     consts: HashMap<Value, VarId>,
     /// The line of the item being translated, for errors.
     pub(crate) line: u32,
+    /// Domains cut for views (`views.rs`), by variable name.
+    pub(crate) restricted: HashMap<String, Domain>,
+    /// Once views are declared: the constant 0, base of later constants.
+    pub(crate) zero: Option<VarId>,
 }
 
 impl Context {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Context {
             model: Model::new(),
             symbols: HashMap::new(),
             consts: HashMap::new(),
             line: 0,
+            restricted: HashMap::new(),
+            zero: None,
         }
     }
 
@@ -240,14 +215,15 @@ impl Context {
         self.var_of(s)
     }
 
-    fn const_var(&mut self, c: Value) -> Result<VarId, TranslateError> {
+    pub(crate) fn const_var(&mut self, c: Value) -> Result<VarId, TranslateError> {
         if let Some(&v) = self.consts.get(&c) {
             return Ok(v);
         }
-        let v = self
-            .model
-            .named_int_var(c.to_string(), c..=c)
-            .map_err(|e| self.core(e))?;
+        let v = match self.zero {
+            Some(zero) => self.model.named_view(c.to_string(), zero, 1, c),
+            None => self.model.named_int_var(c.to_string(), c..=c),
+        }
+        .map_err(|e| self.core(e))?;
         self.consts.insert(c, v);
         Ok(v)
     }
@@ -392,7 +368,7 @@ impl Context {
 
     // ---------------------------------------------------------------- declarations
 
-    fn declare(
+    pub(crate) fn declare(
         &mut self,
         decl: &Decl,
         inferred: &HashMap<String, (Value, Value)>,
@@ -407,7 +383,10 @@ impl Context {
         let symbol = match decl {
             Decl::Par(p) => self.parameter(p)?,
             Decl::Var(v) => {
-                let domain = self.domain(&v.name, &v.ty, inferred)?;
+                let domain = match self.restricted.remove(&v.name) {
+                    Some(cut) => Some(cut),
+                    None => self.domain(&v.name, &v.ty, inferred)?,
+                };
                 let is_bool = v.ty == VarType::Bool;
                 let s = match &v.value {
                     Some(e) => {
@@ -449,8 +428,13 @@ impl Context {
                 Symbol::Array(items)
             }
         };
-        self.symbols.insert(name.to_string(), symbol);
+        self.define(name, symbol);
         Ok(())
+    }
+
+    /// Gives `name` its meaning.
+    pub(crate) fn define(&mut self, name: &str, symbol: Symbol) {
+        self.symbols.insert(name.to_string(), symbol);
     }
 
     fn parameter(&self, p: &ast::ParDecl) -> Result<Symbol, TranslateError> {
@@ -496,7 +480,7 @@ impl Context {
 
     /// The declared domain of a variable type; `None` for an unconstrained `var int`
     /// bound by its value.
-    fn domain(
+    pub(crate) fn domain(
         &self,
         name: &str,
         ty: &VarType,
@@ -564,7 +548,11 @@ impl Context {
         Ok(s)
     }
 
-    fn objective(&mut self, e: &Expr, goal: Goal) -> Result<Option<(VarId, Goal)>, TranslateError> {
+    pub(crate) fn objective(
+        &mut self,
+        e: &Expr,
+        goal: Goal,
+    ) -> Result<Option<(VarId, Goal)>, TranslateError> {
         match self.scalar(e, "the objective")? {
             Scalar::IntVar(v) | Scalar::BoolVar(v) => Ok(Some((v, goal))),
             Scalar::Int(_) | Scalar::Bool(_) => Ok(None),

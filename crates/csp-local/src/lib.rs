@@ -227,9 +227,11 @@ impl MinConflicts {
 
     /// Searches `model` for one solution.
     ///
-    /// Fails only on an internal error: a solution that does not pass
-    /// [`Model::is_solution`] is never returned. Without a solution the search
-    /// proves nothing:
+    /// Fails on a model with views ([`Model::view`]: min-conflicts gives
+    /// every variable its own value; post the view as a variable and a
+    /// linear equality instead), or on an internal error: a solution that
+    /// does not pass [`Model::is_solution`] is never returned. Without a
+    /// solution the search proves nothing:
     ///
     /// ```
     /// use csp_core::Model;
@@ -245,6 +247,14 @@ impl MinConflicts {
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn solve(&self, model: &Model) -> Result<LocalSearchResult, CspError> {
+        if model.num_views() > 0 {
+            return Err(CspError::InvalidArgument {
+                context: "min-conflicts".into(),
+                message: "the model has views, which local search does not support: \
+                          post each as a variable and a linear equality"
+                    .into(),
+            });
+        }
         let started = Instant::now();
         let mut search = Search::new(self, model, started)?;
         let mut result = search.run()?;

@@ -285,3 +285,16 @@ fn random_small_csps_agree_with_exhaustive_search() {
         "{satisfiable} / {unsatisfiable}"
     );
 }
+
+#[test]
+fn a_model_with_views_is_refused_in_words() {
+    let mut m = Model::new();
+    let x = m.int_var(0..=3).unwrap();
+    let y = m.offset_view(x, 1).unwrap();
+    m.not_equal(x, y).unwrap();
+    let e = MinConflicts::new().solve(&m).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "min-conflicts: the model has views, which local search does not support: post each as a variable and a linear equality"
+    );
+}

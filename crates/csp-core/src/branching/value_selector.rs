@@ -51,7 +51,7 @@ impl ValueContext<'_> {
                     self.state,
                     self.changes,
                     Pruning::ForwardChecking,
-                    Some((var, w.pos as usize)),
+                    Some((VarId::new(w.var as usize), w.pos as usize)),
                     c,
                 );
                 if self.constraints[c].propagate(&mut ctx).is_err() {

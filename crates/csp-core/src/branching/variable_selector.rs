@@ -37,9 +37,20 @@ impl<'a> SearchView<'a> {
     /// At the [`Pruning::Propagators`](crate::Pruning::Propagators) level a
     /// variable that propagation fixed counts as decided too: the search does
     /// not branch on it (the textbook levels do, one node per variable).
+    /// A view ([`Model::view`](crate::Model::view)) is never a decision of
+    /// its own: it is decided when its base is.
     #[inline]
     pub fn is_decided(&self, var: VarId) -> bool {
-        self.decided[var.index()] || (self.skip_fixed && self.domains.is_fixed(var))
+        match self.decided.get(var.index()) {
+            Some(&d) => d || (self.skip_fixed && self.domains.is_fixed(var)),
+            None => self.view_is_decided(var),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn view_is_decided(&self, var: VarId) -> bool {
+        self.is_decided(self.domains.base_of(var))
     }
 
     /// The variables the search may branch on now: the undecided ones, in

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::linear_two::TwoTerms;
 use super::pseudo_boolean::PseudoBoolean;
-use super::ranges::{ceil_div, floor_div};
+use super::wide::{Wide, term};
 use crate::constraint::{Conflict, Events, PropCost, PropStatus, Propagation};
 use crate::{
     Constraint, CspError, Domains, PropagationContext, Pruning, StateLayout, Value, VarId,
@@ -126,11 +126,8 @@ impl Linear {
             small: None,
             pb: None,
             two: None,
-            distinct: {
-                let mut sorted = vars.to_vec();
-                sorted.sort_unstable();
-                sorted.windows(2).all(|w| w[0] != w[1])
-            },
+            // Known by `check_range`, which is told the views' bases.
+            distinct: false,
         })
     }
 
@@ -150,8 +147,16 @@ impl Linear {
     }
 
     /// Checks that no sum over values within `[min_i, max_i]` can overflow `i128`
-    /// (called by the model with the declared bounds).
-    pub(crate) fn check_range(&mut self, bounds: &[(Value, Value)]) -> Result<(), CspError> {
+    /// (called by the model with the declared bounds, and `bases`: each
+    /// variable, or a view's base variable, which changes with it).
+    pub(crate) fn check_range(
+        &mut self,
+        bounds: &[(Value, Value)],
+        bases: &[VarId],
+    ) -> Result<(), CspError> {
+        let mut sorted = bases.to_vec();
+        sorted.sort_unstable();
+        self.distinct = bases.len() == self.vars.len() && sorted.windows(2).all(|w| w[0] != w[1]);
         let mut total: i128 = self.bound.checked_abs().ok_or_else(overflow)?;
         for (a, &(lo, hi)) in self.norm.iter().zip(bounds) {
             let m = i128::from(lo).abs().max(i128::from(hi).abs());
@@ -201,87 +206,6 @@ impl Linear {
             Some((norm, bound)) => narrow_with(&self.vars, norm, *bound, ctx, sign),
             None => narrow_with(&self.vars, &self.norm, self.bound, ctx, i128::from(sign)),
         }
-    }
-}
-
-/// The integer types the linear filtering computes in.
-pub(super) trait Wide:
-    Copy
-    + Ord
-    + std::ops::Add<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Mul<Output = Self>
-    + std::ops::Neg<Output = Self>
-    + std::ops::AddAssign
-{
-    const ZERO: Self;
-    const ONE: Self;
-    fn of(v: Value) -> Self;
-    fn floor_div(self, b: Self) -> Self;
-    fn ceil_div(self, b: Self) -> Self;
-    /// Clamped into `Value`'s range.
-    fn value(self) -> Value;
-}
-
-impl Wide for i128 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    #[inline]
-    fn of(v: Value) -> Self {
-        i128::from(v)
-    }
-    #[inline]
-    fn floor_div(self, b: Self) -> Self {
-        floor_div(self, b)
-    }
-    #[inline]
-    fn ceil_div(self, b: Self) -> Self {
-        ceil_div(self, b)
-    }
-    #[inline]
-    fn value(self) -> Value {
-        clamp(self)
-    }
-}
-
-impl Wide for i64 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    #[inline]
-    fn of(v: Value) -> Self {
-        v
-    }
-    #[inline]
-    fn floor_div(self, b: Self) -> Self {
-        let q = self / b;
-        if self % b != 0 && ((self < 0) != (b < 0)) {
-            q - 1
-        } else {
-            q
-        }
-    }
-    #[inline]
-    fn ceil_div(self, b: Self) -> Self {
-        let q = self / b;
-        if self % b != 0 && ((self < 0) == (b < 0)) {
-            q + 1
-        } else {
-            q
-        }
-    }
-    #[inline]
-    fn value(self) -> Value {
-        self
-    }
-}
-
-#[inline]
-pub(super) fn term<W: Wide>(a: W, d: &Domains, x: VarId) -> (W, W) {
-    let (lo, hi) = (W::of(d.min(x)), W::of(d.max(x)));
-    if a >= W::ZERO {
-        (a * lo, a * hi)
-    } else {
-        (a * hi, a * lo)
     }
 }
 
@@ -434,10 +358,6 @@ fn overflow() -> CspError {
         context: "linear".into(),
         detail: "the sum's extreme values do not fit in 128 bits".into(),
     }
-}
-
-fn clamp(v: i128) -> Value {
-    v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value
 }
 
 /// The cost class of a sum of `terms` terms: a binary one is cheap.
@@ -642,7 +562,7 @@ mod tests {
         let two_ints = [(0, 1), (0, 1), (-5, 9), (0, 3)];
         let specialised = |coeffs: &[Value], rel, bounds: &[(Value, Value)], vars: &[VarId]| {
             let mut c = Linear::new(coeffs, vars, rel, 3).unwrap();
-            c.check_range(bounds).unwrap();
+            c.check_range(bounds, vars).unwrap();
             c.pb.is_some()
         };
         assert!(specialised(&[1, -2, 3, 4], Relation::Le, &bools, &v));

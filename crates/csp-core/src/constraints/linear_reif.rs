@@ -342,8 +342,9 @@ impl Model {
             .iter()
             .map(|&v| self.domain(v).map(|d| d.bounds().unwrap_or((0, 0))))
             .collect::<Result<_, _>>()?;
-        c.holds.check_range(&bounds)?;
-        c.fails.check_range(&bounds)?;
+        let bases = self.bases(vars);
+        c.holds.check_range(&bounds, &bases)?;
+        c.fails.check_range(&bounds, &bases)?;
         self.post(c)
     }
 }

@@ -1,7 +1,7 @@
 //! `a * x + b * y <= c`: the commonest sum (`x - y <= c`, `x <= y`, precedences),
 //! filtered at the propagators level without the general sum's loops.
 
-use super::linear::{Wide, term};
+use super::wide::{Wide, term};
 use crate::constraint::{Conflict, PropStatus, Propagation};
 use crate::{PropagationContext, Value, VarId};
 

@@ -28,6 +28,7 @@ mod pseudo_boolean;
 mod ranges;
 mod regular;
 mod table;
+mod wide;
 
 pub use all_different::AllDifferent;
 pub use arithmetic::{ENUMERATION_LIMIT, Func, Function};

@@ -3,8 +3,9 @@
 
 use smallvec::SmallVec;
 
-use super::linear::{Relation, term};
+use super::linear::Relation;
 use super::ranges::{ceil_div, floor_div};
+use super::wide::term;
 use crate::constraint::{Conflict, Events, PropCost, PropStatus, Propagation};
 use crate::{Constraint, CspError, Domains, PropagationContext, StateLayout, Value, VarId};
 

@@ -61,14 +61,24 @@ impl Domains {
         vars: &[VarId],
         offsets: &[Value],
     ) -> Option<Vec<ShiftedEntry>> {
-        for &var in vars {
+        // A view `x + c` is its base shifted by `c` more; other views have
+        // no place in the list.
+        let mut resolved = Vec::with_capacity(vars.len());
+        for (&var, &offset) in vars.iter().zip(offsets) {
+            resolved.push(match self.view_of(var) {
+                None => (var, offset),
+                Some(w) if w.scale == 1 => (w.base(), offset.checked_add(w.offset)?),
+                Some(_) => return None,
+            });
+        }
+        for &(var, _) in &resolved {
             if self.vars[var.index()].is_interval() {
                 self.give_bits(var.index());
             }
         }
-        vars.iter()
-            .zip(offsets)
-            .map(|(&var, &offset)| {
+        resolved
+            .iter()
+            .map(|&(var, offset)| {
                 let lay = self.vars[var.index()];
                 let bias = offset.checked_add(lay.base)?;
                 (-2 * SHIFT_SAFE..2 * SHIFT_SAFE)

@@ -20,6 +20,8 @@
 mod bulk;
 mod interval;
 mod trail;
+mod values;
+mod view;
 mod walk;
 
 use fixedbitset::FixedBitSet;
@@ -28,6 +30,8 @@ use crate::{Value, VarId};
 pub(crate) use bulk::{SHIFT_SAFE, ShiftedEntry};
 pub(crate) use trail::DomainSnapshot;
 use trail::{LevelMark, TrailEntry};
+pub use values::DomainValues;
+pub(crate) use view::View;
 
 const WORD_BITS: usize = usize::BITS as usize;
 
@@ -108,7 +112,11 @@ pub struct Domains {
     /// slice (fixedbitset's slice accessors recompute the length, with a
     /// division, on every call: 4% of a forward-checking search).
     bits: Vec<usize>,
+    /// The variables' records, indexed by id; views (declared after every
+    /// variable) have ids from `vars.len()` on and no record.
     vars: Vec<Var>,
+    /// The views, the first with id `vars.len()` (see `view.rs`).
+    views: Vec<View>,
     trail: Vec<TrailEntry>,
     /// Per word: the stamp of the level at which it was last saved on the trail.
     saved_at: Vec<u64>,
@@ -140,8 +148,19 @@ impl Domains {
     /// Builds the store from each variable's declared values (sorted,
     /// distinct); a range (or a list of consecutive values) of more than
     /// `lazy_above` values starts as an interval without bits.
+    #[cfg(test)]
     pub(crate) fn with_lazy_bits_above<'a>(
         declared: impl Iterator<Item = (Value, Value, Option<&'a [Value]>)>,
+        lazy_above: u64,
+    ) -> Self {
+        Self::with_views(declared, Vec::new(), lazy_above)
+    }
+
+    /// [`with_lazy_bits_above`](Self::with_lazy_bits_above) for the
+    /// variables, followed by `views` (ids from the number of variables on).
+    pub(crate) fn with_views<'a>(
+        declared: impl Iterator<Item = (Value, Value, Option<&'a [Value]>)>,
+        views: Vec<View>,
         lazy_above: u64,
     ) -> Self {
         let mut vars = Vec::new();
@@ -190,6 +209,7 @@ impl Domains {
         Domains {
             bits: bits.as_slice().to_vec(),
             vars,
+            views,
             trail: Vec::new(),
             saved_at: vec![0; total_words],
             shape_saved_at: vec![0; n_vars],
@@ -202,26 +222,34 @@ impl Domains {
 
     /// Number of variables.
     pub fn num_vars(&self) -> usize {
-        self.vars.len()
+        self.vars.len() + self.views.len()
     }
 
     /// Number of values left in `var`'s domain.
     #[inline]
     pub fn len(&self, var: VarId) -> usize {
-        self.vars[var.index()].now.size as usize
+        match self.vars.get(var.index()) {
+            Some(d) => d.now.size as usize,
+            None => self.view_len(var),
+        }
     }
 
     /// Whether `var` has exactly one value left.
     #[inline]
     pub fn is_fixed(&self, var: VarId) -> bool {
-        self.vars[var.index()].now.size == 1
+        match self.vars.get(var.index()) {
+            Some(d) => d.now.size == 1,
+            None => self.view_len(var) == 1,
+        }
     }
 
     /// The value of `var` if its domain has exactly one value.
     #[inline]
     pub fn value(&self, var: VarId) -> Option<Value> {
-        let d = &self.vars[var.index()];
-        (d.now.size == 1).then(|| d.lo())
+        match self.vars.get(var.index()) {
+            Some(d) => (d.now.size == 1).then(|| d.lo()),
+            None => self.view_value(var),
+        }
     }
 
     #[inline]
@@ -234,13 +262,19 @@ impl Domains {
     /// which only happens inside a failing propagation).
     #[inline]
     pub fn min(&self, var: VarId) -> Value {
-        self.vars[var.index()].lo()
+        match self.vars.get(var.index()) {
+            Some(d) => d.lo(),
+            None => self.view_min(var),
+        }
     }
 
     /// The largest value left (O(1); unspecified once the domain is empty).
     #[inline]
     pub fn max(&self, var: VarId) -> Value {
-        self.vars[var.index()].hi()
+        match self.vars.get(var.index()) {
+            Some(d) => d.hi(),
+            None => self.view_max(var),
+        }
     }
 
     /// The offset of the first value at offset `from` or above (`None` if none).
@@ -329,7 +363,9 @@ impl Domains {
     /// Whether `value` is still in `var`'s domain.
     #[inline]
     pub fn contains(&self, var: VarId, value: Value) -> bool {
-        let d = &self.vars[var.index()];
+        let Some(d) = self.vars.get(var.index()) else {
+            return self.view_contains(var, value);
+        };
         if d.is_interval() {
             return d.now.size > 0 && d.lo() <= value && value <= d.hi();
         }
@@ -342,20 +378,6 @@ impl Domains {
         let offset = offset as usize;
         let w = self.bits[d.first as usize + offset / WORD_BITS];
         w >> (offset % WORD_BITS) & 1 == 1
-    }
-
-    /// The values left in `var`'s domain, in increasing order.
-    pub fn values(&self, var: VarId) -> DomainValues<'_> {
-        let d = self.vars[var.index()];
-        let words = self.words(var);
-        let interval = d.is_interval();
-        DomainValues {
-            words,
-            base: if interval { d.lo() } else { d.base },
-            index: 0,
-            current: words.first().copied().unwrap_or(0),
-            interval_left: if interval { d.now.size } else { 0 },
-        }
     }
 
     // ----- changes (crate-private: constraints change domains through a context) -----
@@ -381,7 +403,9 @@ impl Domains {
     /// Removes one value. `Ok(true)` if it was there, `Err` if the domain is now empty.
     #[inline(always)]
     pub(crate) fn remove(&mut self, var: VarId, value: Value) -> Result<bool, Wipeout> {
-        let d = self.vars[var.index()];
+        let Some(&d) = self.vars.get(var.index()) else {
+            return self.view_remove(var, value);
+        };
         if value < d.lo() || value > d.hi() {
             return Ok(false);
         }
@@ -403,7 +427,9 @@ impl Domains {
     #[inline]
     pub(crate) fn assign(&mut self, var: VarId, value: Value) -> Result<u32, Wipeout> {
         let v = var.index();
-        let d = self.vars[v];
+        let Some(&d) = self.vars.get(v) else {
+            return self.view_assign(var, value);
+        };
         if d.is_interval() {
             return self.interval_assign(v, value);
         }
@@ -492,9 +518,12 @@ impl Domains {
     }
 
     /// Removes every value smaller than `bound`.
+    #[inline(always)]
     pub(crate) fn remove_below(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
         let v = var.index();
-        let d = self.vars[v];
+        let Some(&d) = self.vars.get(v) else {
+            return self.view_remove_below(var, bound);
+        };
         if bound <= d.lo() {
             return Ok(0);
         }
@@ -514,9 +543,12 @@ impl Domains {
     }
 
     /// Removes every value greater than `bound`.
+    #[inline(always)]
     pub(crate) fn remove_above(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
         let v = var.index();
-        let d = self.vars[v];
+        let Some(&d) = self.vars.get(v) else {
+            return self.view_remove_above(var, bound);
+        };
         if bound >= d.hi() {
             return Ok(0);
         }
@@ -587,43 +619,6 @@ fn word_mask(k: usize, from: usize, to: usize) -> usize {
         mask &= usize::MAX >> (WORD_BITS - 1 - (to - lo));
     }
     mask
-}
-
-/// Iterator over the values of one domain, in increasing order.
-#[derive(Clone, Debug)]
-pub struct DomainValues<'a> {
-    words: &'a [usize],
-    base: Value,
-    index: usize,
-    current: usize,
-    /// For an interval without bits: how many values are left, the next
-    /// being `base`.
-    interval_left: u32,
-}
-
-impl Iterator for DomainValues<'_> {
-    type Item = Value;
-
-    #[inline]
-    fn next(&mut self) -> Option<Value> {
-        while self.current == 0 {
-            self.index += 1;
-            if self.index >= self.words.len() {
-                // An interval has no words: its values are counted from `base`.
-                if self.interval_left == 0 {
-                    return None;
-                }
-                self.interval_left -= 1;
-                let v = self.base;
-                self.base = v.wrapping_add(1);
-                return Some(v);
-            }
-            self.current = self.words[self.index];
-        }
-        let bit = self.current.trailing_zeros() as usize;
-        self.current &= self.current - 1;
-        Some(self.base + (self.index * WORD_BITS + bit) as Value)
-    }
 }
 
 #[cfg(test)]

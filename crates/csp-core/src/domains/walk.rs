@@ -9,7 +9,9 @@ impl Domains {
     /// The smallest value left that is greater than `value`, if any.
     #[inline]
     pub fn next_value(&self, var: VarId, value: Value) -> Option<Value> {
-        let d = self.vars[var.index()];
+        let Some(&d) = self.vars.get(var.index()) else {
+            return self.view_next_value(var, value);
+        };
         if value >= d.hi() {
             return None;
         }
@@ -62,7 +64,9 @@ impl Domains {
 
     /// The largest value left that is smaller than `value`, if any.
     pub fn prev_value(&self, var: VarId, value: Value) -> Option<Value> {
-        let lay = self.vars[var.index()];
+        let Some(&lay) = self.vars.get(var.index()) else {
+            return self.view_prev_value(var, value);
+        };
         if lay.is_interval() {
             return (lay.now.size > 0 && value > lay.lo()).then(|| (value - 1).min(lay.hi()));
         }
@@ -91,7 +95,9 @@ impl Domains {
 
     /// The value of rank `rank` (0 for the smallest) in `var`'s domain.
     pub(crate) fn select(&self, var: VarId, rank: usize) -> Option<Value> {
-        let lay = self.vars[var.index()];
+        let Some(&lay) = self.vars.get(var.index()) else {
+            return self.view_select(var, rank);
+        };
         if lay.is_interval() {
             return (rank < lay.now.size as usize).then(|| lay.lo() + rank as Value);
         }

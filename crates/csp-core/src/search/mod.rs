@@ -44,6 +44,9 @@ pub use results::{CountResult, Goal, Optimum, Solution, Solutions, SolveResult};
 pub(crate) struct Watch {
     pub(crate) cid: u32,
     pub(crate) pos: u32,
+    /// The variable at `pos` in the constraint's scope: the watched
+    /// variable, or a view of it (a view's watches are its base's).
+    pub(crate) var: u32,
     /// The events that wake the constraint (all of them below the
     /// propagators level).
     pub(crate) events: u8,
@@ -201,6 +204,14 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let n = model.num_vars();
         let m = model.num_constraints();
         config.restarts.check()?;
+        // Views follow the variables (ids `n_vars..n`), decided with their base.
+        let views = model.views_last()?;
+        let n_vars = n - views.len();
+        let bases: Vec<VarId> = views.iter().map(|w| w.base()).collect();
+        let base_of = |v: VarId| match v.index().checked_sub(n_vars) {
+            Some(k) => bases[k],
+            None => v,
+        };
         if let Some(vars) = &config.decision_vars {
             model.check_vars("decision variables", vars)?;
             let mut seen = vec![false; n];
@@ -223,19 +234,28 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         for (cid, c) in model.posted().iter().enumerate() {
             let scope = c.scope();
             model.check_vars(c.name(), scope)?;
-            for (pos, v) in scope.iter().enumerate() {
-                let events = if kernel {
+            for (pos, &v) in scope.iter().enumerate() {
+                let mut events = if kernel {
                     c.events(pos).bits()
                 } else {
                     Events::ANY.bits()
                 };
-                let list = &mut watches[v.index()];
+                // A watch on a view is a watch on its base, woken by the
+                // base's events that are the view's (a negative scale swaps
+                // the bounds).
+                if let Some(k) = v.index().checked_sub(n_vars) {
+                    events = views[k].base_events(events);
+                }
+                let list = &mut watches[base_of(v).index()];
                 match list.last_mut() {
                     // A variable twice in a scope: one watch, woken by either.
-                    Some(w) if w.cid == cid as u32 => w.events |= events,
+                    Some(w) if w.cid == cid as u32 && w.var == v.index() as u32 => {
+                        w.events |= events
+                    }
                     _ => list.push(Watch {
                         cid: cid as u32,
                         pos: pos as u32,
+                        var: v.index() as u32,
                         events,
                     }),
                 }
@@ -248,7 +268,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             .iter()
             .map(|c| c.state_layout(config.pruning))
             .collect();
-        let mut domains = Domains::with_lazy_bits_above(model.declared(), config.lazy_bits_above);
+        let mut domains = Domains::with_views(model.declared(), views, config.lazy_bits_above);
         let mut changes = Changes::new(n);
         changes.track_changed = config.pruning >= Pruning::ArcConsistency;
         changes.record = observer.wants_details();
@@ -262,7 +282,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             state: TrailedState::new(layouts.iter(), &mut domains),
             domains,
             watches,
-            decided: vec![false; n],
+            // Views are never decided: only the variables have a flag.
+            decided: vec![false; n_vars],
             num_decided: 0,
             frames: Vec::new(),
             values: Vec::new(),
@@ -282,7 +303,14 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             candidates: Vec::new(),
             split_depth: None,
             frontier: Vec::new(),
-            decision_vars: config.decision_vars,
+            decision_vars: config.decision_vars.map(|vars| {
+                // A view stands for its base (listed once, where it comes first).
+                let mut seen = vec![false; n_vars];
+                vars.into_iter()
+                    .map(base_of)
+                    .filter(|v| !std::mem::replace(&mut seen[v.index()], true))
+                    .collect()
+            }),
             binary: config.binary_branching && config.pruning == Pruning::Propagators,
             trail_budget: config.trail_budget,
             snapshot: None,
@@ -300,6 +328,15 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         solver.take_snapshot();
         solver.stats.elapsed += started.elapsed();
         Ok(solver)
+    }
+
+    /// `var = value` as a decision on a variable: a view's base takes the
+    /// preimage (`None` if there is none).
+    fn on_base(&self, var: VarId, value: Value) -> Option<(VarId, Value)> {
+        match self.domains.view_of(var) {
+            Some(w) => w.preimage(value).map(|x| (w.base(), x)),
+            None => Some((var, value)),
+        }
     }
 
     /// The model being searched.

@@ -66,7 +66,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         &mut self.state,
                         &mut self.changes,
                         Pruning::ForwardChecking,
-                        Some((var, w.pos as usize)),
+                        Some((VarId::new(w.var as usize), w.pos as usize)),
                         c,
                     );
                     let result = constraints[c].propagate(&mut ctx);

@@ -366,6 +366,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let Some(var) = self.var_sel.select(&view) else {
             return false;
         };
+        // A view chosen (by a heuristic that lists it) is branched on as its base.
+        let var = match var.index() < self.decided.len() {
+            true => var,
+            false => self.domains.base_of(var),
+        };
         if self.observer.wants_details() {
             let mut cands = std::mem::take(&mut self.candidates);
             self.var_sel.candidates(&view, 8, &mut cands);

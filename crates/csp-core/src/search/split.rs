@@ -24,6 +24,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if self.root_failed {
                 break;
             }
+            // A decision on a view is one on its base.
+            let Some((var, value)) = self.on_base(var, value) else {
+                self.root_failed = true;
+                continue;
+            };
             if self.decided[var.index()] || !self.domains.contains(var, value) {
                 self.root_failed =
                     !(self.decided[var.index()] && self.domains.value(var) == Some(value));

@@ -1,0 +1,99 @@
+//! Views in FlatZinc: `tests/models/views.fzn` defines four variables as
+//! `a·x + c` of others (`int_lin_eq` with two terms, `int_plus`,
+//! `int_times`, `bool2int`, each with `defines_var`). They become views, the
+//! defining constraints are not posted, and the answer is the one of the
+//! same model without the annotations (every variable and constraint kept).
+
+use std::path::Path;
+
+use csp_core::{Pruning, Value};
+use csp_flatzinc::{Options, TranslateOptions, Translation, parse, solve, translate};
+
+fn model(strip: bool) -> Translation {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/views.fzn");
+    let mut src = std::fs::read_to_string(path).unwrap();
+    if strip {
+        // Without `defines_var`, nothing is a definition: no view.
+        src = src
+            .lines()
+            .map(|l| {
+                l.split(":: defines_var")
+                    .next()
+                    .unwrap()
+                    .trim_end_matches(';')
+                    .to_string()
+                    + ";"
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    translate(&parse(&src).unwrap(), &TranslateOptions::default()).unwrap()
+}
+
+/// Every solution, as the output variables' values in declaration order.
+fn solutions(t: &Translation, pruning: Pruning) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    let options = Options {
+        all_solutions: true,
+        pruning,
+        ..Options::default()
+    };
+    let outcome = solve(t, &options, &mut |values| {
+        out.push(
+            t.outputs
+                .iter()
+                .flat_map(|o| o.values.iter().map(|&s| scalar(s, values)))
+                .collect(),
+        );
+    })
+    .unwrap();
+    assert!(outcome.status.is_complete());
+    out.sort();
+    out
+}
+
+fn scalar(s: csp_flatzinc::Scalar, values: &[Value]) -> Value {
+    match s {
+        csp_flatzinc::Scalar::IntVar(v) | csp_flatzinc::Scalar::BoolVar(v) => values[v.index()],
+        csp_flatzinc::Scalar::Int(c) => c,
+        csp_flatzinc::Scalar::Bool(b) => Value::from(b),
+    }
+}
+
+#[test]
+fn defined_variables_become_views_and_the_answer_is_unchanged() {
+    let with_views = model(false);
+    let without = model(true);
+    let m = &with_views.model;
+    // y, z, w and i are views (and no constant was needed after them).
+    let views: Vec<String> = m
+        .vars()
+        .filter(|&v| m.view_of(v).is_some())
+        .map(|v| m.var_name(v))
+        .collect();
+    assert_eq!(views, ["y", "z", "w", "i"]);
+    assert_eq!(without.model.num_views(), 0);
+    // The four defining constraints are gone.
+    assert_eq!(
+        m.num_constraints() + 4,
+        without.model.num_constraints(),
+        "views: {} constraints, without: {}",
+        m.num_constraints(),
+        without.model.num_constraints()
+    );
+    // z = y + 4 = 2x + 1 is a view of x.
+    let z = m.vars().find(|&v| m.var_name(v) == "z").unwrap();
+    let x = m.vars().find(|&v| m.var_name(v) == "x").unwrap();
+    assert_eq!(m.view_of(z), Some((x, 2, 1)));
+    // y's and w's domains cut x to 0..=3.
+    assert_eq!(m.domain(x).unwrap().values(), [0, 1, 2, 3]);
+    for pruning in [
+        Pruning::Check,
+        Pruning::ForwardChecking,
+        Pruning::Propagators,
+    ] {
+        let got = solutions(&with_views, pruning);
+        assert_eq!(got.len(), 4, "{pruning}");
+        assert_eq!(got, solutions(&without, pruning), "{pruning}");
+    }
+}
