@@ -531,6 +531,7 @@ impl Constraint for Linear {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::constraints::ranges::{ceil_div, floor_div};
 
     #[test]
     fn floor_and_ceil_division_round_toward_the_right_side() {
