@@ -67,7 +67,8 @@
 //!   decision, revise constraints (AC-3) until no domain changes, so that one
 //!   removal cascades through the network;
 //! - [`Pruning::Propagators`]: like MAC, but each constraint runs its strongest
-//!   filtering (for example Régin's matching algorithm for [`AllDifferent`]).
+//!   filtering (for example Régin's matching algorithm for [`AllDifferent`]),
+//!   and a variable that propagation fixed is not branched on.
 //!
 //! What a level removes is each constraint's own (the table in [`Pruning`]).
 //! The three [`NotEqual`]s per pair above can remove a value only once the

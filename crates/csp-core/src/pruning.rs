@@ -13,7 +13,7 @@ use std::str::FromStr;
 /// | [`Check`](Pruning::Check) | asks each constraint on `x` whether the partial assignment is still [`promising`](crate::Constraint::promising) | backtracking |
 /// | [`ForwardChecking`](Pruning::ForwardChecking) | removes from the unassigned neighbours of `x` every value inconsistent with it | forward checking (FC) |
 /// | [`ArcConsistency`](Pruning::ArcConsistency) | revises constraints until no domain changes (AC-3), cascading through the network | MAC |
-/// | [`Propagators`](Pruning::Propagators) | runs each constraint's strongest filtering to a fixpoint | propagation |
+/// | [`Propagators`](Pruning::Propagators) | runs each constraint's strongest filtering to a fixpoint; a variable it fixes is not branched on | propagation |
 ///
 /// The engine runs the level; each constraint decides what filtering it does
 /// there, so the levels are not uniform across constraints:

@@ -91,7 +91,11 @@ pub fn translate(
     ast: &ast::Model,
     options: &TranslateOptions,
 ) -> Result<Translation, TranslateError> {
+    // Views reorder the declarations; should that ever fail where the file
+    // order does not, the translation without views stands (and a real
+    // error is reported by it, the same either way).
     crate::views::translate_views(ast, options, true)
+        .or_else(|_| crate::views::translate_views(ast, options, false))
 }
 
 /// The variables of `ast` declared on their own (no value, so neither a

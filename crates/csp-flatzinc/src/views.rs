@@ -42,21 +42,38 @@ pub(crate) struct ViewPlan {
     /// their views' declared domains.
     pub(crate) restricted: HashMap<String, Domain>,
     names: HashSet<String>,
+    /// The declarations declared after the views: the views, and (in file
+    /// order, transitively) every alias or array that names one of them.
+    deferred: HashSet<String>,
 }
 
 impl ViewPlan {
-    /// Whether the declaration must wait for the views: a view itself, or
-    /// an alias or array that names one.
-    pub(crate) fn defers(&self, decl: &Decl) -> bool {
-        let named = |e: &Expr| matches!(e, Expr::Ident(n) if self.names.contains(n));
-        match decl {
-            Decl::Par(_) => false,
-            Decl::Var(v) => self.names.contains(&v.name) || v.value.as_ref().is_some_and(named),
-            Decl::VarArray(a) => a
-                .value
-                .as_ref()
-                .is_some_and(|items| items.iter().any(named)),
+    /// Finds the declarations that must wait for the views: the views, and
+    /// every alias or array that names a view or another such declaration
+    /// (FlatZinc declares a name before its use, so one pass in file order
+    /// is enough).
+    fn defer(&mut self, decls: &[Decl]) {
+        self.deferred.clone_from(&self.names);
+        for decl in decls {
+            let deferred = &self.deferred;
+            let named = |e: &Expr| matches!(e, Expr::Ident(n) if deferred.contains(n));
+            let waits = match decl {
+                Decl::Par(_) => false,
+                Decl::Var(v) => v.value.as_ref().is_some_and(named),
+                Decl::VarArray(a) => a
+                    .value
+                    .as_ref()
+                    .is_some_and(|items| items.iter().any(named)),
+            };
+            if waits {
+                self.deferred.insert(decl.name().to_string());
+            }
         }
+    }
+
+    /// Whether the declaration must wait for the views (see `defer`).
+    pub(crate) fn defers(&self, decl: &Decl) -> bool {
+        !matches!(decl, Decl::Par(_)) && self.deferred.contains(decl.name())
     }
 
     /// Whether `name` becomes a view.
@@ -158,10 +175,11 @@ pub(crate) fn translate_views(
 ) -> Result<Translation, TranslateError> {
     let inferred = crate::bounds::infer(ast);
     let mut cx = Context::new();
-    let plan = match views {
+    let mut plan = match views {
         true => plan(&cx, ast, &inferred.bounds),
         false => ViewPlan::default(),
     };
+    plan.defer(&ast.decls);
     cx.restricted.clone_from(&plan.restricted);
     // Variables, then views, then what names them (see `views.rs`).
     for decl in ast.decls.iter().filter(|d| !plan.defers(d)) {

@@ -97,3 +97,31 @@ fn defined_variables_become_views_and_the_answer_is_unchanged() {
         assert_eq!(got, solutions(&without, pruning), "{pruning}");
     }
 }
+
+/// Found in review: an array naming an alias of a view was declared before
+/// the alias (the alias waits for the views), and the translation failed
+/// with "unknown identifier". Deferral is now transitive.
+#[test]
+fn an_array_naming_an_alias_of_a_view_waits_for_it() {
+    let src = "var 0..5: x :: output_var;\n\
+               var 1..6: y :: is_defined_var;\n\
+               var 1..6: a :: output_var = y;\n\
+               var 1..6: c = a;\n\
+               array [1..2] of var int: arr :: output_array([1..2]) = [a, c];\n\
+               constraint int_plus(x, 1, y) :: defines_var(y);\n\
+               solve satisfy;\n";
+    let t = translate(&parse(src).unwrap(), &TranslateOptions::default()).unwrap();
+    assert_eq!(t.model.num_views(), 1, "y is a view of x");
+    let options = Options {
+        all_solutions: true,
+        ..Options::default()
+    };
+    let mut out = Vec::new();
+    csp_flatzinc::run(src, &options, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.matches("----------").count(), 6, "{text}");
+    assert!(
+        text.contains("x = 5;\na = 6;\narr = array1d(1..2, [6, 6]);"),
+        "{text}"
+    );
+}

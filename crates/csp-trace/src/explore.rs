@@ -439,6 +439,8 @@ struct Decision {
     id: u64,
     var: usize,
     value: Value,
+    /// `var = value`, or a split's bound (not a cell of the grid).
+    assigns: bool,
     pruned: Vec<(usize, Value)>,
 }
 
@@ -479,6 +481,7 @@ impl GridState {
                     depth,
                     var,
                     value,
+                    relation,
                     ..
                 } => {
                     s.summary.tried += 1;
@@ -489,6 +492,7 @@ impl GridState {
                         id,
                         var,
                         value,
+                        assigns: relation.is_equal(),
                         pruned: Vec::new(),
                     });
                 }
@@ -530,8 +534,16 @@ impl GridState {
         }
         // A dead end stays on show for its own step only: the next step
         // (a `try` or a `backtrack`) replaces or clears it.
-        s.assigned = stack.iter().map(|d| (d.var, d.value)).collect();
-        s.tried = current.as_ref().map(|d| (d.var, d.value));
+        // A split's bound (`x <= v`) is not a placed value: not on the grid.
+        s.assigned = stack
+            .iter()
+            .filter(|d| d.assigns)
+            .map(|d| (d.var, d.value))
+            .collect();
+        s.tried = current
+            .as_ref()
+            .filter(|d| d.assigns)
+            .map(|d| (d.var, d.value));
         for &(var, value) in &root {
             s.crossed.insert((var, value), 0);
         }

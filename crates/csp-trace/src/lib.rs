@@ -497,7 +497,7 @@ mod tests {
     #[test]
     fn split_nodes_are_traced_as_bounds_and_read_back() {
         let mut m = Model::new();
-        let x = m.int_var(0..=3).unwrap();
+        let x = m.named_int_var("x", 0..=3).unwrap();
         let cfg = Config::default()
             .with_pruning(Pruning::Propagators)
             .with_binary_branching(true)
@@ -513,6 +513,12 @@ mod tests {
         assert_eq!(tries, [(1, Relation::LessEqual), (0, Relation::LessEqual)]);
         let text = trace.to_json_lines(&m);
         assert!(text.contains(r#""relation":"<=""#), "{text}");
+        // The halves are decisions: no removal is reported as a prune.
+        assert_eq!(
+            trace.to_text(&m),
+            "#1 x <= 1  ok\n  #2 x <= 0  ok  SOLUTION\n\
+             tried 2, accepted 2, rejected 0, pruned 0, solutions 1\n"
+        );
         assert_eq!(Trace::from_json_lines(&text).unwrap(), trace);
         // `=` is the default and is not written.
         let mut s = Solver::with_observer(&m, Config::default(), TraceRecorder::new(9)).unwrap();

@@ -48,9 +48,13 @@ pub struct NodeBox<'t> {
 
 impl NodeBox<'_> {
     /// The partial assignment at this node: `(variable index, value)` in
-    /// decision order.
+    /// decision order (a split's bound, `x <= v`, assigns nothing and is
+    /// left out).
     pub fn assignment(&self) -> impl Iterator<Item = (usize, Value)> + '_ {
-        self.path.iter().map(|n| (n.var, n.value))
+        self.path
+            .iter()
+            .filter(|n| n.relation.is_equal())
+            .map(|n| (n.var, n.value))
     }
 
     /// Whether this node is a dead end.

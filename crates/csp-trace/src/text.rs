@@ -34,10 +34,16 @@ impl Trace {
                     depth,
                     var,
                     value,
+                    relation,
                     ..
                 } => {
                     flush(&mut out, &mut pending);
-                    let line = format!("{}#{id} {} = {value}", "  ".repeat(depth - 1), name(*var));
+                    let line = format!(
+                        "{}#{id} {} {} {value}",
+                        "  ".repeat(depth - 1),
+                        name(*var),
+                        relation.as_str()
+                    );
                     pending = Some((*depth, line));
                 }
                 TraceEvent::Accept { .. } => {

@@ -85,7 +85,7 @@ impl<'a> SearchView<'a> {
             let other = self.constraints[c]
                 .scope()
                 .iter()
-                .any(|&y| y != var && !self.is_decided(y));
+                .any(|&y| self.domains.base_of(y) != var && !self.is_decided(y));
             other.then_some((ConstraintId::new(c), self.weights[c]))
         })
     }

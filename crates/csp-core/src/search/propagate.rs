@@ -111,6 +111,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     fn restrict(&mut self, node: &Node, refuted: bool) -> Result<(), Failure> {
         let (var, value) = (node.var, node.value);
         self.prune_objective(Some(node))?;
+        // The branch's own removals are the decision, not propagation: they
+        // are neither counted in `pruned` nor reported to the observer (as
+        // an assignment's are not), but they wake the propagators.
+        let pruned = self.changes.pruned;
         let mut ctx = PropagationContext::new(
             &mut self.domains,
             &mut self.state,
@@ -131,15 +135,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             }
         }
         .map(|_| ());
-        if self.changes.record {
-            Self::report_prunes(
-                &mut self.observer,
-                &mut self.changes,
-                Some(node),
-                None,
-                self.pruning,
-            );
-        }
+        self.changes.pruned = pruned;
+        self.changes.removed.clear();
         self.schedule_changed(None);
         if removed.is_err() {
             self.abandon_queue();

@@ -384,6 +384,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let mut choice = Choice::Equal;
         if self.binary
             && let Some(split) = self.val_sel.split(var)
+            // A fixed variable (which only a custom selector returns) has
+            // nothing to halve: one `=` node.
+            && !self.domains.is_fixed(var)
         {
             choice = split;
         }
