@@ -36,10 +36,10 @@ pub struct StrategyArgs {
     /// Pruning level: none, check, fc, mac, propagators.
     #[arg(long, value_name = "LEVEL")]
     pub pruning: Option<Pruning>,
-    /// Variable order: input, first-fail, mrv-degree, dom-wdeg, random[:SEED].
+    /// Variable order: input, first-fail, mrv-degree, dom-wdeg, afc-size, random[:SEED].
     #[arg(long = "var", value_name = "ORDER")]
     pub var_order: Option<VarOrder>,
-    /// Value order: asc, desc, middle, lcv, random[:SEED].
+    /// Value order: asc, desc, middle, lcv, split, reverse-split, random[:SEED].
     #[arg(long = "val", value_name = "ORDER")]
     pub val_order: Option<ValOrder>,
     /// Stop after this many nodes (values tried).

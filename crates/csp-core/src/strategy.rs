@@ -76,7 +76,8 @@ impl fmt::Display for Strategy {
 /// The spellings a strategy string accepts, for error messages.
 const STRATEGY_SPELLINGS: &str = "pruning[+var[+val]] by position, spelled as --pruning, --var, \
     --val spell them: pruning none, check, fc, mac, propagators; var input, first-fail, \
-    mrv-degree, dom-wdeg, random[:SEED]; val asc, desc, middle, lcv, random[:SEED] \
+    mrv-degree, dom-wdeg, afc-size, random[:SEED]; val asc, desc, middle, lcv, split, \
+    reverse-split, random[:SEED] \
     (random-value[:SEED] also names the value order)";
 
 impl FromStr for Strategy {

@@ -92,8 +92,8 @@ pub fn solver_config(executable: &str, mznlib: &str) -> String {
   "stdFlags": ["-a", "-f", "-n", "-r", "-s", "-t"],
   "extraFlags": [
     ["--pruning", "Pruning after each decision", "opt:none:check:fc:mac:propagators", "propagators"],
-    ["--var", "Variable order where no search annotation applies", "opt:auto:input:first-fail:mrv-degree:dom-wdeg:random", "auto"],
-    ["--val", "Value order where no search annotation applies", "opt:auto:asc:desc:middle:lcv:random", "auto"],
+    ["--var", "Variable order where no search annotation applies", "opt:auto:input:first-fail:mrv-degree:dom-wdeg:afc-size:random", "auto"],
+    ["--val", "Value order where no search annotation applies", "opt:auto:asc:desc:middle:lcv:split:reverse-split:random", "auto"],
     ["--restart", "Restarts where no restart annotation applies", "opt:auto:none:constant:linear:luby:geometric", "auto"],
     ["--restart-scale", "Failures of the first restart run (the Luby unit)", "int", "250"],
     ["--restart-factor", "Growth factor of geometric restarts", "float", "1.5"]

@@ -393,7 +393,7 @@ fn unknown_strategy_names_are_refused() {
     refused(
         &["solve", "8", "--var", "sideways"],
         "",
-        "invalid value 'sideways' for '--var <ORDER>': unknown variable order 'sideways' (expected one of: input, first-fail, mrv-degree, dom-wdeg, random[:SEED]) (see --help)",
+        "invalid value 'sideways' for '--var <ORDER>': unknown variable order 'sideways' (expected one of: input, first-fail, mrv-degree, dom-wdeg, afc-size, random[:SEED]) (see --help)",
     );
     refused(
         &["count", "8", "--method", "magic"],

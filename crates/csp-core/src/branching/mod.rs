@@ -1,6 +1,7 @@
 //! Branching heuristics: which variable to decide next, and in which order to try
 //! its values. One heuristic per file.
 
+mod afc_size;
 mod ascending;
 mod descending;
 mod dom_over_wdeg;
@@ -15,6 +16,8 @@ mod split;
 mod value_selector;
 mod variable_selector;
 
+pub(crate) use afc_size::Afc;
+pub use afc_size::{AFC_DECAY, AfcSize};
 pub use ascending::Ascending;
 pub use descending::Descending;
 pub use dom_over_wdeg::DomOverWdeg;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{DomOverWdeg, FirstFail, InputOrder, MrvDegree, RandomVar};
+use super::{AfcSize, DomOverWdeg, FirstFail, InputOrder, MrvDegree, RandomVar};
 use crate::model::Posted;
 use crate::observer::Candidate;
 use crate::pruning::UnknownName;
@@ -21,6 +21,8 @@ pub struct SearchView<'a> {
     pub(crate) watches: &'a [Vec<Watch>],
     pub(crate) constraints: &'a [Posted],
     pub(crate) weights: &'a [u64],
+    /// Per constraint: its accumulated failure count, aged (see [`AfcSize`]).
+    pub(crate) afc: &'a [f64],
     /// Whether a variable fixed by propagation counts as decided (the
     /// propagators level: it is not branched on).
     pub(crate) skip_fixed: bool,
@@ -101,6 +103,19 @@ impl<'a> SearchView<'a> {
     pub fn weighted_degree(&self, var: VarId) -> u64 {
         self.live_constraints(var).map(|(_, w)| w).sum()
     }
+
+    /// The accumulated failure count of `var` ([`AfcSize`]): the sum of the
+    /// aged failure counts of the constraints on it that are not entailed
+    /// (each starts at 1; every failure multiplies all of them by
+    /// [`AFC_DECAY`](super::AFC_DECAY) and adds 1 to the failing one's; the
+    /// values are kept scaled, so compare them, do not read them as counts).
+    pub fn afc(&self, var: VarId) -> f64 {
+        self.watches[var.index()]
+            .iter()
+            .filter(|w| !self.state.is_entailed(w.cid as usize))
+            .map(|w| self.afc[w.cid as usize])
+            .sum()
+    }
 }
 
 /// Chooses the next variable to branch on.
@@ -132,6 +147,9 @@ pub enum VarOrder {
     MrvDegree,
     /// Smallest domain size over weighted degree ([`DomOverWdeg`]).
     DomOverWdeg,
+    /// Largest aged failure count over domain size ([`AfcSize`], Gecode's
+    /// default).
+    AfcSize,
     /// Uniformly random, from a seed ([`RandomVar`]).
     Random(u64),
 }
@@ -144,6 +162,7 @@ impl VarOrder {
             VarOrder::FirstFail => "first-fail",
             VarOrder::MrvDegree => "mrv-degree",
             VarOrder::DomOverWdeg => "dom-wdeg",
+            VarOrder::AfcSize => "afc-size",
             VarOrder::Random(_) => "random",
         }
     }
@@ -155,6 +174,7 @@ impl VarOrder {
             VarOrder::FirstFail => AnyVariableSelector::FirstFail(FirstFail),
             VarOrder::MrvDegree => AnyVariableSelector::MrvDegree(MrvDegree),
             VarOrder::DomOverWdeg => AnyVariableSelector::DomOverWdeg(DomOverWdeg),
+            VarOrder::AfcSize => AnyVariableSelector::AfcSize(AfcSize),
             VarOrder::Random(seed) => AnyVariableSelector::Random(RandomVar::new(seed)),
         }
     }
@@ -169,14 +189,15 @@ impl fmt::Display for VarOrder {
 impl FromStr for VarOrder {
     type Err = UnknownName;
 
-    /// Parses `input`, `first-fail`, `mrv-degree`, `dom-wdeg`, `random` (seed 0)
-    /// or `random:SEED`.
+    /// Parses `input`, `first-fail`, `mrv-degree`, `dom-wdeg`, `afc-size`, `random`
+    /// (seed 0) or `random:SEED`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Ok(match s {
             "input" | "input-order" => VarOrder::Input,
             "first-fail" | "ff" | "mrv" => VarOrder::FirstFail,
             "mrv-degree" => VarOrder::MrvDegree,
             "dom-wdeg" | "domwdeg" => VarOrder::DomOverWdeg,
+            "afc-size" | "afc" => VarOrder::AfcSize,
             "random" => VarOrder::Random(0),
             _ => match s.strip_prefix("random:").map(str::parse) {
                 Some(Ok(seed)) => VarOrder::Random(seed),
@@ -185,7 +206,7 @@ impl FromStr for VarOrder {
                     return Err(UnknownName {
                         kind: "variable order",
                         name: s.to_string(),
-                        expected: "input, first-fail, mrv-degree, dom-wdeg, random[:SEED]",
+                        expected: "input, first-fail, mrv-degree, dom-wdeg, afc-size, random[:SEED]",
                     });
                 }
             },
@@ -204,6 +225,8 @@ pub enum AnyVariableSelector {
     MrvDegree(MrvDegree),
     /// See [`DomOverWdeg`].
     DomOverWdeg(DomOverWdeg),
+    /// See [`AfcSize`].
+    AfcSize(AfcSize),
     /// See [`RandomVar`].
     Random(RandomVar),
 }
@@ -215,6 +238,7 @@ macro_rules! each {
             AnyVariableSelector::FirstFail($s) => $e,
             AnyVariableSelector::MrvDegree($s) => $e,
             AnyVariableSelector::DomOverWdeg($s) => $e,
+            AnyVariableSelector::AfcSize($s) => $e,
             AnyVariableSelector::Random($s) => $e,
         }
     };

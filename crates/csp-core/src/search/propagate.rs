@@ -47,6 +47,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         // dom/wdeg learns from the promising check too
                         // (Boussemart et al. 2004: the constraint that failed).
                         self.weights[c] += 1;
+                        self.afc.bump(c);
                         return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
                     }
                 }
@@ -84,6 +85,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         Ok(_) => {}
                         Err(conflict) => {
                             self.weights[c] += 1;
+                            self.afc.bump(c);
                             return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
                         }
                     }
@@ -178,6 +180,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.buf.extend(con.scope().iter().map(|&v| domains.min(v)));
             if !con.check(&self.buf) {
                 self.weights[c] += 1;
+                self.afc.bump(c);
                 return Err(Self::fail(FailureKind::CheckFailed, Some(c), None));
             }
         }
@@ -277,6 +280,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 Ok(s) => s,
                 Err(conflict) => {
                     self.weights[c] += 1;
+                    self.afc.bump(c);
                     self.abandon_queue();
                     return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
                 }

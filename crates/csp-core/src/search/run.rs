@@ -361,6 +361,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             watches: &self.watches,
             constraints: self.model.posted(),
             weights: &self.weights,
+            afc: self.afc.counts(),
             skip_fixed: self.pruning == crate::Pruning::Propagators,
         };
         let Some(var) = self.var_sel.select(&view) else {

@@ -467,13 +467,14 @@ pub fn brute_force(spec: &CspSpec) -> Result<BTreeSet<Vec<Value>>, String> {
 }
 
 /// Variable orders, with a seed for the random one.
-pub fn var_orders(seed: u64) -> [VarOrder; 5] {
+pub fn var_orders(seed: u64) -> [VarOrder; 6] {
     [
         VarOrder::Input,
         VarOrder::FirstFail,
         VarOrder::MrvDegree,
         VarOrder::DomOverWdeg,
         VarOrder::Random(seed),
+        VarOrder::AfcSize,
     ]
 }
 
@@ -488,8 +489,8 @@ pub fn val_orders(seed: u64) -> [ValOrder; 5] {
     ]
 }
 
-/// Every pruning level x variable order x value order (125 configurations,
-/// and the splitting orders), plus per level a tiny trail budget and restarts
+/// Every pruning level x variable order (6) x value order (5, and the two
+/// splitting orders), plus per level a tiny trail budget and restarts
 /// (Luby with dom/wdeg, geometric with a random order, each also
 /// recomputing); at the propagators level split choices also with
 /// recomputation, intervals and restarts.
@@ -662,7 +663,7 @@ pub fn fuzz_case(data: &[u8]) -> (CspSpec, Vec<Config>) {
     let (head, rest) = data.split_first().map_or((0, data), |(&h, r)| (h, r));
     let spec = CspSpec::from_bytes(rest);
     let seed = u64::from(head);
-    let var = var_orders(seed)[usize::from(head) % 5];
+    let var = var_orders(seed)[usize::from(head) % 6];
     let val = val_orders(seed)[usize::from(head) / 5 % 5];
     let mut configs = Vec::new();
     for pruning in Pruning::ALL {

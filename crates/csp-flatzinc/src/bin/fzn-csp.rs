@@ -47,14 +47,15 @@ struct Cli {
     #[arg(long, default_value = "propagators")]
     pruning: Pruning,
     /// Variable order where no annotation applies: auto, input, first-fail,
-    /// mrv-degree, dom-wdeg, random. auto: for a model without search
-    /// annotations (or with -f) the default search, dom-wdeg over the
+    /// mrv-degree, dom-wdeg, afc-size, random. auto: for a model without search
+    /// annotations (or with -f) the default search, afc-size over the
     /// variables the model declares (not those MiniZinc introduced or
     /// defined) first, then over the rest; first-fail for the variables an
     /// annotation leaves out.
     #[arg(long = "var", value_name = "ORDER", default_value = "auto", value_parser = auto::<VarOrder>)]
     var_order: Auto<VarOrder>,
-    /// Value order where no annotation applies: auto (asc), asc, desc, middle, lcv, random.
+    /// Value order where no annotation applies: auto (asc), asc, desc, middle, lcv, split,
+    /// reverse-split, random.
     #[arg(long = "val", value_name = "ORDER", default_value = "auto", value_parser = auto::<ValOrder>)]
     val_order: Auto<ValOrder>,
     /// Restarts where the model has no restart annotation (or with -f): auto

@@ -17,8 +17,8 @@ use super::{Done, Outcome};
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "A strategy is a pruning level (none, check, fc, mac, propagators) \
-optionally joined with a variable order (first-fail, mrv-degree, dom-wdeg, random[:SEED]) and a \
-value order (asc, desc, middle, lcv, random-value[:SEED]) by '+', as in `compare`: check, fc, \
+optionally joined with a variable order (first-fail, mrv-degree, dom-wdeg, afc-size, random[:SEED]) \
+and a value order (asc, desc, middle, lcv, random-value[:SEED]) by '+', as in `compare`: check, fc, \
 mac+first-fail+lcv.\n\nExamples:\n  nqueens diff 4 --a check --b fc\n  \
 nqueens diff 8 --a fc --b fc+first-fail --all"
 )]
