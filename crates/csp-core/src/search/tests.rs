@@ -320,3 +320,28 @@ fn split_choices_halve_the_domain_and_count_each_value_once() {
     let r = Solver::new(&m, config).unwrap().count();
     assert_eq!((r.solutions, r.stats.tried), (8, 8));
 }
+
+#[test]
+fn afc_size_starts_with_the_variable_on_most_constraints_per_value() {
+    // y has two constraints (count 1 each), x and z one: y first (2 / 4
+    // against 1 / 4), whatever the declaration order.
+    #[derive(Default)]
+    struct Selected(Vec<usize>);
+    impl SearchObserver for Selected {
+        fn on_select(&mut self, _depth: usize, var: VarId, _: &[crate::Candidate]) {
+            self.0.push(var.index());
+        }
+    }
+    let mut m = Model::new();
+    let x = m.int_var(0..=3).unwrap();
+    let y = m.int_var(0..=3).unwrap();
+    let z = m.int_var(0..=3).unwrap();
+    m.not_equal(x, y).unwrap();
+    m.not_equal(y, z).unwrap();
+    let config = Config::default()
+        .with_pruning(Pruning::Propagators)
+        .with_var_order(VarOrder::AfcSize);
+    let mut s = Solver::with_observer(&m, config, Selected::default()).unwrap();
+    assert_eq!(s.count().solutions, 4 * 3 * 3);
+    assert_eq!(s.observer().0[0], y.index());
+}
