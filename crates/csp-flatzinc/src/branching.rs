@@ -43,6 +43,12 @@ impl VariableSelector for PhasedVariables {
     fn name(&self) -> &str {
         "annotated"
     }
+
+    /// The phases choose by their own rules; the variables they leave out
+    /// follow `rest`, which may read the failure counts.
+    fn reads_afc(&self) -> bool {
+        self.rest.reads_afc()
+    }
 }
 
 /// The best undecided variable of `vars` for `choice` (ties: the earliest).

@@ -36,4 +36,8 @@ impl VariableSelector for DomOverWdeg {
     fn name(&self) -> &str {
         "dom-wdeg"
     }
+
+    fn reads_afc(&self) -> bool {
+        false
+    }
 }

@@ -33,4 +33,8 @@ impl VariableSelector for FirstFail {
     fn name(&self) -> &str {
         "first-fail"
     }
+
+    fn reads_afc(&self) -> bool {
+        false
+    }
 }

@@ -28,4 +28,8 @@ impl VariableSelector for InputOrder {
     fn name(&self) -> &str {
         "input"
     }
+
+    fn reads_afc(&self) -> bool {
+        false
+    }
 }

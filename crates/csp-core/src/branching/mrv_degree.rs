@@ -40,4 +40,8 @@ impl VariableSelector for MrvDegree {
     fn name(&self) -> &str {
         "mrv-degree"
     }
+
+    fn reads_afc(&self) -> bool {
+        false
+    }
 }

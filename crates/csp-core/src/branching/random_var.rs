@@ -33,4 +33,8 @@ impl VariableSelector for RandomVar {
     fn name(&self) -> &str {
         "random"
     }
+
+    fn reads_afc(&self) -> bool {
+        false
+    }
 }

@@ -133,6 +133,14 @@ pub trait VariableSelector {
 
     /// The heuristic's name.
     fn name(&self) -> &str;
+
+    /// Whether the heuristic reads [`SearchView::afc`]: the solver keeps the
+    /// aged failure counts up to date only then (a division per failure).
+    /// The default is `true`; the built-in orders other than
+    /// [`AfcSize`] say `false`.
+    fn reads_afc(&self) -> bool {
+        true
+    }
 }
 
 /// The built-in variable orders, by name.
@@ -254,6 +262,9 @@ impl VariableSelector for AnyVariableSelector {
     }
     fn name(&self) -> &str {
         each!(self, s => s.name())
+    }
+    fn reads_afc(&self) -> bool {
+        each!(self, s => s.reads_afc())
     }
 }
 

@@ -141,8 +141,10 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     idempotent: Vec<bool>,
     changes: Changes,
     weights: Vec<u64>,
-    /// Aged failure counts per constraint ([`AfcSize`](crate::branching::AfcSize)).
+    /// Aged failure counts per constraint ([`AfcSize`](crate::branching::AfcSize)),
+    /// kept only if the variable selector reads them (`track_afc`).
     afc: crate::branching::Afc,
+    track_afc: bool,
     stats: SearchStats,
     status: SearchStatus,
     root_failed: bool,
@@ -274,6 +276,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let mut changes = Changes::new(n);
         changes.track_changed = config.pruning >= Pruning::ArcConsistency;
         changes.record = observer.wants_details();
+        let track_afc = var_sel.reads_afc();
         let mut solver = Solver {
             model,
             pruning: config.pruning,
@@ -296,6 +299,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             changes,
             weights: vec![1; m],
             afc: crate::branching::Afc::new(m),
+            track_afc,
             stats: SearchStats::default(),
             status: SearchStatus::Paused,
             root_failed: false,

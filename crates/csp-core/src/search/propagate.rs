@@ -47,7 +47,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         // dom/wdeg learns from the promising check too
                         // (Boussemart et al. 2004: the constraint that failed).
                         self.weights[c] += 1;
-                        self.afc.bump(c);
+                        if self.track_afc {
+                            self.afc.bump(c);
+                        }
                         return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
                     }
                 }
@@ -85,7 +87,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         Ok(_) => {}
                         Err(conflict) => {
                             self.weights[c] += 1;
-                            self.afc.bump(c);
+                            if self.track_afc {
+                                self.afc.bump(c);
+                            }
                             return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
                         }
                     }
@@ -180,7 +184,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.buf.extend(con.scope().iter().map(|&v| domains.min(v)));
             if !con.check(&self.buf) {
                 self.weights[c] += 1;
-                self.afc.bump(c);
+                if self.track_afc {
+                    self.afc.bump(c);
+                }
                 return Err(Self::fail(FailureKind::CheckFailed, Some(c), None));
             }
         }
@@ -280,7 +286,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 Ok(s) => s,
                 Err(conflict) => {
                     self.weights[c] += 1;
-                    self.afc.bump(c);
+                    if self.track_afc {
+                        self.afc.bump(c);
+                    }
                     self.abandon_queue();
                     return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
                 }
