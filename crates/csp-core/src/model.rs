@@ -127,6 +127,21 @@ impl std::fmt::Debug for Model {
     }
 }
 
+/// Refuses a variable wider than [`MAX_DOMAIN_WIDTH`] values (`label` names it).
+fn check_width(min: Value, max: Value, label: impl FnOnce() -> String) -> Result<(), CspError> {
+    let width = (i128::from(max) - i128::from(min) + 1) as u128;
+    if width > u128::from(MAX_DOMAIN_WIDTH) {
+        return Err(CspError::DomainTooWide {
+            var: label(),
+            min,
+            max,
+            width,
+            limit: MAX_DOMAIN_WIDTH,
+        });
+    }
+    Ok(())
+}
+
 impl Model {
     /// An empty model.
     pub fn new() -> Self {
@@ -148,28 +163,31 @@ impl Model {
         let Some((min, max)) = domain.bounds() else {
             return Err(CspError::EmptyDomain { var: label() });
         };
-        let width = (max as i128 - min as i128 + 1) as u128;
-        if width > u128::from(MAX_DOMAIN_WIDTH) {
-            return Err(CspError::DomainTooWide {
-                var: label(),
-                min,
-                max,
-                width,
-                limit: MAX_DOMAIN_WIDTH,
-            });
-        }
-        if self.vars.len() >= u32::MAX as usize {
-            return Err(CspError::InvalidArgument {
-                context: label(),
-                message: "too many variables".into(),
-            });
-        }
-        self.vars.push(VarDecl {
+        check_width(min, max, label)?;
+        let decl = VarDecl {
             name,
             domain,
             view: None,
-        });
-        Ok(VarId::new(self.vars.len() - 1))
+        };
+        self.push_var(decl, |n| format!("#{n}"))
+    }
+
+    /// Adds a variable (or a view) whose width was checked; errors name it,
+    /// or `unnamed(its index)`.
+    fn push_var(
+        &mut self,
+        decl: VarDecl,
+        unnamed: impl FnOnce(usize) -> String,
+    ) -> Result<VarId, CspError> {
+        let n = self.vars.len();
+        if n >= u32::MAX as usize {
+            return Err(CspError::InvalidArgument {
+                context: decl.name.unwrap_or_else(|| unnamed(n)),
+                message: "too many variables".into(),
+            });
+        }
+        self.vars.push(decl);
+        Ok(VarId::new(n))
     }
 
     /// A new integer variable with the given domain: a range such as `-3..=7`, or an

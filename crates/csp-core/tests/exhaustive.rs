@@ -164,27 +164,6 @@ fn all_different_with_a_repeated_variable_is_sound() {
     assert_trustworthy(case("alldiff(x0, x0)", c, &[NEG], |v| v[0] != v[1]));
 }
 
-const RELATIONS: [Relation; 6] = [
-    Relation::Eq,
-    Relation::Ne,
-    Relation::Le,
-    Relation::Lt,
-    Relation::Ge,
-    Relation::Gt,
-];
-
-fn compare(s: i128, rel: Relation, rhs: Value) -> bool {
-    let r = i128::from(rhs);
-    match rel {
-        Relation::Eq => s == r,
-        Relation::Ne => s != r,
-        Relation::Le => s <= r,
-        Relation::Lt => s < r,
-        Relation::Ge => s >= r,
-        Relation::Gt => s > r,
-    }
-}
-
 fn linear_case(
     coeffs: &[Value],
     vars: &[VarId],
@@ -196,7 +175,7 @@ fn linear_case(
     let a = coeffs.to_vec();
     let spec = move |v: &[Value]| {
         let s: i128 = a.iter().zip(v).map(|(&a, &v)| i128::from(a * v)).sum();
-        compare(s, rel, rhs)
+        compare(s, rel, rhs.into())
     };
     let terms: Vec<String> = coeffs
         .iter()
@@ -571,8 +550,9 @@ fn extreme_values_and_offsets_do_not_overflow() {
     for rel in RELATIONS {
         for rhs in [MAX, MIN, 0] {
             let c = Linear::new(&[3, -2], &[x(0), x(1)], rel, rhs).unwrap();
-            let spec =
-                move |v: &[Value]| compare(3 * i128::from(v[0]) - 2 * i128::from(v[1]), rel, rhs);
+            let spec = move |v: &[Value]| {
+                compare(3 * i128::from(v[0]) - 2 * i128::from(v[1]), rel, rhs.into())
+            };
             let doms: [&[Value]; 2] = [&[MAX - 2, MAX - 1, MAX], &[MIN, MIN + 1, MIN + 3]];
             let k = case(format!("3*x0 - 2*x1 {rel} {rhs}"), c, &doms, spec);
             assert_trustworthy(if rel == Relation::Ne {

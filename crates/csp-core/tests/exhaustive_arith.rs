@@ -241,26 +241,6 @@ fn clauses_are_sound_and_gac() {
     }
 }
 
-fn compare(s: i128, rel: Relation, rhs: i128) -> bool {
-    match rel {
-        Relation::Eq => s == rhs,
-        Relation::Ne => s != rhs,
-        Relation::Le => s <= rhs,
-        Relation::Lt => s < rhs,
-        Relation::Ge => s >= rhs,
-        Relation::Gt => s > rhs,
-    }
-}
-
-const RELATIONS: [Relation; 6] = [
-    Relation::Eq,
-    Relation::Ne,
-    Relation::Le,
-    Relation::Lt,
-    Relation::Ge,
-    Relation::Gt,
-];
-
 #[test]
 fn reified_and_implied_linear_are_sound_for_every_relation() {
     for rel in RELATIONS {

@@ -21,30 +21,14 @@ use harness::*;
 
 const BOOL: &[Value] = &[0, 1];
 const INT: &[Value] = &[-2, 0, 1, 3];
-const RELATIONS: [Relation; 5] = [
+/// The relations the 0/1 sum takes (`!=` stays the general sum's).
+const PB_RELATIONS: [Relation; 5] = [
     Relation::Eq,
     Relation::Le,
     Relation::Lt,
     Relation::Ge,
     Relation::Gt,
 ];
-
-fn holds(coeffs: &[Value], values: &[Value], rel: Relation, rhs: Value) -> bool {
-    let s: i128 = coeffs
-        .iter()
-        .zip(values)
-        .map(|(&a, &v)| i128::from(a) * i128::from(v))
-        .sum();
-    let r = i128::from(rhs);
-    match rel {
-        Relation::Eq => s == r,
-        Relation::Ne => s != r,
-        Relation::Le => s <= r,
-        Relation::Lt => s < r,
-        Relation::Ge => s >= r,
-        Relation::Gt => s > r,
-    }
-}
 
 fn pb_case(coeffs: &[Value], rel: Relation, rhs: Value, doms: &[&[Value]]) -> Case {
     let vars: Vec<VarId> = (0..coeffs.len()).map(x).collect();
@@ -53,7 +37,7 @@ fn pb_case(coeffs: &[Value], rel: Relation, rhs: Value, doms: &[&[Value]]) -> Ca
     let a = coeffs.to_vec();
     let name = format!("pb {coeffs:?} {rel} {rhs} over {doms:?}");
     let b = Strength::BoundsR(coeffs.to_vec(), rel, rhs);
-    case(name, c, doms, move |v| holds(&a, v, rel, rhs)).everywhere(b)
+    case(name, c, doms, move |v| sum_holds(&a, v, rel, rhs)).everywhere(b)
 }
 
 #[test]
@@ -70,7 +54,7 @@ fn pseudo_boolean_is_sound_and_bounds_consistent_on_every_sub_domain() {
         (&[2, -3, 1, 2], 1, &[BOOL, BOOL, INT, &[-1, 0, 2]]),
     ];
     for (coeffs, rhs, doms) in cases {
-        for rel in RELATIONS {
+        for rel in PB_RELATIONS {
             assert_trustworthy(pb_case(coeffs, rel, rhs, doms));
         }
     }
@@ -100,7 +84,7 @@ fn random_sum(rng: &mut Rng, n: usize) -> (Vec<Value>, Relation, Value) {
         })
         .collect();
     let total: Value = coeffs.iter().map(|a| a.abs()).sum();
-    let rel = RELATIONS[rng.int(0, 4) as usize];
+    let rel = PB_RELATIONS[rng.int(0, 4) as usize];
     (coeffs, rel, rng.int(-total / 2, total / 2 + 1))
 }
 
@@ -143,7 +127,7 @@ fn brute_force(n: usize, bools: usize, sums: &[(Vec<Value>, Relation, Value)]) -
         })
         .collect();
     assignments(&doms)
-        .filter(|a| sums.iter().all(|(c, r, b)| holds(c, a, *r, *b)))
+        .filter(|a| sums.iter().all(|(c, r, b)| sum_holds(c, a, *r, *b)))
         .collect()
 }
 

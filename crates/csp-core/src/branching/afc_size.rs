@@ -16,23 +16,34 @@ pub(crate) struct Afc {
     counts: Vec<f64>,
     /// The scaled value of one failure now.
     inc: f64,
+    /// Whether the counts are kept (the variable order reads them,
+    /// [`VariableSelector::reads_afc`]); a failure costs a test otherwise.
+    kept: bool,
 }
 
 /// How much the older failures count after each new one.
 pub const AFC_DECAY: f64 = 0.99;
 
 impl Afc {
-    /// `m` constraints, each at 1.
-    pub(crate) fn new(m: usize) -> Self {
+    /// `m` constraints, each at 1; `kept`: whether failures count.
+    pub(crate) fn new(m: usize, kept: bool) -> Self {
         Afc {
             counts: vec![1.0; m],
             inc: 1.0,
+            kept,
         }
     }
 
     /// Constraint `c` failed.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn bump(&mut self, c: usize) {
+        if self.kept {
+            self.age(c);
+        }
+    }
+
+    #[inline(never)]
+    fn age(&mut self, c: usize) {
         self.inc /= AFC_DECAY;
         self.counts[c] += self.inc;
         if self.inc > 1e100 {
@@ -100,7 +111,7 @@ mod tests {
 
     #[test]
     fn a_failure_ages_every_count_and_rescaling_keeps_the_order() {
-        let mut afc = Afc::new(3);
+        let mut afc = Afc::new(3, true);
         afc.bump(0);
         afc.bump(1);
         // True values: c0 = 0.99^2 + 0.99, c1 = 0.99^2 + 1, c2 = 0.99^2.

@@ -1,7 +1,7 @@
 //! Views: `a·x + c` as a variable of its own, with no domain and no
 //! constraint of its own (see [`Model::view`]).
 
-use super::{MAX_DOMAIN_WIDTH, Model, VarDecl};
+use super::{Model, VarDecl};
 use crate::domains::View;
 use crate::{CspError, Domain, Value, VarId};
 
@@ -29,7 +29,7 @@ impl Model {
     ///
     /// Fails if `scale` is 0, if `x` is not a variable of this model, or if
     /// the image of `x`'s declared domain does not fit in a [`Value`] or spans
-    /// more than [`MAX_DOMAIN_WIDTH`] values.
+    /// more than [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH) values.
     ///
     /// ```
     /// use csp_core::{Config, Model, Solver};
@@ -202,32 +202,18 @@ impl Model {
                 "the image of the base's domain does not fit in 64 bits",
             ));
         };
-        let width = (i128::from(max) - i128::from(min) + 1) as u128;
-        if width > u128::from(MAX_DOMAIN_WIDTH) {
-            return Err(CspError::DomainTooWide {
-                var: context(),
-                min,
-                max,
-                width,
-                limit: MAX_DOMAIN_WIDTH,
-            });
-        }
+        // Before the image is listed below.
+        super::check_width(min, max, context)?;
         let domain = match declared {
             Domain::Range(..) if scale.abs() == 1 => Domain::Range(min, max),
             _ => Domain::from_values(declared.values().into_iter().map(|v| w.image(v))),
         };
-        if self.vars.len() >= u32::MAX as usize {
-            return Err(CspError::InvalidArgument {
-                context: context(),
-                message: "too many variables".into(),
-            });
-        }
-        self.vars.push(VarDecl {
+        let decl = VarDecl {
             name,
             domain,
             view: Some(w),
-        });
-        Ok(VarId::new(self.vars.len() - 1))
+        };
+        self.push_var(decl, |_| "view".into())
     }
 }
 

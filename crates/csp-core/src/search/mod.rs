@@ -142,9 +142,8 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     changes: Changes,
     weights: Vec<u64>,
     /// Aged failure counts per constraint ([`AfcSize`](crate::branching::AfcSize)),
-    /// kept only if the variable selector reads them (`track_afc`).
+    /// kept only if the variable selector reads them.
     afc: crate::branching::Afc,
-    track_afc: bool,
     stats: SearchStats,
     status: SearchStatus,
     root_failed: bool,
@@ -276,7 +275,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let mut changes = Changes::new(n);
         changes.track_changed = config.pruning >= Pruning::ArcConsistency;
         changes.record = observer.wants_details();
-        let track_afc = var_sel.reads_afc();
+        let afc = crate::branching::Afc::new(m, var_sel.reads_afc());
         let mut solver = Solver {
             model,
             pruning: config.pruning,
@@ -298,8 +297,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             idempotent,
             changes,
             weights: vec![1; m],
-            afc: crate::branching::Afc::new(m),
-            track_afc,
+            afc,
             stats: SearchStats::default(),
             status: SearchStatus::Paused,
             root_failed: false,

@@ -47,9 +47,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         // dom/wdeg learns from the promising check too
                         // (Boussemart et al. 2004: the constraint that failed).
                         self.weights[c] += 1;
-                        if self.track_afc {
-                            self.afc.bump(c);
-                        }
+                        self.afc.bump(c);
                         return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
                     }
                 }
@@ -87,9 +85,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         Ok(_) => {}
                         Err(conflict) => {
                             self.weights[c] += 1;
-                            if self.track_afc {
-                                self.afc.bump(c);
-                            }
+                            self.afc.bump(c);
                             return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
                         }
                     }
@@ -184,9 +180,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.buf.extend(con.scope().iter().map(|&v| domains.min(v)));
             if !con.check(&self.buf) {
                 self.weights[c] += 1;
-                if self.track_afc {
-                    self.afc.bump(c);
-                }
+                self.afc.bump(c);
                 return Err(Self::fail(FailureKind::CheckFailed, Some(c), None));
             }
         }
@@ -286,9 +280,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 Ok(s) => s,
                 Err(conflict) => {
                     self.weights[c] += 1;
-                    if self.track_afc {
-                        self.afc.bump(c);
-                    }
+                    self.afc.bump(c);
                     self.abandon_queue();
                     return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
                 }

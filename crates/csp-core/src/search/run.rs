@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use super::{CLOCK_INTERVAL, Frame, Solver};
 use crate::branching::{SearchView, ValueContext, split_point};
-use crate::observer::{Choice, Node};
+use crate::observer::{Choice, Failure, Node};
 use crate::{
     CancelFlag, SearchObserver, SearchStatus, StopReason, Value, ValueSelector, VariableSelector,
 };
@@ -176,27 +176,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.decided[node.var.index()] = true;
             self.num_decided += 1;
             let decided = self.decide(&node);
-            if let Some(reason) = self.changes.interrupted {
-                return self.stop(reason);
-            }
-            self.bound_trail();
-            match decided {
-                Ok(()) => {
-                    self.stats.accepted += 1;
-                    self.stats.peak_depth = self.stats.peak_depth.max(self.num_decided as u64);
-                    self.observer.on_accept(&node);
-                    self.need_frame = true;
-                }
-                Err(failure) => {
-                    self.stats.rejected += 1;
-                    self.observer.on_reject(&node, &failure);
-                    // The failure limit, or the end of a restart run.
-                    if self.stats.rejected >= self.fail_mark
-                        && let Some(reason) = self.fail_mark_reached()
-                    {
-                        return self.stop(reason);
-                    }
-                }
+            if let Some(found) = self.conclude(&node, decided) {
+                return found;
             }
         }
     }
@@ -300,6 +281,14 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         self.state.push_level();
         self.num_decided += 1;
         let result = self.decide(&node);
+        self.conclude(&node, result)
+    }
+
+    /// After a node's first branch (a value, or a split's half) was decided
+    /// and propagated: a limit reached inside, the trail's budget, the
+    /// statistics and the observer. `Some(result)` when the search must return.
+    #[inline(always)]
+    fn conclude(&mut self, node: &Node, result: Result<(), Failure>) -> Option<bool> {
         if let Some(reason) = self.changes.interrupted {
             return Some(self.stop(reason));
         }
@@ -308,12 +297,13 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Ok(()) => {
                 self.stats.accepted += 1;
                 self.stats.peak_depth = self.stats.peak_depth.max(self.num_decided as u64);
-                self.observer.on_accept(&node);
+                self.observer.on_accept(node);
                 self.need_frame = true;
             }
             Err(failure) => {
                 self.stats.rejected += 1;
-                self.observer.on_reject(&node, &failure);
+                self.observer.on_reject(node, &failure);
+                // The failure limit, or the end of a restart run.
                 if self.stats.rejected >= self.fail_mark
                     && let Some(reason) = self.fail_mark_reached()
                 {

@@ -35,6 +35,40 @@ use csp_core::{
     Pruning, Relation, SearchView, Solver, StateLayout, Value, VarId, VariableSelector,
 };
 
+// ------------------------------------------------------------ sums' oracle
+
+/// Every relation a sum takes.
+pub const RELATIONS: [Relation; 6] = [
+    Relation::Eq,
+    Relation::Ne,
+    Relation::Le,
+    Relation::Lt,
+    Relation::Ge,
+    Relation::Gt,
+];
+
+/// `s rel rhs`, written out here rather than taken from the engine.
+pub fn compare(s: i128, rel: Relation, rhs: i128) -> bool {
+    match rel {
+        Relation::Eq => s == rhs,
+        Relation::Ne => s != rhs,
+        Relation::Le => s <= rhs,
+        Relation::Lt => s < rhs,
+        Relation::Ge => s >= rhs,
+        Relation::Gt => s > rhs,
+    }
+}
+
+/// Whether `sum coeffs[i] * values[i]  rel  rhs`, in `i128`.
+pub fn sum_holds(coeffs: &[Value], values: &[Value], rel: Relation, rhs: Value) -> bool {
+    let s: i128 = coeffs
+        .iter()
+        .zip(values)
+        .map(|(&a, &v)| i128::from(a) * i128::from(v))
+        .sum();
+    compare(s, rel, i128::from(rhs))
+}
+
 // ------------------------------------------------------------------ the harness
 
 /// When a `propagate` call happens, as far as the contract is concerned.
