@@ -155,16 +155,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if let Some(reason) = self.node_limits(started) {
                 return self.stop(reason);
             }
-            let node = Node {
-                id: self.next_id,
-                parent: top.parent,
-                depth: self.frames.len(),
-                var: top.var,
-                value,
-                choice: Choice::Equal,
-            };
-            self.next_id += 1;
-            self.stats.tried += 1;
+            // Split frames take the arms above: this is `var = value`.
+            let node = self.next_node(&top, value, Choice::Equal);
             self.observer.on_try(&node);
             if let Some(frame) = self.frames.last_mut() {
                 frame.next += 1;
@@ -203,20 +195,28 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         None
     }
 
-    /// Opens the second branch of the binary choice on top, `var != value`,
-    /// and propagates. `Some(result)` when the search must return (a limit was
-    /// reached inside the propagation).
-    fn refute(&mut self, top: Frame, value: Value) -> Option<bool> {
+    /// The next node of the frame on top (`var`, `choice`, `value`),
+    /// numbered and counted as tried.
+    #[inline(always)]
+    fn next_node(&mut self, top: &Frame, value: Value, choice: Choice) -> Node {
         let node = Node {
             id: self.next_id,
             parent: top.parent,
             depth: self.frames.len(),
             var: top.var,
             value,
-            choice: top.choice,
+            choice,
         };
         self.next_id += 1;
         self.stats.tried += 1;
+        node
+    }
+
+    /// Opens the second branch of the binary choice on top, `var != value`,
+    /// and propagates. `Some(result)` when the search must return (a limit was
+    /// reached inside the propagation).
+    fn refute(&mut self, top: Frame, value: Value) -> Option<bool> {
+        let node = self.next_node(&top, value, top.choice);
         if let Some(frame) = self.frames.last_mut() {
             frame.refuted = true;
             frame.open = Some(node);
@@ -262,16 +262,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         } else {
             m + 1
         };
-        let node = Node {
-            id: self.next_id,
-            parent: top.parent,
-            depth: self.frames.len(),
-            var: top.var,
-            value,
-            choice: top.choice,
-        };
-        self.next_id += 1;
-        self.stats.tried += 1;
+        let node = self.next_node(&top, value, top.choice);
         self.observer.on_try(&node);
         if let Some(frame) = self.frames.last_mut() {
             frame.last = Some(value);
