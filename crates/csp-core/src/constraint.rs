@@ -2,7 +2,7 @@
 
 use crate::context::PropagationContext;
 use crate::generic;
-use crate::{Domains, Pruning, StateLayout, Value, VarId};
+use crate::{Domains, ForwardStep, Pruning, StateLayout, Value, VarId};
 
 /// What a propagation call did when it did not fail.
 ///
@@ -200,6 +200,26 @@ pub trait Constraint: Send + Sync {
         StateLayout::new()
     }
 
+    /// Forward checking's step of this constraint as data, for a constraint
+    /// whose step is "the decided variable's shifted value leaves the other
+    /// variables still waiting" (all-different with offsets is one).
+    /// `Some(step)` names a shifted list of this constraint's
+    /// [`state_layout`](Constraint::state_layout) that is its scope, in order
+    /// and without repeats (position `j` of the list is scope variable `j`), and
+    /// a bit set of the same length: the positions still worth visiting.
+    ///
+    /// Under [`Pruning::ForwardChecking`], when the search assigns scope
+    /// variable `i` the value `v`, the engine then runs
+    /// [`PropagationContext::forward_check_shifted`]`(step.list, step.set, i, v + offsets[i])`
+    /// itself instead of calling `propagate`, which saves the call. So
+    /// `propagate`, given that trigger, must do exactly that: the engine still
+    /// calls it when an observer wants each removal reported, or when the
+    /// shifted value is too large for exact arithmetic. `Solver::new` returns
+    /// `Err` for a step that does not fit the layout. The default is `None`.
+    fn forward_step(&self) -> Option<ForwardStep> {
+        None
+    }
+
     /// At the [`Pruning::Propagators`] level, the changes of scope variable
     /// `pos` that wake this constraint (see [`Events`]). The default,
     /// [`Events::DOMAIN`], wakes it on every change and is always safe; ask for
@@ -246,6 +266,9 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
     }
     fn state_layout(&self, pruning: Pruning) -> StateLayout {
         (**self).state_layout(pruning)
+    }
+    fn forward_step(&self) -> Option<ForwardStep> {
+        (**self).forward_step()
     }
     fn events(&self, pos: usize) -> Events {
         (**self).events(pos)

@@ -579,6 +579,6 @@ impl Deref for PropagationContext<'_> {
 }
 
 /// The number of bits set in `words`.
-fn count_bits(words: &[u64]) -> u64 {
+pub(crate) fn count_bits(words: &[u64]) -> u64 {
     words.iter().map(|w| u64::from(w.count_ones())).sum()
 }

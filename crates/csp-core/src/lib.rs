@@ -207,7 +207,7 @@ pub use search::{
     Config, CountResult, DEFAULT_TRAIL_BUDGET, Goal, Optimum, Restarts, Solution, Solutions,
     SolveResult, Solver,
 };
-pub use state::{StateLayout, TrailedState};
+pub use state::{ForwardStep, StateLayout, TrailedState};
 pub use stats::SearchStats;
 pub use strategy::Strategy;
 pub use var::{ConstraintId, Domain, VarId};

@@ -84,6 +84,9 @@ impl Constraint for Posted {
     fn state_layout(&self, pruning: crate::Pruning) -> crate::StateLayout {
         dispatch!(self, c => c.state_layout(pruning))
     }
+    fn forward_step(&self) -> Option<crate::ForwardStep> {
+        dispatch!(self, c => c.forward_step())
+    }
     fn events(&self, pos: usize) -> crate::Events {
         dispatch!(self, c => c.events(pos))
     }

@@ -15,7 +15,8 @@
 
 use smallvec::SmallVec;
 
-use crate::domains::ShiftedEntry;
+use crate::context::{Changes, count_bits};
+use crate::domains::{SHIFT_SAFE, ShiftedEntry};
 use crate::{Domains, Value, VarId};
 
 /// What backtrackable state one constraint needs: integers with their initial
@@ -90,6 +91,32 @@ impl StateLayout {
     pub fn is_empty(&self) -> bool {
         self.ints.is_empty() && self.bitsets.is_empty() && self.lists.is_empty()
     }
+}
+
+/// A constraint's forward-checking step as data (see
+/// [`Constraint::forward_step`](crate::Constraint::forward_step)): shifted
+/// list `list` and bit set `set` of its [`StateLayout`].
+///
+/// ```
+/// use csp_core::ForwardStep;
+/// let step = ForwardStep { list: 0, set: 0 };
+/// assert_eq!(step, ForwardStep::default());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ForwardStep {
+    /// The shifted list: the constraint's scope with its offsets.
+    pub list: usize,
+    /// The bit set of the positions still worth visiting.
+    pub set: usize,
+}
+
+/// A checked [`ForwardStep`], placed: the list's index in
+/// `TrailedState::lists` and the set's cells.
+#[derive(Clone, Copy, Debug)]
+struct StepRef {
+    list: u32,
+    first: u32,
+    words: u32,
 }
 
 /// Where one constraint's state lives: its integers are
@@ -186,6 +213,8 @@ pub struct TrailedState {
     lists: Vec<ShiftedList>,
     /// `(cell, contents before)`, undone by `pop_level`.
     trail: Vec<(u32, u64)>,
+    /// Per constraint: its forward-checking step, if it has one.
+    steps: Vec<Option<StepRef>>,
     /// Per constraint: found entailed on the current path.
     entailed: Vec<bool>,
     entailed_trail: Vec<u32>,
@@ -208,6 +237,7 @@ impl TrailedState {
         domains: &mut Domains,
     ) -> Self {
         let mut s = TrailedState {
+            steps: vec![None; layouts.len()],
             entailed: vec![false; layouts.len()],
             ..TrailedState::default()
         };
@@ -241,6 +271,91 @@ impl TrailedState {
             s.slots.push(slot);
         }
         s
+    }
+
+    /// Takes constraint `cid`'s forward-checking step, after checking that it
+    /// fits the constraint's layout and `scope`; the reason if not.
+    pub(crate) fn add_step(
+        &mut self,
+        cid: usize,
+        step: ForwardStep,
+        scope: &[VarId],
+    ) -> Result<(), String> {
+        let slot = self.slots[cid];
+        if step.list >= slot.n_lists as usize || step.set >= slot.n_sets as usize {
+            return Err(format!(
+                "its forward step names shifted list {} and bit set {}, which its state layout lacks",
+                step.list, step.set
+            ));
+        }
+        let list = slot.lists as usize + step.list;
+        let b = self.bitsets[slot.sets as usize + step.set];
+        let mut distinct = scope.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if self.lists[list].vars != scope
+            || self.lists[list].offsets.len() != scope.len()
+            || b.len as usize != scope.len()
+            || distinct.len() != scope.len()
+        {
+            return Err(
+                "its forward step's shifted list and bit set must be its scope, without repeats"
+                    .into(),
+            );
+        }
+        self.steps[cid] = Some(StepRef {
+            list: list as u32,
+            first: b.first,
+            words: b.len.div_ceil(64),
+        });
+        Ok(())
+    }
+
+    /// Runs constraint `cid`'s forward-checking step for scope position `pos`
+    /// just fixed to `value`, exactly as
+    /// [`PropagationContext::forward_check_shifted`](crate::PropagationContext::forward_check_shifted)
+    /// would, counting revisions and removals in `changes`: `Ok` or the
+    /// variable emptied. `None` if the constraint has no step or must be
+    /// called instead (no exact arithmetic for this value).
+    #[inline(always)]
+    pub(crate) fn run_step(
+        &mut self,
+        cid: usize,
+        pos: usize,
+        value: Value,
+        domains: &mut Domains,
+        changes: &mut Changes,
+    ) -> Option<Result<(), VarId>> {
+        let step = self.steps[cid]?;
+        let l = &self.lists[step.list as usize];
+        let entries = l.entries.as_ref()?;
+        let shifted = value.checked_add(l.offsets[pos])?;
+        if !(-SHIFT_SAFE..SHIFT_SAFE).contains(&shifted) {
+            return None;
+        }
+        let first = step.first as usize;
+        let cell = first + pos / 64;
+        let old = self.cells[cell];
+        let bit = 1u64 << (pos % 64);
+        if old & bit != 0 {
+            self.trail.push((cell as u32, old));
+            self.cells[cell] = old & !bit;
+        }
+        let positions = &self.cells[first..first + step.words as usize];
+        Some(
+            match domains.remove_shifted_at(entries, positions, shifted) {
+                Ok((removed, visited)) => {
+                    changes.revisions += u64::from(visited);
+                    changes.pruned += u64::from(removed);
+                    Ok(())
+                }
+                Err((var, removed)) => {
+                    changes.revisions += count_bits(positions);
+                    changes.pruned += u64::from(removed);
+                    Err(var)
+                }
+            },
+        )
     }
 
     /// The cell of integer `i` of constraint `cid`.

@@ -5,7 +5,8 @@ use smallvec::SmallVec;
 use crate::constraint::{Conflict, PropCost, PropStatus, Propagation};
 use crate::constraints::matching::{self, Matching};
 use crate::{
-    Constraint, CspError, Domains, PropagationContext, Pruning, StateLayout, Value, VarId,
+    Constraint, CspError, Domains, ForwardStep, PropagationContext, Pruning, StateLayout, Value,
+    VarId,
 };
 
 /// The values `x_i + offset_i` are pairwise different.
@@ -279,6 +280,14 @@ impl Constraint for AllDifferent {
         } else {
             StateLayout::new()
         }
+    }
+
+    fn forward_step(&self) -> Option<ForwardStep> {
+        // The layout's list and set, under the same condition.
+        self.skips_decided.then_some(ForwardStep {
+            list: SCOPE,
+            set: WAITING,
+        })
     }
 
     fn promising(&self, d: &Domains) -> bool {

@@ -272,6 +272,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             .map(|c| c.state_layout(config.pruning))
             .collect();
         let mut domains = Domains::with_views(model.declared(), views, config.lazy_bits_above);
+        let mut state = TrailedState::new(layouts.iter(), &mut domains);
+        for (cid, c) in model.posted().iter().enumerate() {
+            if let Some(step) = c.forward_step() {
+                state.add_step(cid, step, c.scope()).map_err(|message| {
+                    CspError::InvalidArgument {
+                        context: c.name().into(),
+                        message,
+                    }
+                })?;
+            }
+        }
         let mut changes = Changes::new(n);
         changes.track_changed = config.pruning >= Pruning::ArcConsistency;
         changes.record = observer.wants_details();
@@ -283,7 +294,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             var_sel,
             val_sel,
             observer,
-            state: TrailedState::new(layouts.iter(), &mut domains),
+            state,
             domains,
             watches,
             // Views are never decided: only the variables have a flag.

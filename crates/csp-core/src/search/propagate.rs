@@ -56,12 +56,43 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Pruning::ForwardChecking => {
                 self.prune_objective(Some(node))?;
                 let constraints = self.model.posted();
+                // Steps given as data run here, unless each removal must be reported.
+                let steps = !self.changes.record;
                 for w in &self.watches[var.index()] {
                     let c = w.cid as usize;
                     if self.state.is_entailed(c) {
                         continue;
                     }
                     self.stats.propagations += 1;
+                    if steps {
+                        let x = VarId::new(w.var as usize);
+                        let value = match x == var {
+                            true => Some(node.value),
+                            false => self.domains.value(x),
+                        };
+                        let done = value.and_then(|v| {
+                            self.state.run_step(
+                                c,
+                                w.pos as usize,
+                                v,
+                                &mut self.domains,
+                                &mut self.changes,
+                            )
+                        });
+                        match done {
+                            Some(Ok(())) => continue,
+                            Some(Err(wiped)) => {
+                                self.weights[c] += 1;
+                                self.afc.bump(c);
+                                return Err(Self::fail(
+                                    FailureKind::Conflict,
+                                    Some(c),
+                                    Some(wiped),
+                                ));
+                            }
+                            None => {}
+                        }
+                    }
                     let mut ctx = PropagationContext::new(
                         &mut self.domains,
                         &mut self.state,
