@@ -154,6 +154,9 @@ fn a_detailed_observer_gets_the_calls_and_the_same_counts() {
     assert!(calls.load(Ordering::Relaxed) > 0);
 }
 
+/// A change that makes a constraint's step not fit its layout.
+type Breakage = fn(&mut Shifted, &[VarId]);
+
 #[test]
 fn a_step_that_does_not_fit_the_layout_is_an_error() {
     let model = || {
@@ -162,7 +165,7 @@ fn a_step_that_does_not_fit_the_layout_is_an_error() {
         (m, xs)
     };
     let (_, xs) = model();
-    let breakages: [(&str, fn(&mut Shifted, &[VarId])); 4] = [
+    let breakages: [(&str, Breakage); 4] = [
         ("no such list", |c, _| {
             c.step = Some(ForwardStep { list: 1, set: 0 })
         }),
