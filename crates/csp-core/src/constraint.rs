@@ -220,6 +220,22 @@ pub trait Constraint: Send + Sync {
         None
     }
 
+    /// At the [`Pruning::Propagators`] level, a bit set of this constraint's
+    /// [`state_layout`](Constraint::state_layout), one position per scope
+    /// position, that filters its wake-ups: a change of scope variable `j`
+    /// wakes the constraint only while position `j` is set (Gecode's advisors
+    /// do this job). The constraint clears a position, through
+    /// [`PropagationContext::clear_state_bit`], once changes there cannot
+    /// matter until the search backtracks (an element's entry that the index
+    /// can no longer select); backtracking sets it again. A variable at two
+    /// adjacent scope positions wakes the constraint whatever the set says.
+    /// `Solver::new` returns `Err` if the set is not in the layout or its
+    /// length is not the scope's. The textbook levels ignore it. The default
+    /// is `None`: every change named by [`events`](Constraint::events) wakes.
+    fn wake_set(&self) -> Option<usize> {
+        None
+    }
+
     /// At the [`Pruning::Propagators`] level, the changes of scope variable
     /// `pos` that wake this constraint (see [`Events`]). The default,
     /// [`Events::DOMAIN`], wakes it on every change and is always safe; ask for
@@ -269,6 +285,9 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
     }
     fn forward_step(&self) -> Option<ForwardStep> {
         (**self).forward_step()
+    }
+    fn wake_set(&self) -> Option<usize> {
+        (**self).wake_set()
     }
     fn events(&self, pos: usize) -> Events {
         (**self).events(pos)

@@ -87,6 +87,9 @@ impl Constraint for Posted {
     fn forward_step(&self) -> Option<crate::ForwardStep> {
         dispatch!(self, c => c.forward_step())
     }
+    fn wake_set(&self) -> Option<usize> {
+        dispatch!(self, c => c.wake_set())
+    }
     fn events(&self, pos: usize) -> crate::Events {
         dispatch!(self, c => c.events(pos))
     }

@@ -215,6 +215,8 @@ pub struct TrailedState {
     trail: Vec<(u32, u64)>,
     /// Per constraint: its forward-checking step, if it has one.
     steps: Vec<Option<StepRef>>,
+    /// Per constraint: the first cell of its wake set, if it has one.
+    wake: Vec<u32>,
     /// Per constraint: found entailed on the current path.
     entailed: Vec<bool>,
     entailed_trail: Vec<u32>,
@@ -238,6 +240,7 @@ impl TrailedState {
     ) -> Self {
         let mut s = TrailedState {
             steps: vec![None; layouts.len()],
+            wake: vec![u32::MAX; layouts.len()],
             entailed: vec![false; layouts.len()],
             ..TrailedState::default()
         };
@@ -309,6 +312,33 @@ impl TrailedState {
             words: b.len.div_ceil(64),
         });
         Ok(())
+    }
+
+    /// Takes bit set `set` of constraint `cid` as its wake set, after checking
+    /// that the layout has it with one position per scope position (`len`).
+    pub(crate) fn add_wake_set(
+        &mut self,
+        cid: usize,
+        set: usize,
+        len: usize,
+    ) -> Result<(), String> {
+        let slot = self.slots[cid];
+        let fits = set < slot.n_sets as usize
+            && self.bitsets[slot.sets as usize + set].len as usize == len;
+        if !fits {
+            return Err(format!(
+                "its wake set {set} must be a bit set of its state layout with one position per scope variable"
+            ));
+        }
+        self.wake[cid] = self.bitsets[slot.sets as usize + set].first;
+        Ok(())
+    }
+
+    /// Whether a change of scope position `pos` wakes constraint `cid`, which
+    /// has a wake set.
+    #[inline(always)]
+    pub(crate) fn wakes(&self, cid: usize, pos: usize) -> bool {
+        self.cells[self.wake[cid] as usize + pos / 64] >> (pos % 64) & 1 == 1
     }
 
     /// Runs constraint `cid`'s forward-checking step for scope position `pos`

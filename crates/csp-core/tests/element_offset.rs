@@ -129,21 +129,31 @@ fn random_elements_reach_the_documented_fixpoint_and_the_brute_force_solutions()
                 }
             }
             narrowed += usize::from(idx.len() < index.len() || res.len() < result.len());
-            // A decision below the root on the result or an item: the
-            // incremental state (residues, the size seen) must not hide what
-            // changed.
-            let open: Vec<(VarId, Vec<Value>)> = std::iter::once((r, res.clone()))
+            // One or two decisions below the root on the index, the result or
+            // an item: the incremental state (residues, the size seen, the
+            // entries that no longer wake it) must not hide what changed.
+            let mut open: Vec<(VarId, Vec<Value>)> = [(i, idx.clone()), (r, res.clone())]
+                .into_iter()
                 .chain(xs.iter().copied().zip(its.iter().cloned()))
                 .filter(|(_, d)| d.len() > 1)
                 .collect();
             if !open.is_empty() {
-                let (var, dom) = &open[rng.int(0, open.len() as Value - 1) as usize];
-                let value = dom[rng.int(0, dom.len() as Value - 1) as usize];
                 let (mut ei, mut er, mut ex) = (idx.clone(), res.clone(), its.clone());
-                if *var == r {
-                    er = vec![value];
-                } else {
-                    ex[xs.iter().position(|x| x == var).unwrap()] = vec![value];
+                let mut decisions = Vec::new();
+                for _ in 0..rng.int(1, 2) {
+                    if open.is_empty() {
+                        break;
+                    }
+                    let (var, dom) = open.swap_remove(rng.int(0, open.len() as Value - 1) as usize);
+                    let value = dom[rng.int(0, dom.len() as Value - 1) as usize];
+                    decisions.push((var, value));
+                    if var == i {
+                        ei = vec![value];
+                    } else if var == r {
+                        er = vec![value];
+                    } else {
+                        ex[xs.iter().position(|&x| x == var).unwrap()] = vec![value];
+                    }
                 }
                 // The documented filtering, to its fixpoint.
                 loop {
@@ -156,9 +166,8 @@ fn random_elements_reach_the_documented_fixpoint_and_the_brute_force_solutions()
                 }
                 let config = Config::default().with_pruning(Pruning::Propagators);
                 let mut s = Solver::new(&m, config).unwrap();
-                let ok = s.assume(&[(*var, value)]).unwrap();
-                let what =
-                    format!("round {round}, {var} = {value}: {index:?} {result:?} {items:?}");
+                let ok = s.assume(&decisions).unwrap();
+                let what = format!("round {round}, {decisions:?}: {index:?} {result:?} {items:?}");
                 assert_eq!(ok, !ei.is_empty(), "{what}");
                 if ok {
                     let d = s.domains();

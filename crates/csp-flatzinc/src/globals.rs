@@ -27,7 +27,12 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             if succ.is_empty() {
                 return Ok(());
             }
-            cx.post(Circuit::with_offset(&succ, offset))
+            let circuit = Circuit::with_offset(&succ, offset);
+            // `:: domain` asks for domain consistency, as in Gecode.
+            match crate::ast::Annotation::find(&item.annotations, "domain") {
+                Some(_) => cx.post(circuit.domain()),
+                None => cx.post(circuit),
+            }
         }
         "fzn_cumulative" => {
             a.arity(cx, 4)?;
@@ -259,6 +264,13 @@ mod tests {
         let xs = "array [1..4] of var 1..4: x :: output_array([1..4]);\n";
         assert_eq!(
             count(&format!("{xs}constraint fzn_circuit(x);\nsolve satisfy;")),
+            6
+        );
+        // `:: domain` (Régin's matching inside) finds the same circuits.
+        assert_eq!(
+            count(&format!(
+                "{xs}constraint fzn_circuit(x) :: domain;\nsolve satisfy;"
+            )),
             6
         );
         let src = "array [1..3] of var 0..2: x :: output_array([1..3]);\n\

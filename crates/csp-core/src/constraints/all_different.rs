@@ -202,6 +202,14 @@ impl AllDifferent {
         self.filter(ctx)
     }
 
+    /// Value elimination alone, whatever the level: every fixed variable's
+    /// (shifted) value leaves the others, to a fixpoint. Stateless, like
+    /// [`propagate_embedded`](AllDifferent::propagate_embedded), for a
+    /// constraint that embeds this one.
+    pub fn propagate_values_embedded(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        self.eliminate_fixed(ctx)
+    }
+
     /// Everything but the hot path of [`propagate`](Constraint::propagate):
     /// the filtering without the trailed state.
     #[inline(never)]

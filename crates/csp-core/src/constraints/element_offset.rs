@@ -57,6 +57,11 @@ pub struct OffsetElement {
 /// Trailed integer 0: the total domain size of the last call's fixpoint.
 const SEEN: usize = 0;
 
+/// Trailed bit set 0 (over plain variables): the scope positions whose
+/// changes wake the constraint, cleared for an entry the index can no
+/// longer select ([`Constraint::wake_set`]).
+const WAKE: usize = 0;
+
 /// One entry of the array: a constant or a variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Entry {
@@ -160,6 +165,45 @@ impl OffsetElement {
         total as i64
     }
 
+    /// Keeps the results that an entry the index can select can give.
+    fn filter_result(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+        let [index, result] = [self.scope[0], self.scope[1]];
+        let entries: SmallVec<[Entry; 16]> =
+            ctx.values(index).filter_map(|i| self.entry(i)).collect();
+        ctx.retain(result, |d, r| {
+            entries.iter().any(|&e| Self::can_give(d, e, r))
+        })
+    }
+
+    /// Clears, in the wake set, the entries the index can no longer select.
+    fn unwatch(&self, ctx: &mut PropagationContext<'_>) {
+        let index = self.scope[0];
+        // Integer `1 + entries`, after the residues: the index's size at the
+        // last update. The index only shrinks along a branch, so the same
+        // size means the same domain, and nothing to clear.
+        let size_slot = self.scope.len() - 1;
+        let size = ctx.len(index) as i64;
+        if ctx.state_int(size_slot) == size {
+            return;
+        }
+        ctx.set_state_int(size_slot, size);
+        let words: SmallVec<[u64; 4]> = ctx.state_bits(WAKE).into();
+        for (chunk, &word) in words.iter().enumerate() {
+            // Positions 0 and 1 (the index and the result) always wake.
+            let mut live = if chunk == 0 { word & !3 } else { word };
+            while live != 0 {
+                let pos = chunk * 64 + live.trailing_zeros() as usize;
+                live &= live - 1;
+                let selectable = (pos as Value - 2)
+                    .checked_add(self.offset)
+                    .is_some_and(|i| ctx.contains(index, i));
+                if !selectable {
+                    ctx.clear_state_bit(WAKE, pos);
+                }
+            }
+        }
+    }
+
     /// Keeps the indices whose variable shares a value with the result,
     /// through the residues (trailed integers `1 + k` for entry `k`).
     fn filter_index(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
@@ -201,8 +245,18 @@ impl Constraint for OffsetElement {
             for _ in 2..self.scope.len() {
                 layout = layout.int(Value::MIN);
             }
+            if self.array.is_none() {
+                // The wake set, and the index's size when it was last updated.
+                layout = layout.bits(self.scope.len(), true).int(-1);
+            }
         }
         layout
+    }
+
+    /// Over plain variables, an entry the index can no longer select does not
+    /// wake the constraint.
+    fn wake_set(&self) -> Option<usize> {
+        (self.plain && self.array.is_none()).then_some(WAKE)
     }
 
     /// Over plain variables one call reaches the fixpoint.
@@ -247,11 +301,7 @@ impl Constraint for OffsetElement {
         // A fixed result is supported by every index left.
         if index != result && !(self.plain && ctx.is_fixed(result)) {
             ctx.note_revision();
-            let entries: SmallVec<[Entry; 16]> =
-                ctx.values(index).filter_map(|i| self.entry(i)).collect();
-            changed |= ctx.retain(result, |d, r| {
-                entries.iter().any(|&e| Self::can_give(d, e, r))
-            })?;
+            changed |= self.filter_result(ctx)?;
         }
         if let Some(i) = ctx.value(index)
             && let Some(Entry::Var(x)) = self.entry(i)
@@ -262,12 +312,20 @@ impl Constraint for OffsetElement {
         }
         let settled = match (ctx.value(index), &self.array) {
             (Some(_), Some(_)) => true,
-            (Some(_), None) => self.scope.iter().all(|&v| ctx.is_fixed(v)),
+            // The selected entry and the result fixed to one value: the
+            // other entries no longer matter.
+            (Some(i), None) => match self.entry(i) {
+                Some(Entry::Var(x)) => ctx.value(x).is_some() && ctx.value(x) == ctx.value(result),
+                _ => false,
+            },
             (None, _) => false,
         };
         if self.plain && !settled {
             let seen = self.seen(ctx.domains());
             ctx.set_state_int(SEEN, seen);
+            if self.array.is_none() {
+                self.unwatch(ctx);
+            }
         }
         Ok(if settled {
             PropStatus::Entailed

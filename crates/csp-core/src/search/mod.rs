@@ -50,6 +50,9 @@ pub(crate) struct Watch {
     /// The events that wake the constraint (all of them below the
     /// propagators level).
     pub(crate) events: u8,
+    /// Whether the constraint's wake set filters this watch
+    /// ([`Constraint::wake_set`]).
+    pub(crate) masked: bool,
 }
 
 /// One decision level of the search: a variable and the values left to try.
@@ -237,6 +240,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         for (cid, c) in model.posted().iter().enumerate() {
             let scope = c.scope();
             model.check_vars(c.name(), scope)?;
+            let masked = kernel && c.wake_set().is_some();
             for (pos, &v) in scope.iter().enumerate() {
                 let mut events = if kernel {
                     c.events(pos).bits()
@@ -253,13 +257,15 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 match list.last_mut() {
                     // A variable twice in a scope: one watch, woken by either.
                     Some(w) if w.cid == cid as u32 && w.var == v.index() as u32 => {
-                        w.events |= events
+                        w.events |= events;
+                        w.masked = false;
                     }
                     _ => list.push(Watch {
                         cid: cid as u32,
                         pos: pos as u32,
                         var: v.index() as u32,
                         events,
+                        masked,
                     }),
                 }
             }
@@ -274,13 +280,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let mut domains = Domains::with_views(model.declared(), views, config.lazy_bits_above);
         let mut state = TrailedState::new(layouts.iter(), &mut domains);
         for (cid, c) in model.posted().iter().enumerate() {
+            let invalid = |message| CspError::InvalidArgument {
+                context: c.name().into(),
+                message,
+            };
             if let Some(step) = c.forward_step() {
-                state.add_step(cid, step, c.scope()).map_err(|message| {
-                    CspError::InvalidArgument {
-                        context: c.name().into(),
-                        message,
-                    }
-                })?;
+                state.add_step(cid, step, c.scope()).map_err(invalid)?;
+            }
+            if kernel && let Some(set) = c.wake_set() {
+                state
+                    .add_wake_set(cid, set, c.scope().len())
+                    .map_err(invalid)?;
             }
         }
         let mut changes = Changes::new(n);

@@ -224,6 +224,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         for w in &self.watches[var.index()] {
             let c = w.cid as usize;
             if w.events & events != 0
+                && (!w.masked || self.state.wakes(c, w.pos as usize))
                 && Some(c) != skip
                 && !self.in_queue[c]
                 && !self.state.is_entailed(c)
