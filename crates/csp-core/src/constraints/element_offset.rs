@@ -168,7 +168,7 @@ impl OffsetElement {
     /// Keeps the results that an entry the index can select can give.
     fn filter_result(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
         let [index, result] = [self.scope[0], self.scope[1]];
-        let entries: SmallVec<[Entry; 16]> =
+        let entries: SmallVec<[Entry; 32]> =
             ctx.values(index).filter_map(|i| self.entry(i)).collect();
         ctx.retain(result, |d, r| {
             entries.iter().any(|&e| Self::can_give(d, e, r))
