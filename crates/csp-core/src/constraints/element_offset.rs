@@ -28,7 +28,13 @@ use crate::{
 /// returns at once, since nothing it reads has moved. Over variables it
 /// also keeps a *residue* for each entry (a value its variable shares with
 /// the result, checked in O(1) before any search for a new one, as Gecode
-/// and Choco do).
+/// and Choco do), and at the propagators level a wake set
+/// ([`Constraint::wake_set`]): an entry the index can no longer select does
+/// not wake it (there the wake set replaces the unchanged-size test). The
+/// results an entry can give are found as the union of the entries' domains
+/// in a few word operations when the result spans at most 256 values. Over
+/// variables, the constraint is entailed once the index, its entry and the
+/// result are fixed and agree.
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -53,6 +59,10 @@ pub struct OffsetElement {
     /// the residues apply).
     plain: bool,
 }
+
+/// Words of the masks over the result's span that find its supports at once
+/// (a wider result looks for an entry value by value).
+const COVER_WORDS: usize = 4;
 
 /// Trailed integer 0: the total domain size of the last call's fixpoint.
 const SEEN: usize = 0;
@@ -168,6 +178,37 @@ impl OffsetElement {
     /// Keeps the results that an entry the index can select can give.
     fn filter_result(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
         let [index, result] = [self.scope[0], self.scope[1]];
+        let lo = ctx.min(result);
+        let span = i128::from(ctx.max(result)) - i128::from(lo) + 1;
+        if span <= 64 * COVER_WORDS as i128 {
+            // The union of the entries' values, as masks over the result's
+            // span, until it covers the result.
+            let words = (span as usize).div_ceil(64);
+            let (mut want, mut have) = ([0u64; COVER_WORDS], [0u64; COVER_WORDS]);
+            let d = ctx.domains();
+            d.or_values_into(result, lo, &mut want[..words]);
+            for i in d.values(index) {
+                match self.entry(i) {
+                    None => continue,
+                    Some(Entry::Const(v)) => {
+                        if let Some(k) = v
+                            .checked_sub(lo)
+                            .filter(|&k| (0..span as Value).contains(&k))
+                        {
+                            have[k as usize / 64] |= 1 << (k % 64);
+                        }
+                    }
+                    Some(Entry::Var(x)) => d.or_values_into(x, lo, &mut have[..words]),
+                }
+                if (0..words).all(|k| want[k] & !have[k] == 0) {
+                    return Ok(false);
+                }
+            }
+            return ctx.retain(result, |_, r| {
+                let k = (r - lo) as usize;
+                have[k / 64] >> (k % 64) & 1 == 1
+            });
+        }
         let entries: SmallVec<[Entry; 32]> =
             ctx.values(index).filter_map(|i| self.entry(i)).collect();
         ctx.retain(result, |d, r| {
@@ -175,18 +216,22 @@ impl OffsetElement {
         })
     }
 
+    /// Over variables, trailed integer `1 + entries` (after the residues):
+    /// the index's size when the wake set was last updated.
+    fn last_index(&self) -> usize {
+        self.scope.len() - 1
+    }
+
     /// Clears, in the wake set, the entries the index can no longer select.
     fn unwatch(&self, ctx: &mut PropagationContext<'_>) {
         let index = self.scope[0];
-        // Integer `1 + entries`, after the residues: the index's size at the
-        // last update. The index only shrinks along a branch, so the same
-        // size means the same domain, and nothing to clear.
-        let size_slot = self.scope.len() - 1;
+        // The index only shrinks along a branch, so the same size means the
+        // same domain, and nothing to clear.
         let size = ctx.len(index) as i64;
-        if ctx.state_int(size_slot) == size {
+        if ctx.state_int(self.last_index()) == size {
             return;
         }
-        ctx.set_state_int(size_slot, size);
+        ctx.set_state_int(self.last_index(), size);
         let words: SmallVec<[u64; 4]> = ctx.state_bits(WAKE).into();
         for (chunk, &word) in words.iter().enumerate() {
             // Positions 0 and 1 (the index and the result) always wake.
@@ -289,7 +334,11 @@ impl Constraint for OffsetElement {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let [index, result] = [self.scope[0], self.scope[1]];
-        if self.plain && self.seen(ctx.domains()) == ctx.state_int(SEEN) {
+        // At the propagators level, a plain element over variables is woken
+        // only by the entries the index can select (its wake set): the
+        // unchanged-size test would cost more than it saves.
+        let masked = self.plain && self.array.is_none() && ctx.pruning() == Pruning::Propagators;
+        if self.plain && !masked && self.seen(ctx.domains()) == ctx.state_int(SEEN) {
             return Ok(PropStatus::Unchanged);
         }
         ctx.note_revision();
@@ -321,10 +370,11 @@ impl Constraint for OffsetElement {
             (None, _) => false,
         };
         if self.plain && !settled {
-            let seen = self.seen(ctx.domains());
-            ctx.set_state_int(SEEN, seen);
-            if self.array.is_none() {
+            if masked {
                 self.unwatch(ctx);
+            } else {
+                let seen = self.seen(ctx.domains());
+                ctx.set_state_int(SEEN, seen);
             }
         }
         Ok(if settled {

@@ -19,6 +19,7 @@
 
 mod bulk;
 mod interval;
+mod masks;
 mod probe;
 mod trail;
 mod values;

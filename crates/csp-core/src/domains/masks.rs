@@ -1,0 +1,117 @@
+//! Domains as bit masks over a window of values: the union of several
+//! domains in a few word operations (element's support for its result).
+
+use super::{Domains, WORD_BITS, word_mask};
+use crate::{Value, VarId};
+
+impl Domains {
+    /// Sets, in `out`, bit `v - lo` (64 to a word) for every value `v` of
+    /// `var` in `lo..lo + 64 * out.len()`; other bits are left as they are.
+    pub(crate) fn or_values_into(&self, var: VarId, lo: Value, out: &mut [u64]) {
+        let window = i128::from(lo) + (WORD_BITS * out.len()) as i128 - 1;
+        let end = Value::try_from(window).unwrap_or(Value::MAX);
+        let Some(&d) = self.vars.get(var.index()) else {
+            // A view: value by value.
+            let mut next = self.first_at_least(var, lo);
+            while let Some(v) = next.filter(|&v| v <= end) {
+                set_bit(out, (v - lo) as usize);
+                next = self.next_value(var, v);
+            }
+            return;
+        };
+        if d.now.size == 0 {
+            return;
+        }
+        let (from, to) = (d.lo().max(lo), d.hi().min(end));
+        if from > to {
+            return;
+        }
+        if d.is_interval() {
+            for v in from..=to {
+                set_bit(out, (v - lo) as usize);
+            }
+            return;
+        }
+        let (o_from, o_to) = ((from - d.base) as usize, (to - d.base) as usize);
+        for k in o_from / WORD_BITS..=o_to / WORD_BITS {
+            let word = (self.bits[d.first as usize + k] & word_mask(k, o_from, o_to)) as u64;
+            if word == 0 {
+                continue;
+            }
+            // Bit `b` of word `k` is the value `base + 64k + b`: bit
+            // `shift + b` of `out`, at or above 0 for the bits kept.
+            let shift = d.base - lo + (k * WORD_BITS) as Value;
+            if shift < 0 {
+                out[0] |= word >> -shift;
+                continue;
+            }
+            let (w, r) = (shift as usize / WORD_BITS, shift as usize % WORD_BITS);
+            out[w] |= word << r;
+            if r > 0 && w + 1 < out.len() {
+                out[w + 1] |= word >> (WORD_BITS - r);
+            }
+        }
+    }
+
+    /// The smallest value of `var` at or above `v`.
+    fn first_at_least(&self, var: VarId, v: Value) -> Option<Value> {
+        if self.len(var) == 0 || v > self.max(var) {
+            return None;
+        }
+        if v <= self.min(var) {
+            return Some(self.min(var));
+        }
+        match self.contains(var, v) {
+            true => Some(v),
+            false => self.next_value(var, v),
+        }
+    }
+}
+
+fn set_bit(out: &mut [u64], k: usize) {
+    out[k / 64] |= 1 << (k % 64);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Config, Model, Solver, Value};
+
+    #[test]
+    fn the_mask_holds_exactly_the_values_in_the_window() {
+        let mut m = Model::new();
+        let domains: [Vec<Value>; 5] = [
+            vec![-70, -3, 0, 1, 63, 64, 65, 130, 200],
+            (-100..=300).collect(),
+            vec![5],
+            (0..64).map(|i| i * 3 - 50).collect(),
+            vec![-1000, 1000],
+        ];
+        let mut vars: Vec<_> = domains
+            .iter()
+            .map(|d| m.int_var(d.clone()).unwrap())
+            .collect();
+        // A wide range starts as an interval without bits; views go value by value.
+        vars.push(m.int_var(-500..=500).unwrap());
+        let base = vars[0];
+        vars.push(m.offset_view(base, 7).unwrap());
+        vars.push(m.minus_view(base).unwrap());
+        let s = Solver::new(&m, Config::default()).unwrap();
+        let d = s.domains();
+        for &x in &vars {
+            for lo in [-200, -71, -70, -3, 0, 1, 60, 64, 190] {
+                for words in 1..=3 {
+                    let mut out = vec![0u64; words];
+                    d.or_values_into(x, lo, &mut out);
+                    for k in 0..64 * words {
+                        let want = d.contains(x, lo + k as Value);
+                        assert_eq!(
+                            out[k / 64] >> (k % 64) & 1 == 1,
+                            want,
+                            "{x} lo {lo} bit {k}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
