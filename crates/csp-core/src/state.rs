@@ -364,13 +364,7 @@ impl TrailedState {
             return None;
         }
         let first = step.first as usize;
-        let cell = first + pos / 64;
-        let old = self.cells[cell];
-        let bit = 1u64 << (pos % 64);
-        if old & bit != 0 {
-            self.trail.push((cell as u32, old));
-            self.cells[cell] = old & !bit;
-        }
+        clear_position(&mut self.cells, &mut self.trail, first, pos);
         let positions = &self.cells[first..first + step.words as usize];
         Some(
             match domains.remove_shifted_at(entries, positions, shifted) {
@@ -428,13 +422,7 @@ impl TrailedState {
         let first = b.first as usize;
         let words = (b.len as usize).div_ceil(64);
         if pos < b.len as usize {
-            let cell = first + pos / 64;
-            let old = self.cells[cell];
-            let bit = 1u64 << (pos % 64);
-            if old & bit != 0 {
-                self.trail.push((cell as u32, old));
-                self.cells[cell] = old & !bit;
-            }
+            clear_position(&mut self.cells, &mut self.trail, first, pos);
         }
         (
             &self.lists[slot.lists as usize + k],
@@ -597,6 +585,19 @@ impl TrailedState {
                 self.entailed[c as usize] = false;
             }
         }
+    }
+}
+
+/// Clears position `pos` of the bit set whose words start at cell `first`,
+/// saving the word's old contents on `trail` if it changes.
+#[inline(always)]
+fn clear_position(cells: &mut [u64], trail: &mut Vec<(u32, u64)>, first: usize, pos: usize) {
+    let cell = first + pos / 64;
+    let old = cells[cell];
+    let bit = 1u64 << (pos % 64);
+    if old & bit != 0 {
+        trail.push((cell as u32, old));
+        cells[cell] = old & !bit;
     }
 }
 
