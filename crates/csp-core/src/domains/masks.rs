@@ -40,7 +40,8 @@ impl Domains {
             }
             // Bit `b` of word `k` is the value `base + 64k + b`: bit
             // `shift + b` of `out`, at or above 0 for the bits kept.
-            let shift = d.base - lo + (k * WORD_BITS) as Value;
+            // In `i128`: the base may lie far from the window.
+            let shift = i128::from(d.base) - i128::from(lo) + (k * WORD_BITS) as i128;
             if shift < 0 {
                 out[0] |= word >> -shift;
                 continue;
@@ -90,15 +91,30 @@ mod tests {
             .iter()
             .map(|d| m.int_var(d.clone()).unwrap())
             .collect();
-        // A wide range starts as an interval without bits; views go value by value.
+        // A wide range starts as an interval without bits; views go value by
+        // value; a domain far from the window must not overflow.
         vars.push(m.int_var(-500..=500).unwrap());
+        vars.push(m.int_var([Value::MIN, Value::MIN + 5]).unwrap());
+        vars.push(m.int_var([Value::MAX - 3, Value::MAX]).unwrap());
         let base = vars[0];
         vars.push(m.offset_view(base, 7).unwrap());
         vars.push(m.minus_view(base).unwrap());
         let s = Solver::new(&m, Config::default()).unwrap();
         let d = s.domains();
         for &x in &vars {
-            for lo in [-200, -71, -70, -3, 0, 1, 60, 64, 190] {
+            for lo in [
+                -200,
+                -71,
+                -70,
+                -3,
+                0,
+                1,
+                60,
+                64,
+                190,
+                Value::MIN,
+                Value::MAX - 200,
+            ] {
                 for words in 1..=3 {
                     let mut out = vec![0u64; words];
                     d.or_values_into(x, lo, &mut out);
