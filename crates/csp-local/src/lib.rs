@@ -76,7 +76,7 @@ use std::time::{Duration, Instant};
 use eval::internal;
 use search::Search;
 
-use csp_core::{CancelFlag, CspError, Model, Value};
+use csp_core::{CancelFlag, CspError, Model, Posted, Value};
 
 /// The min-conflicts local search, configured by a builder.
 ///
@@ -227,11 +227,11 @@ impl MinConflicts {
 
     /// Searches `model` for one solution.
     ///
-    /// Fails on a model with views ([`Model::view`]: min-conflicts gives
-    /// every variable its own value; post the view as a variable and a
-    /// linear equality instead), or on an internal error: a solution that
-    /// does not pass [`Model::is_solution`] is never returned. Without a
-    /// solution the search proves nothing:
+    /// A view ([`Model::view`]) gets a value of its own like any variable,
+    /// and the equality `view = a * base + c` is one more constraint to
+    /// repair. Fails on an internal error: a solution that does not pass
+    /// [`Model::is_solution`] is never returned. Without a solution the search
+    /// proves nothing:
     ///
     /// ```
     /// use csp_core::Model;
@@ -247,16 +247,10 @@ impl MinConflicts {
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn solve(&self, model: &Model) -> Result<LocalSearchResult, CspError> {
-        if model.num_views() > 0 {
-            return Err(CspError::InvalidArgument {
-                context: "min-conflicts".into(),
-                message: "the model has views, which local search does not support: \
-                          post each as a variable and a linear equality"
-                    .into(),
-            });
-        }
         let started = Instant::now();
-        let mut search = Search::new(self, model, started)?;
+        let equalities = search::view_equalities(model)?;
+        let posted: Vec<&Posted> = model.posted().iter().chain(&equalities).collect();
+        let mut search = Search::new(self, model, &posted, started)?;
         let mut result = search.run()?;
         if let Some(solution) = &result.solution
             && !model.is_solution(solution)

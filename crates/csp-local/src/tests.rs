@@ -287,14 +287,39 @@ fn random_small_csps_agree_with_exhaustive_search() {
 }
 
 #[test]
-fn a_model_with_views_is_refused_in_words() {
+fn views_get_values_that_agree_with_their_bases() {
+    // 8-queens with the diagonals as views: q[i] + i and q[i] - i all different.
+    let n = 8;
     let mut m = Model::new();
-    let x = m.int_var(0..=3).unwrap();
-    let y = m.offset_view(x, 1).unwrap();
-    m.not_equal(x, y).unwrap();
-    let e = MinConflicts::new().solve(&m).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "min-conflicts: the model has views, which local search does not support: post each as a variable and a linear equality"
-    );
+    let q = m.int_var_array("q", n, 0..=n as Value - 1).unwrap();
+    let up: Vec<_> = (0..n)
+        .map(|i| m.offset_view(q[i], i as Value).unwrap())
+        .collect();
+    let down: Vec<_> = (0..n)
+        .map(|i| m.offset_view(q[i], -(i as Value)).unwrap())
+        .collect();
+    let twice = m.scale_view(q[0], 2).unwrap();
+    let minus = m.minus_view(q[1]).unwrap();
+    m.all_different(&q).unwrap();
+    m.all_different(&up).unwrap();
+    m.all_different(&down).unwrap();
+    // q[0] even and q[1] at least 2: views in a sum and a comparison.
+    m.linear(&[1, 1], &[twice, minus], Relation::Le, 20)
+        .unwrap();
+    m.linear(&[1], &[minus], Relation::Le, -2).unwrap();
+    for seed in 0..5 {
+        let result = MinConflicts::new()
+            .with_seed(seed)
+            .with_max_steps(200_000)
+            .solve(&m)
+            .unwrap();
+        let s = result.solution.expect("8-queens has solutions");
+        assert!(m.is_solution(&s), "seed {seed}");
+        for i in 0..n {
+            assert_eq!(s[up[i].index()], s[q[i].index()] + i as Value);
+            assert_eq!(s[down[i].index()], s[q[i].index()] - i as Value);
+        }
+        assert_eq!(s[twice.index()], 2 * s[q[0].index()]);
+        assert!(s[q[1].index()] >= 2, "seed {seed}");
+    }
 }

@@ -185,6 +185,11 @@ impl Model {
             ),
             None => (x.index() as u32, scale, offset),
         };
+        // Reading a view backwards negates its scale (`-x` of `-x`, bounds
+        // swapped): `i64::MIN` has no negation.
+        if scale == Value::MIN {
+            return Err(overflow("the scale of a view must not be -2^63"));
+        }
         let w = View {
             base,
             scale,
@@ -205,7 +210,7 @@ impl Model {
         // Before the image is listed below.
         super::check_width(min, max, context)?;
         let domain = match declared {
-            Domain::Range(..) if scale.abs() == 1 => Domain::Range(min, max),
+            Domain::Range(..) if scale.unsigned_abs() == 1 => Domain::Range(min, max),
             _ => Domain::from_values(declared.values().into_iter().map(|v| w.image(v))),
         };
         let decl = VarDecl {
@@ -234,6 +239,19 @@ pub(super) fn formula(w: View, base: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::{CspError, Domain, MAX_DOMAIN_WIDTH, Model, Value};
+
+    #[test]
+    fn a_scale_without_negation_is_an_error_not_a_panic() {
+        let mut m = Model::new();
+        let x = m.int_var(0..=0).unwrap();
+        let e = m.scale_view(x, Value::MIN).unwrap_err();
+        assert!(matches!(e, CspError::Overflow { .. }), "{e}");
+        // Composed: -1 * (2^62 * y) * 2 reaches it too.
+        let y = m.int_var(0..=0).unwrap();
+        let big = m.scale_view(y, 1 << 62).unwrap();
+        let e = m.scale_view(big, -2).unwrap_err();
+        assert!(matches!(e, CspError::Overflow { .. }), "{e}");
+    }
 
     #[test]
     fn views_compose_and_name_themselves() -> Result<(), CspError> {

@@ -5,15 +5,17 @@ mod repair;
 
 use std::time::Instant;
 
+use csp_core::constraints::Linear;
 use csp_core::rng::SplitMix64;
-use csp_core::{CancelFlag, Constraint, CspError, Domain, Model, Posted, Value};
+use csp_core::{CancelFlag, Constraint, CspError, Domain, Model, Posted, Relation, Value};
 
 use crate::MinConflicts;
 use crate::eval::*;
 
 /// The state of one run.
 pub(crate) struct Search<'m> {
-    posted: &'m [Posted],
+    /// The model's constraints, then one equality per view.
+    posted: &'m [&'m Posted],
     domains: Vec<&'m Domain>,
     /// `occ[occ_start[x]..occ_start[x + 1]]`: the constraints on variable `x`.
     occ_start: Vec<usize>,
@@ -32,6 +34,28 @@ pub(crate) struct Search<'m> {
     settings: &'m MinConflicts,
 }
 
+/// Each view `v = a*x + c` of `model` as the equality `v - a*x = c`: local
+/// search gives a view a value of its own, like any variable, and repairs
+/// this equality like any other constraint.
+pub(crate) fn view_equalities(model: &Model) -> Result<Vec<Posted>, CspError> {
+    let mut out = Vec::new();
+    for v in model.vars() {
+        if let Some((x, a, c)) = model.view_of(v) {
+            let minus_a = a.checked_neg().ok_or_else(|| CspError::Overflow {
+                context: "min-conflicts".into(),
+                detail: format!("the view {v} = {a} * {x} + {c}: its scale cannot be negated"),
+            })?;
+            out.push(Posted::Linear(Linear::new(
+                &[1, minus_a],
+                &[v, x],
+                Relation::Eq,
+                c,
+            )?));
+        }
+    }
+    Ok(out)
+}
+
 /// Why the loop stopped early.
 pub(super) enum Stop {
     Time,
@@ -39,9 +63,12 @@ pub(super) enum Stop {
 }
 
 impl<'m> Search<'m> {
+    /// The search of `model` under `settings`, over `posted`: the model's
+    /// constraints and [`view_equalities`].
     pub(crate) fn new(
         settings: &'m MinConflicts,
         model: &'m Model,
+        posted: &'m [&'m Posted],
         started: Instant,
     ) -> Result<Self, CspError> {
         let n = model.num_vars();
@@ -49,7 +76,6 @@ impl<'m> Search<'m> {
             .vars()
             .map(|v| model.domain(v))
             .collect::<Result<_, _>>()?;
-        let posted = model.posted();
         // A stamp per variable finds repeated variables in a scope in O(scope).
         let mut stamp = vec![u32::MAX; n];
         let mut repeated = vec![false; posted.len()];
