@@ -202,7 +202,7 @@ fn linear_case(
 
 #[test]
 fn linear_with_negative_coefficients_is_sound_for_every_relation() {
-    for rel in RELATIONS {
+    for rel in Relation::ALL {
         assert_trustworthy(linear_case(
             &[2, -3, 1],
             &[x(0), x(1), x(2)],
@@ -233,7 +233,7 @@ fn linear_with_negative_coefficients_is_sound_for_every_relation() {
 
 #[test]
 fn linear_with_a_zero_coefficient_is_sound_for_every_relation() {
-    for rel in RELATIONS {
+    for rel in Relation::ALL {
         assert_trustworthy(linear_case(
             &[1, 0, -1],
             &[x(0), x(1), x(2)],
@@ -246,7 +246,7 @@ fn linear_with_a_zero_coefficient_is_sound_for_every_relation() {
 
 #[test]
 fn linear_with_a_repeated_variable_is_sound_for_every_relation() {
-    for rel in RELATIONS {
+    for rel in Relation::ALL {
         assert_trustworthy(linear_case(
             &[1, -2, 1],
             &[x(0), x(1), x(0)],
@@ -547,7 +547,7 @@ fn extreme_values_and_offsets_do_not_overflow() {
             Strength::Gac,
         ),
     );
-    for rel in RELATIONS {
+    for rel in Relation::ALL {
         for rhs in [MAX, MIN, 0] {
             let c = Linear::new(&[3, -2], &[x(0), x(1)], rel, rhs).unwrap();
             let spec = move |v: &[Value]| {

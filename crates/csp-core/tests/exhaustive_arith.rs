@@ -243,7 +243,7 @@ fn clauses_are_sound_and_gac() {
 
 #[test]
 fn reified_and_implied_linear_are_sound_for_every_relation() {
-    for rel in RELATIONS {
+    for rel in Relation::ALL {
         let spec = move |v: &[Value]| compare(2 * big(v[0]) - big(v[1]), rel, 1);
         assert_trustworthy(
             case(

@@ -42,15 +42,6 @@ struct Spec {
     cons: Vec<ConSpec>,
 }
 
-const RELATIONS: [Relation; 6] = [
-    Relation::Eq,
-    Relation::Ne,
-    Relation::Le,
-    Relation::Lt,
-    Relation::Ge,
-    Relation::Gt,
-];
-
 fn declared_spec() -> BoxedStrategy<VarSpec> {
     proptest::collection::btree_set(-4..=4 as Value, 1..=5)
         .prop_map(|s| VarSpec::Declared(s.into_iter().collect()))
@@ -76,7 +67,7 @@ fn con_spec(n: usize) -> BoxedStrategy<ConSpec> {
         4 => (some(3), 0..6usize, -25..=25 as Value, proptest::collection::vec(-2..=2 as Value, 3))
             .prop_map(|(vars, r, rhs, coeffs)| {
                 let coeffs = coeffs[..vars.len()].to_vec();
-                ConSpec::Linear(coeffs, vars, RELATIONS[r], rhs)
+                ConSpec::Linear(coeffs, vars, Relation::ALL[r], rhs)
             }),
         1 => some(3).prop_map(ConSpec::SumEven),
         1 => (0..n, 0..n, proptest::collection::vec((-15..=15 as Value, -15..=15 as Value), 0..40))

@@ -212,14 +212,7 @@ fn random_model(rng: &mut SplitMix64) -> Model {
                 let k = 1 + rng.below(3) as usize;
                 let v = some(rng, k);
                 let coeffs: Vec<Value> = (0..k).map(|_| pick(rng, 5) - 2).collect();
-                let rel = [
-                    Relation::Eq,
-                    Relation::Ne,
-                    Relation::Le,
-                    Relation::Lt,
-                    Relation::Ge,
-                    Relation::Gt,
-                ][rng.below(6) as usize];
+                let rel = Relation::ALL[rng.below(6) as usize];
                 m.linear(&coeffs, &v, rel, pick(rng, 9) - 3)
             }
             3 => {

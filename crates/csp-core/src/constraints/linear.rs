@@ -27,6 +27,24 @@ pub enum Relation {
     Gt,
 }
 
+impl Relation {
+    /// Every relation, in declaration order.
+    ///
+    /// ```
+    /// use csp_core::Relation;
+    /// assert_eq!(Relation::ALL.len(), 6);
+    /// assert_eq!(Relation::ALL[2], Relation::Le);
+    /// ```
+    pub const ALL: [Relation; 6] = [
+        Relation::Eq,
+        Relation::Ne,
+        Relation::Le,
+        Relation::Lt,
+        Relation::Ge,
+        Relation::Gt,
+    ];
+}
+
 impl fmt::Display for Relation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

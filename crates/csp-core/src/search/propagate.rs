@@ -66,9 +66,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     self.stats.propagations += 1;
                     if steps {
                         let x = VarId::new(w.var as usize);
-                        let value = match x == var {
-                            true => Some(node.value),
-                            false => self.domains.value(x),
+                        let value = if x == var {
+                            Some(node.value)
+                        } else {
+                            self.domains.value(x)
                         };
                         let done = value.and_then(|v| {
                             self.state.run_step(

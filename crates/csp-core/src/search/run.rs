@@ -235,13 +235,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 self.need_frame = true;
             }
             Err(failure) => {
-                self.stats.rejected += 1;
                 self.observer.on_refute(&node, Some(&failure));
-                if self.stats.rejected >= self.fail_mark
-                    && let Some(reason) = self.fail_mark_reached()
-                {
-                    return Some(self.stop(reason));
-                }
+                return self.count_rejection();
             }
         }
         None
@@ -292,15 +287,22 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 self.need_frame = true;
             }
             Err(failure) => {
-                self.stats.rejected += 1;
                 self.observer.on_reject(node, &failure);
-                // The failure limit, or the end of a restart run.
-                if self.stats.rejected >= self.fail_mark
-                    && let Some(reason) = self.fail_mark_reached()
-                {
-                    return Some(self.stop(reason));
-                }
+                return self.count_rejection();
             }
+        }
+        None
+    }
+
+    /// Counts a rejected node; `Some(result)` when the failure limit, or the
+    /// end of a restart run, stops the search here.
+    #[inline(always)]
+    fn count_rejection(&mut self) -> Option<bool> {
+        self.stats.rejected += 1;
+        if self.stats.rejected >= self.fail_mark
+            && let Some(reason) = self.fail_mark_reached()
+        {
+            return Some(self.stop(reason));
         }
         None
     }

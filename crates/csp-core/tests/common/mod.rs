@@ -17,16 +17,6 @@ use csp_core::{
     Solver, ValOrder, Value, VarId, VarOrder,
 };
 
-/// The relations, in decoding order.
-pub const RELATIONS: [Relation; 6] = [
-    Relation::Eq,
-    Relation::Ne,
-    Relation::Le,
-    Relation::Lt,
-    Relation::Ge,
-    Relation::Gt,
-];
-
 /// Reads decisions from a byte string; zeros once it runs out.
 pub struct Bytes<'a> {
     data: &'a [u8],
@@ -303,7 +293,7 @@ impl CspSpec {
                 ConSpec::Linear {
                     coeffs: vars.iter().map(|_| b.value(-3, 3)).collect(),
                     vars,
-                    rel: RELATIONS[b.below(6)],
+                    rel: Relation::ALL[b.below(6)],
                     rhs: b.value(-6, 6),
                 }
             }

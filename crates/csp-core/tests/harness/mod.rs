@@ -37,16 +37,6 @@ use csp_core::{
 
 // ------------------------------------------------------------ sums' oracle
 
-/// Every relation a sum takes.
-pub const RELATIONS: [Relation; 6] = [
-    Relation::Eq,
-    Relation::Ne,
-    Relation::Le,
-    Relation::Lt,
-    Relation::Ge,
-    Relation::Gt,
-];
-
 /// `s rel rhs`, written out here rather than taken from the engine.
 pub fn compare(s: i128, rel: Relation, rhs: i128) -> bool {
     match rel {
