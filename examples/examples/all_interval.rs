@@ -39,7 +39,7 @@ struct Cli {
 
 fn main() {
     let args: Cli = cli::parse_args();
-    let defaults = Config::default().with_pruning(Pruning::ForwardChecking);
+    let defaults = Config::textbook().with_pruning(Pruning::ForwardChecking);
     let mut config = cli::config_from(&args.strategy, defaults);
     let n = usize::from(args.n);
     let a = if args.interleaved {

@@ -36,7 +36,7 @@ struct Cli {
 fn main() {
     let args: Cli = cli::parse_args();
     let n = usize::from(args.marks);
-    let defaults = Config::default().with_pruning(Pruning::ForwardChecking);
+    let defaults = Config::textbook().with_pruning(Pruning::ForwardChecking);
     let config = cli::config_from(&args.strategy, defaults);
     let run = |stage, config| {
         golomb::shortest(n, stage, config).unwrap_or_else(|e| csp_cli::exit_usage(e))

@@ -34,7 +34,7 @@ struct Cli {
 
 fn main() {
     let args: Cli = cli::parse_args();
-    let defaults = Config::default().with_pruning(Pruning::ForwardChecking);
+    let defaults = Config::textbook().with_pruning(Pruning::ForwardChecking);
     let config = cli::config_from(&args.strategy, defaults);
     let exams = Exams::sample();
     let form = if args.with_loads {

@@ -33,7 +33,7 @@ fn main() {
     let (text, source) =
         cli::read_input(Some(&args.file)).unwrap_or_else(|e| csp_cli::exit_usage(e));
     let graph = dimacs::parse(&text).unwrap_or_else(|e| csp_cli::exit_usage(e.in_source(&source)));
-    let defaults = Config::default()
+    let defaults = Config::textbook()
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(VarOrder::MrvDegree);
     // --time-limit counts the reading of the graph too.

@@ -36,7 +36,7 @@ fn main() {
             args.instance
         ));
     };
-    let defaults = Config::default()
+    let defaults = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_var_order(VarOrder::FirstFail);
     let config = cli::config_from(&args.strategy, defaults);

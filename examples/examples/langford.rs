@@ -30,7 +30,7 @@ struct Cli {
 
 fn main() {
     let args: Cli = cli::parse_args();
-    let defaults = Config::default()
+    let defaults = Config::textbook()
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(VarOrder::FirstFail);
     let config = cli::config_from(&args.strategy, defaults);

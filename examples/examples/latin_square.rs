@@ -30,7 +30,7 @@ fn main() {
     let n = usize::from(args.n);
     let config = cli::config_from(
         &args.strategy,
-        Config::default().with_pruning(Pruning::ForwardChecking),
+        Config::textbook().with_pruning(Pruning::ForwardChecking),
     );
     let sq = LatinSquare::new(n, args.reduced).unwrap_or_else(|e| csp_cli::exit_usage(e));
     let kind = if args.reduced {

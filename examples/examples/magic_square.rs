@@ -31,7 +31,7 @@ struct Cli {
 fn main() {
     let args: Cli = cli::parse_args();
     let n = usize::from(args.n);
-    let defaults = Config::default()
+    let defaults = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_var_order(VarOrder::FirstFail);
     let config = cli::config_from(&args.strategy, defaults);

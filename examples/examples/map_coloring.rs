@@ -45,7 +45,7 @@ fn main() {
             args.colors
         ));
     }
-    let defaults = Config::default()
+    let defaults = Config::textbook()
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(VarOrder::MrvDegree);
     let config = cli::config_from(&args.strategy, defaults);

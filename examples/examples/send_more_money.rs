@@ -30,7 +30,7 @@ fn main() {
         .unwrap_or_else(|e| csp_cli::exit_usage(format!("puzzle: {e}")));
     let config = cli::config_from(
         &args.strategy,
-        Config::default().with_pruning(Pruning::Propagators),
+        Config::textbook().with_pruning(Pruning::Propagators),
     );
     let m = CryptarithmModel::new(&puzzle).unwrap_or_else(|e| csp_cli::exit_usage(e));
     csp_cli::outln!("{puzzle}; strategy {}", cli::strategy_name(&config));

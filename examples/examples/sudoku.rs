@@ -55,7 +55,7 @@ fn main() {
                 .unwrap_or_else(|e| csp_cli::exit_usage(e.in_source(&source)))
         }
     };
-    let defaults = Config::default()
+    let defaults = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_var_order(VarOrder::FirstFail);
     let config = cli::config_from(&args.strategy, defaults);

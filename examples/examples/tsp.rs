@@ -28,7 +28,7 @@ struct Cli {
 fn main() {
     let args: Cli = cli::parse_args();
     let tsp = Tsp::random(usize::from(args.n), args.seed);
-    let defaults = Config::default()
+    let defaults = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_var_order(VarOrder::FirstFail);
     let config = cli::config_from(&args.strategy, defaults);

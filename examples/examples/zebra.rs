@@ -26,7 +26,7 @@ fn main() {
     let args: Cli = cli::parse_args();
     let config = cli::config_from(
         &args.strategy,
-        Config::default().with_pruning(Pruning::ArcConsistency),
+        Config::textbook().with_pruning(Pruning::ArcConsistency),
     );
     let z = Zebra::new(args.next_to).unwrap_or_else(|e| csp_cli::exit_usage(e));
     csp_cli::outln!("strategy {}", cli::strategy_name(&config));

@@ -24,7 +24,7 @@ use csp_core::{CspError, Model, Value, VarId};
 /// use csp_core::{Config, Pruning, Solver};
 /// use csp_examples::all_interval::{AllInterval, is_all_interval};
 /// let a = AllInterval::new(8)?;
-/// let config = Config::default().with_pruning(Pruning::ForwardChecking);
+/// let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
 /// let mut solver = Solver::new(&a.model, config)?;
 /// let series: Vec<Vec<i64>> = solver.solutions().map(|s| a.series(s.values())).collect();
 /// assert_eq!(series.len(), 40);
@@ -94,7 +94,7 @@ impl AllInterval {
     /// use csp_core::{Config, Pruning, Solver};
     /// use csp_examples::all_interval::AllInterval;
     /// let a = AllInterval::x_first(8)?;
-    /// let config = Config::default()
+    /// let config = Config::textbook()
     ///     .with_pruning(Pruning::ForwardChecking)
     ///     .with_decision_vars(&a.interleaved_order());
     /// let count = Solver::new(&a.model, config)?.count();

@@ -7,7 +7,7 @@
 //! use csp_core::{CancelFlag, Config, SearchStatus, StopReason};
 //! use csp_examples::budget::Budget;
 //! let flag = CancelFlag::new();
-//! let config = Config::default().with_time_limit(Duration::from_secs(60)).with_cancel_flag(flag.clone());
+//! let config = Config::textbook().with_time_limit(Duration::from_secs(60)).with_cancel_flag(flag.clone());
 //! let budget = Budget::new(&config);
 //! assert_eq!(budget.stopped(), None);
 //! flag.cancel();
@@ -91,15 +91,15 @@ mod tests {
 
     #[test]
     fn a_zero_time_limit_is_spent_at_once() {
-        let b = Budget::new(&Config::default().with_time_limit(Duration::ZERO));
+        let b = Budget::new(&Config::textbook().with_time_limit(Duration::ZERO));
         assert_eq!(b.stopped(), Some(StopReason::TimeLimit));
         assert_eq!(Budget::unlimited().stopped(), None);
     }
 
     #[test]
     fn the_search_gets_what_is_left() {
-        let b = Budget::new(&Config::default().with_time_limit(Duration::from_secs(5)));
-        let left = b.remaining(Config::default().with_time_limit(Duration::from_secs(5)));
+        let b = Budget::new(&Config::textbook().with_time_limit(Duration::from_secs(5)));
+        let left = b.remaining(Config::textbook().with_time_limit(Duration::from_secs(5)));
         assert!(
             left.limits
                 .time

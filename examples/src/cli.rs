@@ -56,7 +56,7 @@ pub fn read_input(path: Option<&str>) -> Result<(String, String), String> {
 ///
 /// ```
 /// use csp_core::{Config, Pruning, VarOrder};
-/// let c = Config::default().with_pruning(Pruning::ForwardChecking).with_var_order(VarOrder::FirstFail);
+/// let c = Config::textbook().with_pruning(Pruning::ForwardChecking).with_var_order(VarOrder::FirstFail);
 /// assert_eq!(csp_examples::cli::strategy_name(&c), "fc+first-fail");
 /// ```
 pub fn strategy_name(config: &Config) -> String {
@@ -64,10 +64,14 @@ pub fn strategy_name(config: &Config) -> String {
 }
 
 /// The configuration an example searches with: the user's options over the
-/// example's `defaults`, stopped by Ctrl-C. Call it once per program.
+/// example's `defaults`, stopped by Ctrl-C, with a heartbeat on a terminal
+/// (and a hint after 10 s without a solution under a textbook strategy; see
+/// [`csp_cli::progress`]). Call it once per program.
 pub fn config_from(args: &csp_cli::StrategyArgs, defaults: Config) -> Config {
     let cancel: CancelFlag = csp_cli::cancel_on_ctrl_c();
-    args.config_with(defaults).with_cancel_flag(cancel)
+    let config = args.config_with(defaults).with_cancel_flag(cancel);
+    let hint = csp_cli::progress::hint_for(&config);
+    csp_cli::progress::heartbeat(config, hint)
 }
 
 /// Prints the statistics block on standard error if `--stats` was given, with

@@ -46,7 +46,7 @@ impl fmt::Display for Stage {
 ///     let xs = m.int_var_array("x", 3, 0..=3)?;
 ///     m.post(DistinctDifferences::new(&xs, stage))?;
 ///     for pruning in Pruning::ALL {
-///         let mut s = Solver::new(&m, Config::default().with_pruning(pruning))?;
+///         let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning))?;
 ///         assert_eq!(s.count().solutions, 12, "{stage} {pruning}");
 ///     }
 /// }
@@ -187,7 +187,7 @@ mod tests {
         let c = m.int_var(0..=6).unwrap();
         m.post(DistinctDifferences::new(&[a, b, c], Stage::Propagate))
             .unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ForwardChecking)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ForwardChecking)).unwrap();
         let left: Vec<Value> = s.domains().values(c).collect();
         assert_eq!(left, [3, 5, 6]);
     }
@@ -198,7 +198,7 @@ mod tests {
         for stage in [Stage::Check, Stage::Promising, Stage::Propagate] {
             for pruning in Pruning::ALL {
                 let m = three_marks(stage);
-                let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+                let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
                 counts.push(s.count().solutions);
             }
         }
@@ -228,7 +228,7 @@ mod tests {
         let early = DistinctDifferences::new(&xs, Stage::Promising);
         let late = DistinctDifferences::new(&xs, Stage::Check);
         m.post(early.clone()).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::None)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::None)).unwrap();
         assert!(!early.promising(s.domains()));
         assert!(late.promising(s.domains()));
     }

@@ -97,7 +97,7 @@ pub enum Capacity {
 /// use csp_examples::exam_timetable::{Capacity, ExamTimetable, Exams};
 /// let exams = Exams::sample();
 /// let t = ExamTimetable::new(&exams, 4, 2, Capacity::AtMost)?;
-/// assert_eq!(Solver::new(&t.model, Config::default())?.count().solutions, 144);
+/// assert_eq!(Solver::new(&t.model, Config::textbook())?.count().solutions, 144);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Debug)]

@@ -22,7 +22,7 @@ pub const MAX_MARKS: usize = 16;
 /// use csp_core::{Config, Pruning, Solver};
 /// use csp_examples::{custom_constraint::Stage, golomb::GolombRuler};
 /// let ruler = GolombRuler::new(5, Stage::Propagate)?;
-/// let config = Config::default().with_pruning(Pruning::ForwardChecking);
+/// let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
 /// let best = Solver::new(&ruler.model, config)?.minimize(ruler.length())?;
 /// assert_eq!(best.objective, Some(11));
 /// assert!(best.status.is_complete());
@@ -93,7 +93,7 @@ impl RulerReport {
 /// ```
 /// use csp_core::{Config, Pruning};
 /// use csp_examples::{custom_constraint::Stage, golomb::shortest};
-/// let r = shortest(6, Stage::Propagate, Config::default().with_pruning(Pruning::ForwardChecking))?;
+/// let r = shortest(6, Stage::Propagate, Config::textbook().with_pruning(Pruning::ForwardChecking))?;
 /// assert_eq!(r.length(), Some(17));
 /// assert!(r.status.is_complete());
 /// # Ok::<(), csp_core::CspError>(())
@@ -130,7 +130,7 @@ mod tests {
     fn every_stage_finds_the_optimal_four_mark_ruler() {
         for stage in [Stage::Check, Stage::Promising, Stage::Propagate] {
             let r = GolombRuler::new(4, stage).unwrap();
-            let best = Solver::new(&r.model, Config::default().with_pruning(Pruning::Check))
+            let best = Solver::new(&r.model, Config::textbook().with_pruning(Pruning::Check))
                 .unwrap()
                 .minimize(r.length())
                 .unwrap();

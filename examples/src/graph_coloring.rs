@@ -42,7 +42,7 @@ impl ColoringModel {
     /// use csp_core::{Config, Solver};
     /// use csp_examples::{graph::Graph, graph_coloring::ColoringModel};
     /// let c5 = Graph::new(5, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)])?;
-    /// let count = |k| Solver::new(&ColoringModel::k_coloring(&c5, k, &[]).unwrap().model, Config::default())
+    /// let count = |k| Solver::new(&ColoringModel::k_coloring(&c5, k, &[]).unwrap().model, Config::textbook())
     ///     .unwrap().count().solutions;
     /// assert_eq!((count(2), count(3)), (0, 30)); // an odd cycle: (k-1)^5 - (k-1)
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -319,7 +319,7 @@ impl fmt::Display for ChromaticReport {
 /// use csp_core::{Config, Pruning};
 /// use csp_examples::graph_coloring::{chromatic_number, Method};
 /// use csp_examples::graph_generators::mycielski;
-/// let config = Config::default().with_pruning(Pruning::ForwardChecking);
+/// let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
 /// let report = chromatic_number(&mycielski(3), Method::BranchAndBound, config)?;
 /// assert_eq!(report.chromatic_number(), Some(4));
 /// assert!(mycielski(3).is_proper_coloring(&report.coloring));
@@ -445,7 +445,7 @@ mod tests {
     fn both_methods_agree_on_the_five_cycle() {
         let c5 = Graph::new(5, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]).unwrap();
         for method in [Method::BranchAndBound, Method::Decreasing] {
-            let r = chromatic_number(&c5, method, Config::default()).unwrap();
+            let r = chromatic_number(&c5, method, Config::textbook()).unwrap();
             assert_eq!(r.chromatic_number(), Some(3));
         }
     }
@@ -468,7 +468,7 @@ mod tests {
     #[test]
     fn a_time_limit_stops_the_bounds_of_a_large_complete_graph() {
         let k = complete(200);
-        let config = Config::default().with_time_limit(std::time::Duration::from_millis(50));
+        let config = Config::textbook().with_time_limit(std::time::Duration::from_millis(50));
         let started = std::time::Instant::now();
         let r = chromatic_number(&k, Method::BranchAndBound, config).unwrap();
         assert!(
@@ -483,7 +483,7 @@ mod tests {
     #[test]
     fn a_node_limit_leaves_bounds_not_an_answer() {
         let g = mycielski(4);
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(Pruning::Check)
             .with_node_limit(10);
         let r = chromatic_number(&g, Method::Decreasing, config).unwrap();

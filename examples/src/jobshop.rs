@@ -85,7 +85,7 @@ impl JobShop {
 /// use csp_examples::jobshop::{JobShop, JobShopModel};
 /// let shop = JobShop::small();
 /// let m = JobShopModel::new(&shop, shop.total_duration())?;
-/// let best = Solver::new(&m.model, Config::default())?.minimize(m.makespan)?;
+/// let best = Solver::new(&m.model, Config::textbook())?.minimize(m.makespan)?;
 /// assert_eq!(best.objective, Some(11));
 /// # Ok::<(), csp_core::CspError>(())
 /// ```

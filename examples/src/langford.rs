@@ -20,7 +20,7 @@ use csp_core::{CspError, Model, Value, VarId};
 /// use csp_core::{Config, Solver};
 /// use csp_examples::langford::Langford;
 /// let l = Langford::new(3, false)?;
-/// let mut all: Vec<String> = Solver::new(&l.model, Config::default())?
+/// let mut all: Vec<String> = Solver::new(&l.model, Config::textbook())?
 ///     .solutions()
 ///     .map(|s| l.show(s.values()))
 ///     .collect();
@@ -117,7 +117,7 @@ mod tests {
     #[test]
     fn mirror_free_keeps_one_of_each_pair() {
         let l = Langford::new(4, true).unwrap();
-        let sols: Vec<_> = Solver::new(&l.model, Config::default())
+        let sols: Vec<_> = Solver::new(&l.model, Config::textbook())
             .unwrap()
             .solutions()
             .collect();
@@ -140,7 +140,7 @@ mod tests {
     fn no_solution_when_n_is_1_or_2_mod_4() {
         for n in [2, 5, 6] {
             let l = Langford::new(n, false).unwrap();
-            let config = Config::default().with_pruning(Pruning::ForwardChecking);
+            let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
             let r = Solver::new(&l.model, config).unwrap().count();
             assert_eq!((r.solutions, r.is_complete()), (0, true), "n = {n}");
         }

@@ -18,9 +18,9 @@ use csp_core::{CspError, Model, Value, VarId};
 /// use csp_core::{Config, Solver};
 /// use csp_examples::latin_square::LatinSquare;
 /// let sq = LatinSquare::new(4, false)?;
-/// assert_eq!(Solver::new(&sq.model, Config::default())?.count().solutions, 576);
+/// assert_eq!(Solver::new(&sq.model, Config::textbook())?.count().solutions, 576);
 /// let reduced = LatinSquare::new(5, true)?;
-/// assert_eq!(Solver::new(&reduced.model, Config::default())?.count().solutions, 56);
+/// assert_eq!(Solver::new(&reduced.model, Config::textbook())?.count().solutions, 56);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Debug)]
@@ -109,7 +109,7 @@ mod tests {
         let sq = LatinSquare::new(3, false).unwrap();
         let mut s = Solver::new(
             &sq.model,
-            Config::default().with_pruning(Pruning::ForwardChecking),
+            Config::textbook().with_pruning(Pruning::ForwardChecking),
         )
         .unwrap();
         for sol in s.solutions() {
@@ -126,7 +126,7 @@ mod tests {
     #[test]
     fn show_prints_rows() {
         let sq = LatinSquare::new(2, true).unwrap();
-        let sol = Solver::new(&sq.model, Config::default())
+        let sol = Solver::new(&sq.model, Config::textbook())
             .unwrap()
             .first()
             .solution

@@ -51,6 +51,7 @@ pub mod langford;
 pub mod latin_square;
 pub mod magic_square;
 pub mod map_coloring;
+pub mod nurse_roster;
 pub mod send_more_money;
 pub mod sudoku;
 pub mod tsp;

@@ -19,7 +19,7 @@ use csp_core::{CspError, Model, Relation, Value, VarId};
 /// use csp_core::{Config, Solver, Pruning};
 /// use csp_examples::magic_square::MagicSquare;
 /// let sq = MagicSquare::new(3, false)?;
-/// let config = Config::default().with_pruning(Pruning::Propagators);
+/// let config = Config::textbook().with_pruning(Pruning::Propagators);
 /// assert_eq!(Solver::new(&sq.model, config.clone())?.count().solutions, 8);
 /// let one = MagicSquare::new(3, true)?;
 /// let lo_shu = Solver::new(&one.model, config)?.first().solution.unwrap();
@@ -118,7 +118,7 @@ mod tests {
     fn order_four_square_found_is_magic() {
         let sq = MagicSquare::new(4, true).unwrap();
         assert_eq!(sq.magic, 34);
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(Pruning::Propagators)
             .with_var_order(VarOrder::FirstFail);
         let s = Solver::new(&sq.model, config)
@@ -133,7 +133,7 @@ mod tests {
     #[test]
     fn order_two_has_no_magic_square() {
         let sq = MagicSquare::new(2, false).unwrap();
-        let r = Solver::new(&sq.model, Config::default()).unwrap().count();
+        let r = Solver::new(&sq.model, Config::textbook()).unwrap().count();
         assert_eq!((r.solutions, r.is_complete()), (0, true));
     }
 

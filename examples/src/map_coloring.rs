@@ -53,7 +53,7 @@ impl Map {
 /// use csp_examples::{graph_coloring::ColoringModel, map_coloring::australia};
 /// let map = australia();
 /// let m = ColoringModel::k_coloring(&map.graph, 3, &[])?;
-/// assert_eq!(Solver::new(&m.model, Config::default())?.count().solutions, 18);
+/// assert_eq!(Solver::new(&m.model, Config::textbook())?.count().solutions, 18);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 pub fn australia() -> Map {

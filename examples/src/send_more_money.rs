@@ -211,7 +211,7 @@ impl CryptarithmModel {
     /// use csp_examples::send_more_money::{Cryptarithm, CryptarithmModel};
     /// let p = Cryptarithm::send_more_money();
     /// let m = CryptarithmModel::new(&p)?;
-    /// let all: Vec<_> = Solver::new(&m.model, Config::default())?.solutions().collect();
+    /// let all: Vec<_> = Solver::new(&m.model, Config::textbook())?.solutions().collect();
     /// assert_eq!(all.len(), 1);
     /// assert_eq!(p.show(&all[0].values_of(&m.digits)), "9567 + 1085 = 10652");
     /// # Ok::<(), csp_core::CspError>(())

@@ -327,7 +327,7 @@ pub struct SudokuReport {
 /// use csp_core::{Config, Pruning, VarOrder};
 /// use csp_examples::sudoku::{solve, Sudoku, Uniqueness};
 /// let puzzle: Sudoku = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;
-/// let config = Config::default().with_pruning(Pruning::Propagators).with_var_order(VarOrder::FirstFail);
+/// let config = Config::textbook().with_pruning(Pruning::Propagators).with_var_order(VarOrder::FirstFail);
 /// let report = solve(&puzzle, config)?;
 /// assert_eq!(report.uniqueness, Uniqueness::Unique);
 /// assert!(report.solution.unwrap().solves(&puzzle));
@@ -433,7 +433,7 @@ mod tests {
         s.replace_range(2..3, "5"); // a second 5 in row 1
         let p: Sudoku = s.parse().unwrap();
         for pruning in [Pruning::Check, Pruning::Propagators] {
-            let r = solve(&p, Config::default().with_pruning(pruning)).unwrap();
+            let r = solve(&p, Config::textbook().with_pruning(pruning)).unwrap();
             assert_eq!(r.uniqueness, Uniqueness::NoSolution);
             assert!(r.solution.is_none());
         }
@@ -442,7 +442,7 @@ mod tests {
     #[test]
     fn empty_grid_has_more_than_one_solution() {
         let p: Sudoku = ".".repeat(81).parse().unwrap();
-        let r = solve(&p, Config::default().with_pruning(Pruning::ForwardChecking)).unwrap();
+        let r = solve(&p, Config::textbook().with_pruning(Pruning::ForwardChecking)).unwrap();
         assert_eq!(r.uniqueness, Uniqueness::Multiple);
         assert!(r.solution.unwrap().solves(&p));
     }

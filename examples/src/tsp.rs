@@ -52,7 +52,7 @@ impl Tsp {
 /// use csp_examples::tsp::{Tsp, TspModel};
 /// let tsp = Tsp::random(6, 1);
 /// let m = TspModel::new(&tsp, None)?;
-/// let best = Solver::new(&m.model, Config::default())?.minimize(m.length)?;
+/// let best = Solver::new(&m.model, Config::textbook())?.minimize(m.length)?;
 /// let tour = m.tour(best.best.unwrap().values());
 /// assert_eq!(Some(tsp.tour_length(&tour)), best.objective);
 /// # Ok::<(), csp_core::CspError>(())

@@ -46,7 +46,7 @@ pub enum NextTo {
 /// use csp_core::{Config, Solver};
 /// use csp_examples::zebra::{NextTo, Zebra};
 /// let z = Zebra::new(NextTo::Table)?;
-/// let mut solver = Solver::new(&z.model, Config::default())?;
+/// let mut solver = Solver::new(&z.model, Config::textbook())?;
 /// let s = solver.first().solution.unwrap();
 /// assert_eq!(z.owner_of(&s, "zebra"), Some("Japanese"));
 /// assert_eq!(z.owner_of(&s, "water"), Some("Norwegian"));
@@ -179,7 +179,7 @@ mod tests {
         let z = Zebra::new(NextTo::Predicate).unwrap();
         let s = Solver::new(
             &z.model,
-            Config::default().with_pruning(Pruning::ArcConsistency),
+            Config::textbook().with_pruning(Pruning::ArcConsistency),
         )
         .unwrap()
         .first()

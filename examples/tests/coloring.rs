@@ -63,7 +63,7 @@ fn australia_has_18_three_colourings() {
 fn usa_needs_four_colours() {
     let map = usa();
     for pruning in [Pruning::ForwardChecking, Pruning::ArcConsistency] {
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(pruning)
             .with_var_order(VarOrder::MrvDegree);
         let three = ColoringModel::k_coloring(&map.graph, 3, &[]).unwrap();
@@ -86,7 +86,7 @@ fn shipped_graphs_have_their_known_chromatic_numbers() {
         let g = shipped(name);
         for method in [Method::BranchAndBound, Method::Decreasing] {
             for pruning in [Pruning::ForwardChecking, Pruning::ArcConsistency] {
-                let config = Config::default()
+                let config = Config::textbook()
                     .with_pruning(pruning)
                     .with_var_order(VarOrder::MrvDegree);
                 let r = chromatic_number(&g, method, config).unwrap();
@@ -109,7 +109,7 @@ fn search_alone_separates_chi_minus_one_from_chi() {
         let g = shipped(name);
         let clique = greedy_clique(&g);
         for pruning in [Pruning::ForwardChecking, Pruning::Propagators] {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(VarOrder::FirstFail);
             for (k, colourable) in [(chi - 1, false), (chi, true)] {

@@ -25,7 +25,7 @@ fn optimal_rulers_under_every_stage_and_two_levels() {
                 if n == 7 && pruning == Pruning::Check {
                     continue;
                 }
-                let r = shortest(n, stage, Config::default().with_pruning(pruning)).unwrap();
+                let r = shortest(n, stage, Config::textbook().with_pruning(pruning)).unwrap();
                 assert!(r.status.is_complete(), "{n} {stage} {pruning}");
                 assert_eq!(r.length(), Some(len), "{n} marks, {stage}, {pruning}");
                 assert!(is_golomb(r.marks.as_ref().unwrap()));
@@ -37,7 +37,7 @@ fn optimal_rulers_under_every_stage_and_two_levels() {
 #[test]
 fn each_stage_visits_fewer_nodes_than_the_one_before() {
     let nodes = |stage, pruning| {
-        shortest(5, stage, Config::default().with_pruning(pruning))
+        shortest(5, stage, Config::textbook().with_pruning(pruning))
             .unwrap()
             .stats
             .tried

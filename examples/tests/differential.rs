@@ -135,7 +135,7 @@ fn every_pruning_level_and_order_finds_the_known_answers() {
             }
             for var in vars {
                 for val in vals {
-                    let config = Config::default()
+                    let config = Config::textbook()
                         .with_pruning(pruning)
                         .with_var_order(var)
                         .with_val_order(val);

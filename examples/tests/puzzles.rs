@@ -53,7 +53,7 @@ fn send_more_money_has_one_solution() {
     let m = CryptarithmModel::new(&p).unwrap();
     // Generate and test (81 million leaves) is left out.
     for pruning in Pruning::ALL.into_iter().skip(1) {
-        let sols: Vec<_> = Solver::new(&m.model, Config::default().with_pruning(pruning))
+        let sols: Vec<_> = Solver::new(&m.model, Config::textbook().with_pruning(pruning))
             .unwrap()
             .solutions()
             .map(|s| s.values_of(&m.digits))
@@ -198,7 +198,7 @@ fn langford_counts_for_small_n() {
         }
         let mut s = Solver::new(
             &l.model,
-            Config::default().with_pruning(Pruning::ForwardChecking),
+            Config::textbook().with_pruning(Pruning::ForwardChecking),
         )
         .unwrap();
         for sol in s.solutions() {
@@ -212,7 +212,7 @@ fn the_japanese_owns_the_zebra_and_the_norwegian_drinks_water() {
     for next_to in [NextTo::Table, NextTo::Predicate] {
         let z = Zebra::new(next_to).unwrap();
         for pruning in Pruning::ALL.into_iter().skip(1) {
-            let mut s = Solver::new(&z.model, Config::default().with_pruning(pruning)).unwrap();
+            let mut s = Solver::new(&z.model, Config::textbook().with_pruning(pruning)).unwrap();
             let all: Vec<_> = s.solutions().collect();
             assert_eq!(all.len(), 1, "{next_to:?} {pruning}");
             assert_eq!(z.owner_of(&all[0], "zebra"), Some("Japanese"));

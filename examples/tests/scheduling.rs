@@ -116,7 +116,7 @@ fn the_small_job_shop_optimum_agrees_with_brute_force_at_every_level() {
                 JobShopModel::new(&shop, shop.total_duration())
             }
             .unwrap();
-            let config = Config::default().with_pruning(pruning);
+            let config = Config::textbook().with_pruning(pruning);
             let best = Solver::new(&m.model, config)
                 .unwrap()
                 .minimize(m.makespan)
@@ -144,7 +144,7 @@ fn ft06_is_proved_optimal_at_55() {
     // Fisher and Thompson (1963); the optimum 55 is in every scheduling survey.
     let shop = JobShop::ft06();
     let m = JobShopModel::new(&shop, shop.total_duration()).unwrap();
-    let config = Config::default()
+    let config = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_var_order(csp_core::VarOrder::FirstFail);
     let best = Solver::new(&m.model, config)
@@ -190,7 +190,7 @@ fn the_shortest_tour_agrees_with_brute_force() {
         let (length, tours) = brute_force_tsp(&tsp);
         for pruning in [Pruning::ForwardChecking, Pruning::Propagators] {
             let m = TspModel::new(&tsp, None).unwrap();
-            let config = Config::default().with_pruning(pruning);
+            let config = Config::textbook().with_pruning(pruning);
             let best = Solver::new(&m.model, config)
                 .unwrap()
                 .minimize(m.length)
@@ -205,7 +205,7 @@ fn the_shortest_tour_agrees_with_brute_force() {
             assert_eq!(tsp.tour_length(&tour), length);
             // Every optimal directed tour, once each.
             let m = TspModel::new(&tsp, Some(length)).unwrap();
-            let count = Solver::new(&m.model, Config::default().with_pruning(pruning))
+            let count = Solver::new(&m.model, Config::textbook().with_pruning(pruning))
                 .unwrap()
                 .count();
             assert_eq!(count.solutions, tours as u64, "n = {n}, seed {seed}");

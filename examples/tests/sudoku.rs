@@ -66,7 +66,7 @@ fn shipped_puzzles_have_unique_valid_solutions_under_three_pruning_levels() {
             Pruning::ArcConsistency,
             Pruning::Propagators,
         ] {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(VarOrder::FirstFail);
             let r = solve(&e.puzzle, config).unwrap();
@@ -91,7 +91,7 @@ fn inkala_2012_has_the_published_solution() {
             .unwrap();
     let want = "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
     for pruning in [Pruning::ForwardChecking, Pruning::ArcConsistency] {
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(pruning)
             .with_var_order(VarOrder::FirstFail);
         let r = solve(&p, config).unwrap();
@@ -131,7 +131,7 @@ fn a_puzzle_with_two_solutions_is_reported_as_not_unique() {
     let p: Sudoku = cells.into_iter().collect::<String>().parse().unwrap();
     assert_eq!(brute_force(p.cells(), 3).0, 2);
     for pruning in common::LEVELS {
-        let r = solve(&p, Config::default().with_pruning(pruning)).unwrap();
+        let r = solve(&p, Config::textbook().with_pruning(pruning)).unwrap();
         assert_eq!(r.uniqueness, Uniqueness::Multiple, "{pruning}");
     }
 }

@@ -40,7 +40,7 @@ fn exam_timetable_counts_match_brute_force_at_every_level() {
                 if pruning == Pruning::None && (slots > 4 || form == Capacity::Count) {
                     continue; // generate-and-test only where the tree is small
                 }
-                let mut s = Solver::new(&t.model, Config::default().with_pruning(pruning)).unwrap();
+                let mut s = Solver::new(&t.model, Config::textbook().with_pruning(pruning)).unwrap();
                 let mut found = 0;
                 for sol in s.solutions() {
                     let slots_of: Vec<Value> = t.slot.iter().map(|&v| sol[v]).collect();
@@ -70,7 +70,7 @@ fn capacity_prunes_before_every_exam_has_a_slot() {
     // than generate-and-test, and forward checking fewer still.
     let t = ExamTimetable::new(&Exams::sample(), 4, 2, Capacity::AtMost).unwrap();
     let nodes = |p: Pruning| {
-        let mut s = Solver::new(&t.model, Config::default().with_pruning(p)).unwrap();
+        let mut s = Solver::new(&t.model, Config::textbook().with_pruning(p)).unwrap();
         s.count().stats.tried
     };
     let (none, check, fc) = (
@@ -113,7 +113,7 @@ fn all_interval_series_match_brute_force() {
         ] {
             for pruning in common::LEVELS {
                 let mut s =
-                    Solver::new(&model.model, Config::default().with_pruning(pruning)).unwrap();
+                    Solver::new(&model.model, Config::textbook().with_pruning(pruning)).unwrap();
                 let mut got: Vec<Vec<Value>> = s
                     .solutions()
                     .map(|sol| model.series(sol.values()))
@@ -135,7 +135,7 @@ fn all_interval_series_match_brute_force() {
 #[test]
 fn all_interval_of_length_ten_has_296_series() {
     let a = AllInterval::new(10).unwrap();
-    let config = Config::default().with_pruning(Pruning::ForwardChecking);
+    let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
     let mut s = Solver::new(&a.model, config).unwrap();
     let mut n = 0;
     for sol in s.solutions() {

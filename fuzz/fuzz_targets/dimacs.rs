@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
                     Ok(m) => m,
                     Err(e) => panic!("a graph that reads must build a model: {e}"),
                 };
-                let mut config = Config::default()
+                let mut config = Config::textbook()
                     .with_pruning(Pruning::ForwardChecking)
                     .with_var_order(VarOrder::FirstFail);
                 config.limits.nodes = Some(2_000);

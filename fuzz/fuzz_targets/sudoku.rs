@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
                 let puzzle = entry.puzzle;
                 assert_eq!(puzzle.to_line().parse::<Sudoku>(), Ok(puzzle));
                 assert_eq!(puzzle.to_string().parse::<Sudoku>(), Ok(puzzle));
-                let mut config = Config::default()
+                let mut config = Config::textbook()
                     .with_pruning(Pruning::ForwardChecking)
                     .with_var_order(VarOrder::FirstFail);
                 config.limits.nodes = Some(2_000);

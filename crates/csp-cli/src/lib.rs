@@ -23,6 +23,7 @@
 
 pub mod input;
 pub mod output;
+pub mod progress;
 
 use std::io::Write;
 use std::time::Duration;
@@ -82,7 +83,7 @@ impl StrategyArgs {
 
     /// The search configuration (defaults: `check`, `input`, `asc`).
     pub fn config(&self) -> Config {
-        self.config_with(Config::default())
+        self.config_with(Config::textbook())
     }
 }
 
@@ -95,9 +96,9 @@ impl StrategyArgs {
 /// use std::time::{Duration, Instant};
 /// use csp_core::Config;
 /// let begun = Instant::now();
-/// let config = csp_cli::time_left(Config::default().with_time_limit(Duration::from_secs(2)), begun);
+/// let config = csp_cli::time_left(Config::textbook().with_time_limit(Duration::from_secs(2)), begun);
 /// assert!(config.limits.time.is_some_and(|t| t <= Duration::from_secs(2)));
-/// assert_eq!(csp_cli::time_left(Config::default(), begun).limits.time, None);
+/// assert_eq!(csp_cli::time_left(Config::textbook(), begun).limits.time, None);
 /// ```
 pub fn time_left(mut config: Config, begun: std::time::Instant) -> Config {
     config.limits.time = config

@@ -71,6 +71,7 @@ pub fn exit_on_error(e: &io::Error, prefix: &str) -> ! {
 /// Writes `args` and a newline to standard output (line-buffered, so the
 /// error of a full disk shows at once).
 pub fn write_line(args: fmt::Arguments<'_>) -> io::Result<()> {
+    crate::progress::clear();
     let mut out = io::stdout().lock();
     out.write_fmt(args)?;
     out.write_all(b"\n")
@@ -79,6 +80,7 @@ pub fn write_line(args: fmt::Arguments<'_>) -> io::Result<()> {
 /// Writes `args` to standard output, without a newline, and flushes it (so
 /// that a failure shows here, not unseen at exit).
 pub fn write(args: fmt::Arguments<'_>) -> io::Result<()> {
+    crate::progress::clear();
     let mut out = io::stdout().lock();
     out.write_fmt(args)?;
     out.flush()
@@ -99,9 +101,36 @@ pub fn print(args: fmt::Arguments<'_>) {
     }
 }
 
+/// `Err` with the one-line message `writing KIND to a terminal; use -o FILE or
+/// redirect` when standard output is a terminal: a program that writes a
+/// picture or a page (SVG, HTML) calls it before any work when no `-o` was
+/// given, so that kilobytes of markup never flood a terminal.
+///
+/// ```
+/// // Under a test harness standard output is captured, not a terminal.
+/// if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+///     assert!(csp_cli::output::refuse_terminal("SVG").is_ok());
+/// }
+/// assert_eq!(csp_cli::output::terminal_refusal("SVG"),
+///            "writing SVG to a terminal; use -o FILE or redirect");
+/// ```
+pub fn refuse_terminal(kind: &str) -> Result<(), String> {
+    if std::io::IsTerminal::is_terminal(&io::stdout()) {
+        Err(terminal_refusal(kind))
+    } else {
+        Ok(())
+    }
+}
+
+/// The message of [`refuse_terminal`].
+pub fn terminal_refusal(kind: &str) -> String {
+    format!("writing {kind} to a terminal; use -o FILE or redirect")
+}
+
 /// Flushes standard output; call it last, so that output still buffered (a
 /// line without its newline) cannot fail unseen at exit.
 pub fn finish() {
+    crate::progress::clear();
     if let Err(e) = io::stdout().lock().flush() {
         exit_on_error(&e, "error: ");
     }
@@ -133,11 +162,13 @@ macro_rules! try_outln {
 /// Writes `args` and a newline to standard error, returning the error (see
 /// [`errln!`](crate::errln), which drops it).
 pub fn write_err_line(args: fmt::Arguments<'_>) -> io::Result<()> {
+    crate::progress::clear();
     write_err_line_to(&mut io::stderr().lock(), args)
 }
 
 /// Writes `args` to standard error, without a newline, returning the error.
 pub fn write_err(args: fmt::Arguments<'_>) -> io::Result<()> {
+    crate::progress::clear();
     let mut err = io::stderr().lock();
     err.write_fmt(args)?;
     err.flush()

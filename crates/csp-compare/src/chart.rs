@@ -25,9 +25,9 @@
 //! let row = |strategy: &str, size, nodes, seconds| Row {
 //!     strategy: strategy.to_string(), size, solutions: 2, complete: true, stopped_by: None,
 //!     nodes: Some(nodes), failures: None, pruned: None, propagations: None,
-//!     seconds, runs: 1, stats: None,
+//!     seconds, runs: 1, stats: None, objective: None,
 //! };
-//! let table = Table { mode: Mode::Count, rows: vec![
+//! let table = Table { mode: Mode::Count, single_model: false, rows: vec![
 //!     row("check", 4, 26, 2e-6), row("fc", 4, 14, 3e-6),
 //!     row("check", 5, 85, 5e-6), row("fc", 5, 35, 6e-6),
 //! ] };
@@ -64,6 +64,8 @@ impl ChartLabels {
         let what = match mode {
             Mode::Count => "count all solutions",
             Mode::First => "find the first solution",
+            Mode::Minimize => "minimise",
+            Mode::Maximize => "maximise",
         };
         ChartLabels {
             title: format!("Strategy comparison: {what}"),

@@ -45,7 +45,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use csp_core::{
-    Config, CspError, Limits, Model, SearchStats, SearchStatus, Solver, StopReason, Strategy,
+    Config, CspError, Goal, Limits, Model, SearchStats, SearchStatus, Solver, StopReason, Strategy,
+    Value, VarId,
 };
 
 pub use chart::ChartLabels;
@@ -59,6 +60,12 @@ pub enum Mode {
     Count,
     /// Find the first solution.
     First,
+    /// Find the smallest value of [`CompareOptions::objective`] and prove it
+    /// optimal (branch and bound).
+    Minimize,
+    /// Find the largest value of [`CompareOptions::objective`] and prove it
+    /// optimal.
+    Maximize,
 }
 
 /// What a custom (non-engine) method reports for one size.
@@ -153,6 +160,9 @@ impl Entry {
 /// Options of a comparison.
 #[derive(Clone, Debug)]
 pub struct CompareOptions {
+    /// The variable to optimise in [`Mode::Minimize`] and [`Mode::Maximize`]
+    /// (the same in every model the builder makes).
+    pub objective: Option<VarId>,
     /// Count or first solution.
     pub mode: Mode,
     /// Limits applied to every run alike (equal budgets).
@@ -167,6 +177,7 @@ pub struct CompareOptions {
 impl Default for CompareOptions {
     fn default() -> Self {
         CompareOptions {
+            objective: None,
             mode: Mode::Count,
             limits: Limits::default(),
             repeat_below: Duration::from_millis(200),
@@ -203,15 +214,23 @@ pub struct Row {
     /// The engine's full statistics for the median run (engine entries only).
     #[serde(skip)]
     pub stats: Option<SearchStats>,
+    /// Optimisation: the best objective value found (the optimum when
+    /// `complete`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective: Option<Value>,
 }
 
 /// A finished, verified comparison.
 #[derive(Clone, Debug, Serialize)]
 pub struct Table {
-    /// Count or first.
+    /// Count, first, or optimisation.
     pub mode: Mode,
     /// One row per entry and size, sizes outer, entries in the given order.
     pub rows: Vec<Row>,
+    /// Whether the table compares strategies on one model ([`compare_model`]):
+    /// the size column is left out of the Markdown table.
+    #[serde(skip)]
+    pub single_model: bool,
 }
 
 /// Why a comparison failed.
@@ -232,6 +251,22 @@ pub enum CompareError {
         b: String,
         /// Its count.
         b_count: u64,
+    },
+    /// Two complete optimisation runs prove different optima.
+    #[error(
+        "size {size}: '{a}' proves the optimum {a_value} but '{b}' proves {b_value}; at least one of them is wrong"
+    )]
+    DisagreeOptimum {
+        /// The size.
+        size: usize,
+        /// The first strategy.
+        a: String,
+        /// Its optimum.
+        a_value: Value,
+        /// The other strategy.
+        b: String,
+        /// Its optimum.
+        b_value: Value,
     },
     /// A strategy reported a solution that violates the model.
     #[error("size {size}: '{strategy}' reports a solution that violates the model")]
@@ -265,6 +300,7 @@ pub enum CompareError {
 
 struct Measured {
     solutions: u64,
+    objective: Option<Value>,
     status: SearchStatus,
     stats: Option<SearchStats>,
     nodes: Option<u64>,
@@ -283,10 +319,26 @@ fn run_engine(
     };
     let start = Instant::now();
     let mut solver = Solver::new(model, config)?;
+    let mut objective = None;
     let (solutions, status, solution) = match options.mode {
         Mode::Count => {
             let r = solver.count();
             (r.solutions, r.status, None)
+        }
+        Mode::Minimize | Mode::Maximize => {
+            let var = options.objective.ok_or_else(|| CspError::InvalidArgument {
+                context: "compare".into(),
+                message: "an optimisation comparison needs an objective variable".into(),
+            })?;
+            let goal = if options.mode == Mode::Minimize {
+                Goal::Minimize
+            } else {
+                Goal::Maximize
+            };
+            let r = solver.optimize(var, goal)?;
+            objective = r.objective;
+            let found = r.best.map(|s| s.into_values());
+            (r.improvements.len() as u64, r.status, found)
         }
         Mode::First => {
             let r = solver.first();
@@ -303,6 +355,7 @@ fn run_engine(
     Ok(Measured {
         solutions,
         status,
+        objective,
         nodes: Some(stats.tried),
         stats: Some(stats),
         solution,
@@ -343,6 +396,7 @@ fn run_once(
             Ok((
                 Measured {
                     solutions: out.solutions,
+                    objective: None,
                     status: SearchStatus::Complete,
                     stats: None,
                     nodes: out.nodes,
@@ -378,6 +432,7 @@ pub fn compare_reporting(
     let mut rows = Vec::new();
     for &size in sizes {
         let mut agreed: Option<(String, u64)> = None;
+        let mut optimum: Option<(String, Value)> = None;
         for entry in entries {
             starting(size, entry);
             let (first, model) = run_once(entry, size, build, options)?;
@@ -390,7 +445,23 @@ pub fn compare_reporting(
                     strategy: entry.name.clone(),
                 });
             }
-            if first.status.is_complete() {
+            if let (true, Some(v)) = (first.status.is_complete(), first.objective) {
+                match &optimum {
+                    Some((name, best)) if *best != v => {
+                        return Err(CompareError::DisagreeOptimum {
+                            size,
+                            a: name.clone(),
+                            a_value: *best,
+                            b: entry.name.clone(),
+                            b_value: v,
+                        });
+                    }
+                    Some(_) => {}
+                    None => optimum = Some((entry.name.clone(), v)),
+                }
+            }
+            let optimising = matches!(options.mode, Mode::Minimize | Mode::Maximize);
+            if first.status.is_complete() && !optimising {
                 match &agreed {
                     Some((name, count)) if *count != first.solutions => {
                         return Err(CompareError::Disagreement {
@@ -430,13 +501,55 @@ pub fn compare_reporting(
                 seconds: median.as_secs_f64(),
                 runs: times.len(),
                 stats: first.stats,
+                objective: first.objective,
             });
         }
     }
     Ok(Table {
         mode: options.mode,
         rows,
+        single_model: false,
     })
+}
+
+/// [`compare_reporting`] on one model (no sizes): `build` makes the model
+/// afresh for every run (the same model each time). The table's rows have
+/// size 0, and its Markdown leaves the size column out.
+///
+/// ```
+/// use csp_core::{Model, Strategy};
+/// use csp_compare::{compare_model, CompareOptions, Entry, Mode};
+/// // The smallest x + y with x != y over 1..=3, proved by two strategies.
+/// let build = || -> Result<Model, csp_core::CspError> {
+///     let mut m = Model::new();
+///     let x = m.int_var(1..=3)?;
+///     let y = m.int_var(1..=3)?;
+///     m.not_equal(x, y)?;
+///     let total = m.int_var(0..=6)?;
+///     m.post((x + y).eq(total))?;
+///     Ok(m)
+/// };
+/// let entries = vec![
+///     Entry::engine("check", "check".parse::<Strategy>()?, ""),
+///     Entry::engine("propagators+dom-wdeg", "propagators+dom-wdeg".parse::<Strategy>()?, ""),
+/// ];
+/// let objective = build()?.vars().last();
+/// let options = CompareOptions { mode: Mode::Minimize, objective, ..Default::default() };
+/// let table = compare_model(&build, &entries, &options, |_| {})?;
+/// assert!(table.rows.iter().all(|r| r.objective == Some(3) && r.complete));
+/// assert!(table.to_markdown().starts_with("| strategy | optimum |"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compare_model(
+    build: &dyn Fn() -> Result<Model, CspError>,
+    entries: &[Entry],
+    options: &CompareOptions,
+    mut starting: impl FnMut(&Entry),
+) -> Result<Table, CompareError> {
+    let sized = |_: usize, _: &str| build();
+    let mut table = compare_reporting(&sized, entries, &[0], options, |_, e| starting(e))?;
+    table.single_model = true;
+    Ok(table)
 }
 
 fn opt(v: Option<u64>) -> String {
@@ -444,7 +557,15 @@ fn opt(v: Option<u64>) -> String {
 }
 
 impl Row {
-    fn solutions_cell(&self) -> String {
+    fn solutions_cell(&self, mode: Mode) -> String {
+        if matches!(mode, Mode::Minimize | Mode::Maximize) {
+            return match (self.objective, self.complete) {
+                (Some(v), true) => v.to_string(),
+                (Some(v), false) => format!("{v} (best found, limit)"),
+                (None, true) => "no solution".to_string(),
+                (None, false) => "none found (limit)".to_string(),
+            };
+        }
         if self.complete {
             self.solutions.to_string()
         } else {
@@ -462,19 +583,29 @@ impl Table {
         let what = match self.mode {
             Mode::Count => "solutions",
             Mode::First => "found",
+            Mode::Minimize | Mode::Maximize => "optimum",
+        };
+        let (n, n_rule) = if self.single_model {
+            ("", "")
+        } else {
+            ("| n ", "|---:")
         };
         let _ = writeln!(
             out,
-            "| n | strategy | {what} | nodes | failures | pruned | propagations | time (median) | runs |"
+            "{n}| strategy | {what} | nodes | failures | pruned | propagations | time (median) | runs |"
         );
-        out.push_str("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        let _ = writeln!(out, "{n_rule}|---|---:|---:|---:|---:|---:|---:|---:|");
         for r in &self.rows {
+            let size = if self.single_model {
+                String::new()
+            } else {
+                format!("| {} ", r.size)
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                r.size,
+                "{size}| {} | {} | {} | {} | {} | {} | {} | {} |",
                 r.strategy,
-                r.solutions_cell(),
+                r.solutions_cell(self.mode),
                 opt(r.nodes),
                 opt(r.failures),
                 opt(r.pruned),
@@ -488,11 +619,15 @@ impl Table {
 
     /// CSV with a header line; times in seconds.
     pub fn to_csv(&self) -> String {
+        // Optimisation adds the objective column; the other modes keep
+        // their columns as they were.
+        let optimising = matches!(self.mode, Mode::Minimize | Mode::Maximize);
         let mut out = String::from(
-            "n,strategy,solutions,complete,stopped_by,nodes,failures,pruned,propagations,seconds,runs\n",
+            "n,strategy,solutions,complete,stopped_by,nodes,failures,pruned,propagations,seconds,runs",
         );
+        out.push_str(if optimising { ",objective\n" } else { "\n" });
         for r in &self.rows {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "{},{},{},{},{},{},{},{},{},{:.6},{}",
                 r.size,
@@ -505,18 +640,22 @@ impl Table {
                 r.pruned.map_or(String::new(), |v| v.to_string()),
                 r.propagations.map_or(String::new(), |v| v.to_string()),
                 r.seconds,
-                r.runs
+                r.runs,
             );
+            if optimising {
+                let _ = write!(out, ",{}", r.objective.map_or(String::new(), |v| v.to_string()));
+            }
+            out.push('\n');
         }
         out
     }
 
-    /// The table as pretty JSON.
+    /// The table as pretty-printed JSON.
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
         serde_json::to_string_pretty(self)
     }
 
-    /// The same table without times (for snapshot tests and diffs).
+    /// The table with times and run counts set to zero (for snapshot tests).
     pub fn without_times(&self) -> Table {
         let mut t = self.clone();
         for r in &mut t.rows {

@@ -89,7 +89,7 @@ fn main() {
                 let start = Instant::now();
                 let r = Solver::new(
                     &m,
-                    Config::default().with_pruning(pruning).with_var_order(var),
+                    Config::textbook().with_pruning(pruning).with_var_order(var),
                 )
                 .expect("valid model")
                 .count();

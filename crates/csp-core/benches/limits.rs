@@ -76,7 +76,7 @@ fn main() {
     println!("| strategy | nodes per run (median) | median overshoot (ms) | worst (ms) |");
     println!("|---|---:|---:|---:|");
     for (name, pruning, var, threads) in rows {
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(pruning)
             .with_var_order(var)
             .with_time_limit(limit);

@@ -142,7 +142,7 @@ pub type Propagation = Result<PropStatus, Conflict>;
 /// let y = m.int_var(0..=3)?;
 /// m.post(EvenSum([x, y]))?;
 /// for pruning in Pruning::ALL {
-///     let mut s = Solver::new(&m, Config::default().with_pruning(pruning))?;
+///     let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning))?;
 ///     assert_eq!(s.count().solutions, 8);
 /// }
 /// # Ok::<(), csp_core::CspError>(())

@@ -35,7 +35,7 @@
 //!         model.not_equal_offset(q[i], q[j], -d)?;  // q_i != q_j - d
 //!     }
 //! }
-//! let mut solver = Solver::new(&model, Config::default().with_pruning(Pruning::Check))?;
+//! let mut solver = Solver::new(&model, Config::textbook().with_pruning(Pruning::Check))?;
 //! let count = solver.count();
 //! assert_eq!(count.solutions, 92);
 //! assert!(count.is_complete());
@@ -141,7 +141,7 @@
 //! let xs = m.int_var_array("x", 3, 0..=3)?;
 //! m.post(EvenSum(xs.clone()))?;
 //! for pruning in Pruning::ALL {
-//!     let mut s = Solver::new(&m, Config::default().with_pruning(pruning))?;
+//!     let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning))?;
 //!     assert_eq!(s.count().solutions, 32);
 //! }
 //! # Ok::<(), csp_core::CspError>(())
@@ -164,6 +164,7 @@ pub mod constraints;
 mod context;
 mod domains;
 mod error;
+mod expr;
 pub mod generic;
 mod limits;
 mod model;
@@ -171,6 +172,7 @@ pub mod models;
 mod observer;
 #[cfg(feature = "parallel")]
 pub mod parallel;
+mod progress;
 mod pruning;
 pub mod rng;
 mod search;
@@ -197,15 +199,17 @@ pub use constraints::{
 pub use context::PropagationContext;
 pub use domains::{DEFAULT_LAZY_BITS_ABOVE, DomainValues, Domains};
 pub use error::CspError;
+pub use expr::{LinExpr, LinRelation, Post};
 pub use limits::{CancelFlag, Limits, SearchStatus, StopReason};
 pub use model::{MAX_DOMAIN_WIDTH, Model, Posted};
 pub use observer::{
     Candidate, Choice, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver,
 };
+pub use progress::{Progress, ProgressHook};
 pub use pruning::{Pruning, UnknownName};
 pub use search::{
-    Config, CountResult, DEFAULT_TRAIL_BUDGET, Goal, Optimum, Restarts, Solution, Solutions,
-    SolveResult, Solver,
+    Config, CountResult, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET, DEFAULT_VAR_ORDER, Goal, Optimum,
+    Restarts, Solution, Solutions, SolveResult, Solver,
 };
 pub use state::{ForwardStep, StateLayout, TrailedState};
 pub use stats::SearchStats;

@@ -113,7 +113,7 @@ impl Constraint for Posted {
 /// let y = m.named_int_var("y", [2, 4, 8])?;
 /// m.linear(&[1, 1], &[x, y], Relation::Eq, 10)?;
 /// m.not_equal(x, y)?;
-/// let mut solver = Solver::new(&m, Config::default())?;
+/// let mut solver = Solver::new(&m, Config::textbook())?;
 /// let solutions: Vec<_> = solver.solutions().map(|s| (s[x], s[y])).collect();
 /// assert_eq!(solutions, vec![(2, 8), (6, 4), (8, 2)]);
 /// # Ok::<(), csp_core::CspError>(())
@@ -316,14 +316,22 @@ impl Model {
         Ok(ConstraintId::new(self.constraints.len() - 1))
     }
 
-    /// Posts any constraint, typically one you wrote (see [`Constraint`]).
+    /// Posts a constraint you wrote (see [`Constraint`]) or a relation between
+    /// linear expressions (`model.post((x + 2 * y - z).le(10))?`, see
+    /// [`LinExpr`](crate::LinExpr)).
     ///
-    /// Fails if the scope is empty or names a variable not in this model.
-    pub fn post(
+    /// Fails if the scope is empty or names a variable not in this model, and
+    /// for a relation that overflows or has no variable.
+    pub fn post(&mut self, constraint: impl crate::expr::Post) -> Result<ConstraintId, CspError> {
+        constraint.post_into(self)
+    }
+
+    /// Posts a boxed constraint of yours ([`Model::post`] boxes it for you).
+    pub fn post_constraint(
         &mut self,
-        constraint: impl Constraint + 'static,
+        constraint: Box<dyn Constraint>,
     ) -> Result<ConstraintId, CspError> {
-        self.add(Posted::Custom(Box::new(constraint)))
+        self.add(Posted::Custom(constraint))
     }
 
     /// `x != y`.
@@ -532,7 +540,7 @@ mod tests {
         let mut m = Model::new();
         let x = m.int_var(Domain::Set(vec![5, -2, 5, 1])).unwrap();
         assert_eq!(m.domain(x).unwrap(), &Domain::Set(vec![-2, 1, 5]));
-        let s = crate::Solver::new(&m, crate::Config::default()).unwrap();
+        let s = crate::Solver::new(&m, crate::Config::textbook()).unwrap();
         assert_eq!(s.domains().values(x).collect::<Vec<_>>(), vec![-2, 1, 5]);
     }
 

@@ -16,7 +16,7 @@ use crate::{CspError, Model, Value, VarId};
 /// use csp_core::{models, Config, Solver};
 /// let (m, q) = models::queens(8)?;
 /// assert_eq!((q.len(), m.num_constraints()), (8, 3));
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 92);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 92);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 pub fn queens(n: usize) -> Result<(Model, Vec<VarId>), CspError> {
@@ -38,7 +38,7 @@ pub fn queens(n: usize) -> Result<(Model, Vec<VarId>), CspError> {
 /// use csp_core::{models, Config, Pruning, Solver};
 /// let (m, q) = models::pairwise_queens(4)?;
 /// assert_eq!(m.num_constraints(), 3 * 6);
-/// let mut s = Solver::new(&m, Config::default().with_pruning(Pruning::Check))?;
+/// let mut s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Check))?;
 /// assert_eq!(s.first().solution.map(|s| s.values_of(&q)), Some(vec![1, 3, 0, 2]));
 /// # Ok::<(), csp_core::CspError>(())
 /// ```

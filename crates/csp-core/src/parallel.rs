@@ -16,7 +16,7 @@
 //! m.all_different(&q)?;
 //! m.all_different_offsets(&q, &[0, 1, 2, 3, 4, 5, 6, 7])?;
 //! m.all_different_offsets(&q, &[0, -1, -2, -3, -4, -5, -6, -7])?;
-//! let config = Config::default().with_pruning(Pruning::ForwardChecking);
+//! let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
 //! let all = count_parallel(&m, &config, &ParallelOptions::default())?;
 //! assert_eq!(all.solutions, 92);
 //! let shares: u64 = (0..3)
@@ -438,7 +438,7 @@ mod tests {
             Pruning::ForwardChecking,
             Pruning::ArcConsistency,
         ] {
-            let config = Config::default().with_pruning(pruning);
+            let config = Config::textbook().with_pruning(pruning);
             let seq = Solver::new(&m, config.clone()).unwrap().count();
             for depth in [1, 2, 3, 9] {
                 let opts = ParallelOptions {
@@ -460,7 +460,7 @@ mod tests {
         // below them the workers halve domains with binary choices.
         let m = queens(8);
         for val in [crate::ValOrder::Split, crate::ValOrder::ReverseSplit] {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(Pruning::Propagators)
                 .with_binary_branching(true)
                 .with_val_order(val);
@@ -480,7 +480,7 @@ mod tests {
     #[test]
     fn node_failure_and_solution_limits_are_totals_over_all_subproblems() {
         let m = queens(10);
-        let fc = Config::default().with_pruning(Pruning::ForwardChecking);
+        let fc = Config::textbook().with_pruning(Pruning::ForwardChecking);
         let whole = Solver::new(&m, fc.clone()).unwrap().count();
         assert_eq!(whole.solutions, 724);
         let cases = [
@@ -555,7 +555,7 @@ mod tests {
         // 30-queens has far too many solutions to count: before the limits were
         // shared, each of the subproblems had its own 100 ms (minutes in all).
         let m = queens(30);
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(Pruning::ForwardChecking)
             .with_time_limit(Duration::from_millis(100));
         let started = Instant::now();
@@ -583,7 +583,7 @@ mod tests {
         let m = queens(30);
         let flag = CancelFlag::new();
         flag.cancel();
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(Pruning::ForwardChecking)
             .with_cancel_flag(flag);
         let r = count_parallel(&m, &config, &ParallelOptions::default()).unwrap();
@@ -593,7 +593,7 @@ mod tests {
     #[test]
     fn a_split_stopped_by_a_limit_is_an_error_not_a_short_list() {
         let m = queens(8);
-        let config = Config::default().with_node_limit(10);
+        let config = Config::textbook().with_node_limit(10);
         assert_eq!(
             split(&m, &config, 4).unwrap_err().to_string(),
             "split: the node limit stopped the split before every subproblem was listed"
@@ -605,7 +605,7 @@ mod tests {
     #[test]
     fn shares_sum_to_the_whole_for_several_part_counts() {
         let m = queens(8);
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(Pruning::ForwardChecking)
             .with_var_order(VarOrder::FirstFail);
         for parts in [1, 2, 3, 7, 64] {
@@ -628,7 +628,7 @@ mod tests {
     #[test]
     fn split_deeper_than_the_tree_returns_solutions_as_paths() {
         let m = queens(4);
-        let (subs, _) = split(&m, &Config::default(), 10).unwrap();
+        let (subs, _) = split(&m, &Config::textbook(), 10).unwrap();
         assert_eq!(subs.len(), 2);
         assert!(subs.iter().all(|s| s.decisions.len() == 4));
     }
@@ -636,7 +636,7 @@ mod tests {
     #[test]
     fn assuming_a_failed_path_finds_nothing() {
         let m = queens(4);
-        let mut s = Solver::new(&m, Config::default()).unwrap();
+        let mut s = Solver::new(&m, Config::textbook()).unwrap();
         assert!(!s.assume(&[(VarId::new(0), 0), (VarId::new(1), 1)]).unwrap());
         assert_eq!(s.count().solutions, 0);
     }

@@ -44,7 +44,7 @@ impl Strategy {
 
     /// A [`Config`] with this strategy and no limits.
     pub fn config(&self) -> Config {
-        Config::default()
+        Config::textbook()
             .with_pruning(self.pruning)
             .with_var_order(self.var_order)
             .with_val_order(self.val_order)

@@ -118,7 +118,7 @@ fn random_elements_reach_the_documented_fixpoint_and_the_brute_force_solutions()
         m.post(OffsetElement::with_vars(i, &xs, offset, r)).unwrap();
         if !idx.is_empty() {
             for pruning in [Pruning::ArcConsistency, Pruning::Propagators] {
-                let s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+                let s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
                 let d = s.domains();
                 let got = |v: VarId| d.values(v).collect::<Vec<_>>();
                 let what = format!("round {round} {pruning}: {index:?} {result:?} {items:?}");
@@ -164,7 +164,7 @@ fn random_elements_reach_the_documented_fixpoint_and_the_brute_force_solutions()
                     }
                     (ei, er, ex) = next;
                 }
-                let config = Config::default().with_pruning(Pruning::Propagators);
+                let config = Config::textbook().with_pruning(Pruning::Propagators);
                 let mut s = Solver::new(&m, config).unwrap();
                 let ok = s.assume(&decisions).unwrap();
                 let what = format!("round {round}, {decisions:?}: {index:?} {result:?} {items:?}");
@@ -188,7 +188,7 @@ fn random_elements_reach_the_documented_fixpoint_and_the_brute_force_solutions()
         let domains: Vec<Vec<Value>> = m.vars().map(|v| m.domain(v).unwrap().values()).collect();
         let want = assignments(&domains).filter(|a| m.is_solution(a)).count() as u64;
         for pruning in Pruning::ALL {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(VarOrder::FirstFail);
             let got = Solver::new(&m, config).unwrap().count();

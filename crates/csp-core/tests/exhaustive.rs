@@ -476,7 +476,7 @@ fn support_search_above_the_tuple_limit_falls_back_to_sound_forward_checking() {
         report: Mutex::new(Report::default()),
     });
     let m = model_with(&harness, &harness.case.domains.clone(), false);
-    let s = Solver::new(&m, Config::default().with_pruning(Pruning::ArcConsistency)).unwrap();
+    let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ArcConsistency)).unwrap();
     assert_eq!(s.domains().len(x(0)), 257, "fell back to forward checking");
     let m2 = {
         // Below the limit the same constraint is filtered to GAC.
@@ -491,7 +491,7 @@ fn support_search_above_the_tuple_limit_falls_back_to_sound_forward_checking() {
         .unwrap();
         m
     };
-    let s2 = Solver::new(&m2, Config::default().with_pruning(Pruning::ArcConsistency)).unwrap();
+    let s2 = Solver::new(&m2, Config::textbook().with_pruning(Pruning::ArcConsistency)).unwrap();
     assert_eq!(
         s2.domains().values(x(0)).collect::<Vec<_>>(),
         vec![0, 1, 2, 3]

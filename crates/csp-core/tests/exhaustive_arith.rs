@@ -348,12 +348,12 @@ fn agrees_at_every_level(m: &Model, name: &str) {
     let want = assignments(&domains).filter(|a| m.is_solution(a)).count() as u64;
     assert!(want > 0, "{name}: a test without solutions says little");
     for pruning in Pruning::ALL {
-        let mut s = Solver::new(m, Config::default().with_pruning(pruning)).unwrap();
+        let mut s = Solver::new(m, Config::textbook().with_pruning(pruning)).unwrap();
         let r = s.count();
         assert!(r.is_complete());
         assert_eq!(r.solutions, want, "{name} under {pruning}");
     }
-    let binary = Config::default()
+    let binary = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_binary_branching(true);
     let r = Solver::new(m, binary).unwrap().count();

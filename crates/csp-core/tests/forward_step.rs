@@ -122,7 +122,7 @@ fn untimed(mut stats: SearchStats) -> SearchStats {
 fn the_engine_runs_the_step_with_the_same_tree_and_counts() {
     for n in 1..=8 {
         for var in [VarOrder::Input, VarOrder::FirstFail, VarOrder::DomOverWdeg] {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(Pruning::ForwardChecking)
                 .with_var_order(var);
             let (with, with_calls) = queens(n, true);
@@ -146,7 +146,7 @@ fn a_detailed_observer_gets_the_calls_and_the_same_counts() {
             true
         }
     }
-    let config = Config::default().with_pruning(Pruning::ForwardChecking);
+    let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
     let (m, calls) = queens(7, true);
     let fast = Solver::new(&m, config.clone()).unwrap().count();
     let slow = Solver::with_observer(&m, config, Detailed).unwrap().count();
@@ -183,7 +183,7 @@ fn a_step_that_does_not_fit_the_layout_is_an_error() {
         breakage(&mut c, &xs);
         m.post(c).unwrap();
         for pruning in Pruning::ALL {
-            let e = Solver::new(&m, Config::default().with_pruning(pruning))
+            let e = Solver::new(&m, Config::textbook().with_pruning(pruning))
                 .err()
                 .unwrap_or_else(|| panic!("{what}: accepted"));
             assert!(e.to_string().contains("forward step"), "{what}: {e}");
@@ -193,12 +193,12 @@ fn a_step_that_does_not_fit_the_layout_is_an_error() {
     let (mut m, _) = model();
     m.post(Shifted::new(&[xs[0], xs[1], xs[0]], &[0, 1, 2], true))
         .unwrap();
-    assert!(Solver::new(&m, Config::default()).is_err());
+    assert!(Solver::new(&m, Config::textbook()).is_err());
     // The same constraint without the breakage is accepted.
     let (mut m, _) = model();
     m.post(Shifted::new(&xs, &[0, 0, 0], true)).unwrap();
     assert_eq!(
-        Solver::new(&m, Config::default())
+        Solver::new(&m, Config::textbook())
             .unwrap()
             .count()
             .solutions,

@@ -157,7 +157,7 @@ fn random_zero_one_sums_agree_with_the_generic_sum_and_brute_force() {
         let (pb, _) = build(n, bools, &sums, false);
         let (generic, vars) = build(n, bools, &sums, true);
         for pruning in Pruning::ALL {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(VarOrder::FirstFail);
             let (got, nodes) = solutions(&pb, config.clone());
@@ -174,7 +174,7 @@ fn random_zero_one_sums_agree_with_the_generic_sum_and_brute_force() {
             // The root may have failed: its domains mean nothing.
             continue;
         }
-        let config = Config::default().with_pruning(Pruning::Propagators);
+        let config = Config::textbook().with_pruning(Pruning::Propagators);
         let a = Solver::new(&pb, config.clone()).unwrap();
         let b = Solver::new(&generic, config).unwrap();
         for &v in &vars {
@@ -207,7 +207,7 @@ fn a_coefficient_of_i64_min_on_a_zero_variable_does_not_overflow() {
             .filter(|&&(b, c)| rel.holds(i128::from(b + c), 1))
             .count() as u64;
         for pruning in Pruning::ALL {
-            let config = Config::default().with_pruning(pruning);
+            let config = Config::textbook().with_pruning(pruning);
             let count = Solver::new(&m, config).unwrap().count().solutions;
             assert_eq!(count, expected, "{rel:?} {pruning}");
         }

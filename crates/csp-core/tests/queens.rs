@@ -17,7 +17,7 @@ fn global(n: usize) -> (Model, Vec<VarId>) {
 fn count(m: &Model, pruning: Pruning, var: VarOrder) -> csp_core::CountResult {
     Solver::new(
         m,
-        Config::default().with_pruning(pruning).with_var_order(var),
+        Config::textbook().with_pruning(pruning).with_var_order(var),
     )
     .unwrap()
     .count()
@@ -74,7 +74,7 @@ fn generate_and_test_counts_small_boards() {
 #[test]
 fn four_queens_first_solution_tries_26_accepts_8_rejects_18() {
     let (m, q) = pairwise(4);
-    let mut s = Solver::new(&m, Config::default().with_pruning(Pruning::Check)).unwrap();
+    let mut s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Check)).unwrap();
     let r = s.first();
     assert_eq!(r.solution.unwrap().values_of(&q), vec![1, 3, 0, 2]);
     assert_eq!(
@@ -127,7 +127,7 @@ fn same_model_and_strategy_give_identical_statistics() {
         ValOrder::Random(3),
     ] {
         let cfg = || {
-            Config::default()
+            Config::textbook()
                 .with_pruning(Pruning::ForwardChecking)
                 .with_var_order(VarOrder::DomOverWdeg)
                 .with_val_order(val)

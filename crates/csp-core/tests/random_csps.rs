@@ -37,7 +37,7 @@ fn config(pruning: Pruning, var: usize, val: usize, seed: u64) -> Config {
         .into_iter()
         .chain(splits)
         .collect();
-    Config::default()
+    Config::textbook()
         .with_pruning(pruning)
         .with_var_order(var_orders(seed)[var])
         .with_val_order(orders[val])
@@ -446,7 +446,7 @@ fn failure_limit_of_zero_allows_no_failure() {
         failures: Some(0),
         ..Limits::default()
     };
-    let r = Solver::new(&m, Config::default().with_limits(limits))
+    let r = Solver::new(&m, Config::textbook().with_limits(limits))
         .unwrap()
         .count();
     assert_eq!(r.status, SearchStatus::Stopped(StopReason::FailureLimit));

@@ -29,7 +29,7 @@ const POLICIES: [Restarts; 4] = [
 ];
 
 fn config(pruning: Pruning, policy: usize, random: Option<u64>) -> Config {
-    let config = Config::default()
+    let config = Config::textbook()
         .with_pruning(pruning)
         .with_var_order(random.map_or(VarOrder::DomOverWdeg, VarOrder::Random))
         .with_restarts(POLICIES[policy]);
@@ -160,7 +160,7 @@ fn queens_with_restarts_restart_and_agree() {
         Pruning::ArcConsistency,
         Pruning::Propagators,
     ] {
-        let plain = Config::default()
+        let plain = Config::textbook()
             .with_pruning(pruning)
             .with_var_order(VarOrder::DomOverWdeg);
         let with = plain.clone().with_restarts(Restarts::Luby { scale: 1 });
@@ -191,7 +191,7 @@ fn limits_end_a_search_that_restarts_forever() {
             m.not_equal(p[i], p[j]).unwrap();
         }
     }
-    let endless = Config::default()
+    let endless = Config::textbook()
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(VarOrder::DomOverWdeg)
         .with_restarts(Restarts::Constant { scale: 1 });
@@ -218,7 +218,7 @@ fn limits_end_a_search_that_restarts_forever() {
     canceller.join().unwrap();
     assert_eq!(r.status, SearchStatus::Stopped(StopReason::Cancelled));
     // With a growing budget one run finishes: the proof.
-    let luby = Config::default()
+    let luby = Config::textbook()
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(VarOrder::DomOverWdeg)
         .with_restarts(Restarts::Luby { scale: 1 });
@@ -235,7 +235,7 @@ fn parallel_count_with_restarts_is_exact() {
     use csp_core::parallel::{ParallelOptions, count_parallel};
     let (m, _) = csp_core::models::queens(9).unwrap();
     for budget in [None, Some(1)] {
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(Pruning::ForwardChecking)
             .with_var_order(VarOrder::DomOverWdeg)
             .with_restarts(Restarts::Luby { scale: 1 })

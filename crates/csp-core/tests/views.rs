@@ -182,7 +182,7 @@ fn configs() -> Vec<Config> {
             (VarOrder::DomOverWdeg, ValOrder::MiddleOut),
             (VarOrder::MrvDegree, ValOrder::LeastConstraining),
         ] {
-            let c = Config::default()
+            let c = Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(var)
                 .with_val_order(val);
@@ -222,7 +222,7 @@ proptest! {
         };
         prop_assert!(with_views.num_views() > 0);
         prop_assert_eq!(with_aux.num_views(), 0);
-        let expected = solutions(&with_aux, &aux_ids, Config::default().with_pruning(Pruning::None));
+        let expected = solutions(&with_aux, &aux_ids, Config::textbook().with_pruning(Pruning::None));
         prop_assert_eq!(expected.0, expected.1.len() as u64);
         for config in configs() {
             let what = format!("{config:?}");
@@ -234,7 +234,7 @@ proptest! {
         // The same optimum, on the last variable (a view) and the first.
         for &target in &[ids.len() - 1, 0] {
             for pruning in Pruning::ALL {
-                let c = Config::default().with_pruning(pruning);
+                let c = Config::textbook().with_pruning(pruning);
                 let a = Solver::new(&with_views, c.clone()).unwrap().minimize(ids[target]).unwrap();
                 let b = Solver::new(&with_aux, c).unwrap().minimize(aux_ids[target]).unwrap();
                 prop_assert_eq!(a.objective, b.objective, "{} minimize {}", pruning, target);
@@ -251,7 +251,7 @@ fn a_view_is_never_branched_on_and_decides_with_its_base() {
     let y = m.view(x, -1, 4).unwrap();
     m.not_equal(x, y).unwrap(); // x != 4 - x: x != 2
     for pruning in Pruning::ALL {
-        let r = Solver::new(&m, Config::default().with_pruning(pruning))
+        let r = Solver::new(&m, Config::textbook().with_pruning(pruning))
             .unwrap()
             .count();
         assert_eq!(r.solutions, 4, "{pruning}");
@@ -259,14 +259,14 @@ fn a_view_is_never_branched_on_and_decides_with_its_base() {
         assert!(r.stats.peak_depth <= 1, "{pruning}: {:?}", r.stats);
     }
     // A view among the decision variables stands for its base.
-    let cfg = Config::default().with_decision_vars(&[y]);
+    let cfg = Config::textbook().with_decision_vars(&[y]);
     assert_eq!(Solver::new(&m, cfg).unwrap().count().solutions, 4);
     // Assuming a value of the view assumes its preimage.
-    let mut s = Solver::new(&m, Config::default()).unwrap();
+    let mut s = Solver::new(&m, Config::textbook()).unwrap();
     assert!(s.assume(&[(y, 3)]).unwrap());
     assert_eq!(s.domains().value(x), Some(1));
     assert_eq!(s.count().solutions, 1);
-    let mut s = Solver::new(&m, Config::default()).unwrap();
+    let mut s = Solver::new(&m, Config::textbook()).unwrap();
     assert!(!s.assume(&[(y, 9)]).unwrap());
     assert_eq!(s.count().solutions, 0);
 }
@@ -279,7 +279,7 @@ fn constraints_on_a_view_wake_when_its_base_changes() {
     let x = m.int_var(0..=10).unwrap();
     let y = m.view(x, 2, 1).unwrap();
     m.linear(&[1], &[y], Relation::Le, 5).unwrap();
-    let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+    let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
     assert_eq!((s.domains().min(x), s.domains().max(x)), (0, 2));
     assert_eq!(s.domains().values(y).collect::<Vec<_>>(), [1, 3, 5]);
     // Another constraint on x wakes the one on the view.
@@ -289,7 +289,7 @@ fn constraints_on_a_view_wake_when_its_base_changes() {
     let y = m.minus_view(x).unwrap();
     m.less_than(z, x).unwrap(); // x > 3
     m.linear(&[1], &[y], Relation::Ge, -5).unwrap(); // -x >= -5
-    let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+    let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
     assert_eq!(s.domains().values(x).collect::<Vec<_>>(), [4, 5]);
     assert_eq!(s.domains().values(y).collect::<Vec<_>>(), [-5, -4]);
 }
@@ -307,11 +307,11 @@ fn bounds_through_a_scaled_view_round_inward() {
             .filter(|&v| (6..=14).contains(&(scale * v + offset)))
             .collect();
         for pruning in Pruning::ALL {
-            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
             let got: Vec<Value> = s.solutions().map(|sol| sol[x]).collect();
             assert_eq!(got, expected, "{scale}x + {offset}, {pruning}");
         }
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         let d = s.domains();
         assert_eq!(
             (d.min(x), d.max(x)),
@@ -330,11 +330,11 @@ fn the_tutorial_example_runs() {
     model.linear(&[1], &[second], Relation::Ge, 6).unwrap();
     model.not_equal(second, t).unwrap();
     for pruning in Pruning::ALL {
-        let mut solver = Solver::new(&model, Config::default().with_pruning(pruning)).unwrap();
+        let mut solver = Solver::new(&model, Config::textbook().with_pruning(pruning)).unwrap();
         let got: Vec<_> = solver.solutions().map(|s| (s[t], s[second])).collect();
         assert_eq!(got, [(5, 7), (6, 9), (7, 11), (8, 13), (9, 15), (10, 17)]);
     }
-    let solver = Solver::new(&model, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+    let solver = Solver::new(&model, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
     assert_eq!(solver.domains().min(t), 5);
 }
 

@@ -79,7 +79,7 @@ fn model(set_len: usize, set: usize) -> (Model, Vec<VarId>, Arc<AtomicU64>) {
 #[test]
 fn a_cleared_position_does_not_wake_the_constraint() {
     let (m, xs, calls) = model(4, 0);
-    let config = Config::default().with_pruning(Pruning::Propagators);
+    let config = Config::textbook().with_pruning(Pruning::Propagators);
     let mut s = Solver::new(&m, config).unwrap();
     // The root call clears positions 2 and 3.
     assert_eq!(calls.load(Ordering::Relaxed), 1);
@@ -91,7 +91,7 @@ fn a_cleared_position_does_not_wake_the_constraint() {
     // Every solution still found: 3 * 2 for the pair, 3 * 3 for the others.
     let (m, _, _) = model(4, 0);
     for pruning in Pruning::ALL {
-        let config = Config::default().with_pruning(pruning);
+        let config = Config::textbook().with_pruning(pruning);
         assert_eq!(Solver::new(&m, config).unwrap().count().solutions, 54);
     }
 }
@@ -100,7 +100,7 @@ fn a_cleared_position_does_not_wake_the_constraint() {
 fn without_the_set_every_change_wakes_it() {
     // The textbook levels ignore wake sets: arc consistency revises on every change.
     let (m, xs, calls) = model(4, 0);
-    let config = Config::default().with_pruning(Pruning::ArcConsistency);
+    let config = Config::textbook().with_pruning(Pruning::ArcConsistency);
     let mut s = Solver::new(&m, config).unwrap();
     let before = calls.load(Ordering::Relaxed);
     assert!(s.assume(&[(xs[2], 0)]).unwrap());
@@ -111,11 +111,11 @@ fn without_the_set_every_change_wakes_it() {
 fn a_set_that_does_not_fit_the_layout_is_an_error() {
     for (set_len, set) in [(3, 0), (5, 0), (4, 1)] {
         let (m, _, _) = model(set_len, set);
-        let config = Config::default().with_pruning(Pruning::Propagators);
+        let config = Config::textbook().with_pruning(Pruning::Propagators);
         let e = Solver::new(&m, config).err().expect("accepted");
         assert!(e.to_string().contains("wake set"), "{e}");
         // Below the propagators level the set is not used.
-        let config = Config::default().with_pruning(Pruning::ForwardChecking);
+        let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
         assert!(Solver::new(&m, config).is_ok());
     }
 }

@@ -175,7 +175,7 @@ mod tests {
     fn first_path(phases: &[Phase], m: &Model) -> Vec<Value> {
         let vars = PhasedVariables::new(phases, VarOrder::Input);
         let vals = PhasedValues::new(m.num_vars(), phases, ValOrder::Ascending, 0);
-        let mut s = Solver::with_selectors(m, Config::default(), vars, vals, NoObserver).unwrap();
+        let mut s = Solver::with_selectors(m, Config::textbook(), vars, vals, NoObserver).unwrap();
         s.first().solution.unwrap().into_values()
     }
 
@@ -250,7 +250,7 @@ mod tests {
             let values = PhasedValues::new(m.num_vars(), &phases, ValOrder::Ascending, 0);
             let recorder = FirstDecision::default();
             let mut s =
-                Solver::with_selectors(&m, Config::default(), selector, values, recorder).unwrap();
+                Solver::with_selectors(&m, Config::textbook(), selector, values, recorder).unwrap();
             s.first();
             order.push((choice, s.observer().0 == Some(expected)));
         }

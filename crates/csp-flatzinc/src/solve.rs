@@ -211,7 +211,7 @@ pub fn solve(
     };
     // Binary choices (x = v, then x != v) at the propagators level, as
     // Gecode does; the textbook levels ignore the setting.
-    let mut config = Config::default()
+    let mut config = Config::textbook()
         .with_pruning(options.pruning)
         .with_binary_branching(true)
         .with_restarts(plan.restarts)

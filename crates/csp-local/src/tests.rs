@@ -243,7 +243,7 @@ fn random_small_csps_agree_with_exhaustive_search() {
     let (mut satisfiable, mut unsatisfiable) = (0, 0);
     for case in 0..CASES {
         let m = random_model(&mut rng);
-        let count = Solver::new(&m, Config::default()).unwrap().count();
+        let count = Solver::new(&m, Config::textbook()).unwrap().count();
         assert!(count.is_complete());
         if count.solutions > 0 {
             satisfiable += 1;

@@ -102,7 +102,7 @@ fn nodes_below(events: &[&TraceEvent], from: usize, depth: usize) -> (u64, bool)
 /// m.all_different_offsets(&q, &[0, 1, 2, 3])?;
 /// m.all_different_offsets(&q, &[0, -1, -2, -3])?;
 /// let run = |p| {
-///     let mut s = Solver::with_observer(&m, Config::default().with_pruning(p), TraceRecorder::new(10_000))?;
+///     let mut s = Solver::with_observer(&m, Config::textbook().with_pruning(p), TraceRecorder::new(10_000))?;
 ///     s.first();
 ///     Ok::<_, csp_core::CspError>(s.into_observer().finish())
 /// };
@@ -130,7 +130,7 @@ pub fn diff(a: &Trace, b: &Trace) -> Option<Divergence> {
 /// m.all_different_offsets(&q, &[0, 1, 2, 3])?;
 /// m.all_different_offsets(&q, &[0, -1, -2, -3])?;
 /// let run = |p, cap| {
-///     let mut s = Solver::with_observer(&m, Config::default().with_pruning(p), TraceRecorder::new(cap))?;
+///     let mut s = Solver::with_observer(&m, Config::textbook().with_pruning(p), TraceRecorder::new(cap))?;
 ///     s.first();
 ///     Ok::<_, csp_core::CspError>(s.into_observer().finish())
 /// };

@@ -29,7 +29,7 @@
 //! let x = m.named_int_var("x", 0..=2)?;
 //! let y = m.named_int_var("y", 0..=2)?;
 //! m.less_than(x, y)?;
-//! let config = Config::default().with_pruning(Pruning::ForwardChecking);
+//! let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
 //! let mut solver = Solver::with_observer(&m, config, TraceRecorder::new(1000))?;
 //! solver.first();
 //! let trace = solver.into_observer().finish();
@@ -582,7 +582,7 @@ mod tests {
         let m = queens(n);
         let mut s = Solver::with_observer(
             &m,
-            Config::default().with_pruning(pruning),
+            Config::textbook().with_pruning(pruning),
             super::super::TraceRecorder::new(cap),
         )
         .unwrap();
@@ -681,7 +681,7 @@ mod tests {
         let y = m.named_int_var("y", 0..=1).unwrap();
         m.not_equal(x, y).unwrap();
         let mut s =
-            Solver::with_observer(&m, Config::default(), super::super::TraceRecorder::new(100))
+            Solver::with_observer(&m, Config::textbook(), super::super::TraceRecorder::new(100))
                 .unwrap();
         s.first();
         let t = s.into_observer().finish();

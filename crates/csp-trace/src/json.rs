@@ -14,7 +14,7 @@ impl Trace {
     /// # use csp_trace::TraceRecorder;
     /// # let mut m = Model::new();
     /// # let x = m.named_int_var("x", 0..=1)?;
-    /// # let mut s = Solver::with_observer(&m, Config::default(), TraceRecorder::new(100))?;
+    /// # let mut s = Solver::with_observer(&m, Config::textbook(), TraceRecorder::new(100))?;
     /// # s.first();
     /// let text = s.into_observer().finish().to_json_lines(&m);
     /// let mut lines = text.lines();
@@ -39,7 +39,7 @@ impl Trace {
     /// let x = m.named_int_var("x", 0..=1)?;
     /// let y = m.named_int_var("y", 0..=1)?;
     /// m.not_equal(x, y)?;
-    /// let config = Config::default().with_pruning(Pruning::Check);
+    /// let config = Config::textbook().with_pruning(Pruning::Check);
     /// let mut s = Solver::with_observer(&m, config, TraceRecorder::new(100))?;
     /// s.first();
     /// let trace = s.into_observer().finish();

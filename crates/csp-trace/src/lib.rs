@@ -17,7 +17,7 @@
 //! let x = m.named_int_var("x", 0..=2)?;
 //! let y = m.named_int_var("y", 0..=2)?;
 //! m.less_than(x, y)?;
-//! let config = Config::default().with_pruning(Pruning::ForwardChecking);
+//! let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
 //! let mut solver = Solver::with_observer(&m, config, TraceRecorder::new(1000))?;
 //! let first = solver.first();
 //! let trace = solver.into_observer().finish();
@@ -498,7 +498,7 @@ mod tests {
     fn split_nodes_are_traced_as_bounds_and_read_back() {
         let mut m = Model::new();
         let x = m.named_int_var("x", 0..=3).unwrap();
-        let cfg = Config::default()
+        let cfg = Config::textbook()
             .with_pruning(Pruning::Propagators)
             .with_binary_branching(true)
             .with_val_order(csp_core::ValOrder::Split);
@@ -521,7 +521,7 @@ mod tests {
         );
         assert_eq!(Trace::from_json_lines(&text).unwrap(), trace);
         // `=` is the default and is not written.
-        let mut s = Solver::with_observer(&m, Config::default(), TraceRecorder::new(9)).unwrap();
+        let mut s = Solver::with_observer(&m, Config::textbook(), TraceRecorder::new(9)).unwrap();
         let _ = s.first();
         let text = s.into_observer().finish().to_json_lines(&m);
         assert!(!text.contains("relation"), "{text}");
@@ -531,7 +531,7 @@ mod tests {
     fn trace_counts_equal_search_statistics() {
         let m = queens(6);
         for pruning in Pruning::ALL {
-            let cfg = Config::default().with_pruning(pruning);
+            let cfg = Config::textbook().with_pruning(pruning);
             let mut s = Solver::with_observer(&m, cfg, TraceRecorder::new(usize::MAX)).unwrap();
             let r = s.count();
             let t = s.into_observer().finish();
@@ -549,7 +549,7 @@ mod tests {
     #[test]
     fn capped_trace_stops_at_the_cap_and_leaves_the_search_unchanged() {
         let m = queens(12);
-        let cfg = || Config::default().with_pruning(Pruning::ForwardChecking);
+        let cfg = || Config::textbook().with_pruning(Pruning::ForwardChecking);
         let plain = Solver::new(&m, cfg()).unwrap().count();
         let mut s = Solver::with_observer(&m, cfg(), TraceRecorder::new(500)).unwrap();
         let traced = s.count();
@@ -565,7 +565,7 @@ mod tests {
     fn json_lines_round_trip() {
         let m = queens(4);
         let mut s =
-            Solver::with_observer(&m, Config::default(), TraceRecorder::new(10_000)).unwrap();
+            Solver::with_observer(&m, Config::textbook(), TraceRecorder::new(10_000)).unwrap();
         s.first();
         let t = s.into_observer().finish();
         let text = t.to_json_lines(&m);

@@ -210,7 +210,7 @@ impl Trace {
     /// let x = m.named_int_var("x", 0..=2)?;
     /// let y = m.named_int_var("y", 0..=2)?;
     /// m.less_than(x, y)?;
-    /// let config = Config::default().with_pruning(Pruning::Check);
+    /// let config = Config::textbook().with_pruning(Pruning::Check);
     /// let mut solver = Solver::with_observer(&m, config, TraceRecorder::new(1000))?;
     /// let count = solver.count();
     /// let svg = solver.into_observer().finish().to_svg(&m, &SvgOptions::default());

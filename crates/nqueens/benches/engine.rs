@@ -52,7 +52,7 @@ fn count(c: &mut Criterion) {
     for n in 10..=14 {
         let queens = Queens::new(n, Variant::Global).expect("valid n");
         for (name, pruning, var) in strategies {
-            let config = Config::default().with_pruning(pruning).with_var_order(var);
+            let config = Config::textbook().with_pruning(pruning).with_var_order(var);
             group.bench_with_input(BenchmarkId::new(name, n), &n, |b, &n| {
                 b.iter(|| {
                     let r = queens.count(config.clone()).expect("valid config");
@@ -70,7 +70,7 @@ fn parallel(c: &mut Criterion) {
     configure(&mut group);
     for n in [13, 14] {
         let queens = Queens::new(n, Variant::Global).expect("valid n");
-        let config = Config::default().with_pruning(Pruning::ForwardChecking);
+        let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
         for threads in [1, 2] {
             let options = ParallelOptions {
                 depth: None,
@@ -92,7 +92,7 @@ fn parallel(c: &mut Criterion) {
 fn first_solution(c: &mut Criterion) {
     let mut group = c.benchmark_group("first");
     configure(&mut group);
-    let engine = Config::default()
+    let engine = Config::textbook()
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(VarOrder::FirstFail)
         .with_val_order(ValOrder::MiddleOut);

@@ -121,7 +121,7 @@ impl FromStr for ModelVariant {
 /// ```
 /// use csp_core::{Config, Solver};
 /// let m = nqueens::compare::build(8, "columns")?;
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 92);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 92);
 /// assert!(nqueens::compare::build(8, "diagonal-free").is_err());
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
@@ -227,6 +227,9 @@ fn dedicated(n: usize, mode: Mode) -> Result<CustomOutcome, MethodError> {
                 nodes: None,
             }),
         },
+        Mode::Minimize | Mode::Maximize => Err(MethodError::new(std::io::Error::other(
+            "N-Queens has nothing to optimise",
+        ))),
     }
 }
 
@@ -331,6 +334,7 @@ pub fn compare_reporting(
     let mut table = Table {
         mode: options.mode,
         rows: Vec::new(),
+        single_model: false,
     };
     for &size in sizes {
         let part = csp_compare::compare_reporting(&build, &entries, &[size], options, |n, e| {

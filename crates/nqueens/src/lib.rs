@@ -19,7 +19,7 @@
 //! use nqueens::{Queens, Variant, board};
 //!
 //! let queens = Queens::new(4, Variant::Global)?;
-//! let all = queens.all(Config::default().with_pruning(Pruning::Check))?;
+//! let all = queens.all(Config::textbook().with_pruning(Pruning::Check))?;
 //! let lines: Vec<String> = all.iter().map(|s| board::render(board::Format::List, s)).collect();
 //! assert_eq!(lines, ["[1, 3, 0, 2]", "[2, 0, 3, 1]"]);
 //! # Ok::<(), nqueens::Error>(())

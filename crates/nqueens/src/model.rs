@@ -26,7 +26,7 @@
 //! for variant in Variant::ALL {
 //!     let (m, rows) = model(8, variant)?;
 //!     assert_eq!(rows.len(), 8);
-//!     assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 92);
+//!     assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 92);
 //! }
 //! # Ok::<(), nqueens::Error>(())
 //! ```
@@ -125,7 +125,7 @@ impl FromStr for Variant {
 ///
 /// let (m, q) = model(4, Variant::Pairwise)?;
 /// assert_eq!(m.num_constraints(), 6);
-/// let mut solver = Solver::new(&m, Config::default().with_pruning(Pruning::Check))?;
+/// let mut solver = Solver::new(&m, Config::textbook().with_pruning(Pruning::Check))?;
 /// assert_eq!(solver.first().solution.map(|s| s.values_of(&q)), Some(vec![1, 3, 0, 2]));
 /// # Ok::<(), nqueens::Error>(())
 /// ```

@@ -10,8 +10,8 @@
 //! use nqueens::{Queens, Variant};
 //!
 //! let queens = Queens::new(8, Variant::Global)?;
-//! assert_eq!(queens.first(Config::default())?, Some(vec![0, 4, 7, 5, 2, 6, 1, 3]));
-//! let count = queens.count(Config::default().with_pruning(Pruning::ForwardChecking))?;
+//! assert_eq!(queens.first(Config::textbook())?, Some(vec![0, 4, 7, 5, 2, 6, 1, 3]));
+//! let count = queens.count(Config::textbook().with_pruning(Pruning::ForwardChecking))?;
 //! assert_eq!(count.solutions, 92);
 //! # Ok::<(), nqueens::Error>(())
 //! ```
@@ -232,7 +232,7 @@ mod tests {
     fn four_queens_has_two_solutions_in_lexicographic_order() {
         let q = Queens::new(4, Variant::Pairwise).unwrap();
         assert_eq!(
-            q.all(Config::default()).unwrap(),
+            q.all(Config::textbook()).unwrap(),
             vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]
         );
     }
@@ -242,7 +242,7 @@ mod tests {
         let q = Queens::new(10, Variant::Global).unwrap();
         let out = q
             .solve(
-                Config::default().with_node_limit(50),
+                Config::textbook().with_node_limit(50),
                 NoObserver,
                 None,
                 |_| ControlFlow::Continue(()),
@@ -255,7 +255,7 @@ mod tests {
     #[test]
     fn reaching_the_requested_number_is_complete() {
         let q = Queens::new(6, Variant::Global).unwrap();
-        let cfg = Config::default().with_pruning(Pruning::ArcConsistency);
+        let cfg = Config::textbook().with_pruning(Pruning::ArcConsistency);
         let out = q
             .solve(cfg, NoObserver, Some(3), |_| ControlFlow::Continue(()))
             .unwrap();
@@ -266,7 +266,7 @@ mod tests {
     #[test]
     fn the_empty_board_has_one_empty_solution() {
         let q = Queens::new(0, Variant::Global).unwrap();
-        assert_eq!(q.all(Config::default()).unwrap(), vec![Vec::<usize>::new()]);
-        assert_eq!(q.count(Config::default()).unwrap().solutions, 1);
+        assert_eq!(q.all(Config::textbook()).unwrap(), vec![Vec::<usize>::new()]);
+        assert_eq!(q.count(Config::textbook()).unwrap().solutions, 1);
     }
 }

@@ -29,7 +29,7 @@
 //! use nqueens::{Queens, Variant, trace_text};
 //!
 //! let queens = Queens::new(4, Variant::Pairwise)?;
-//! let run = trace_text::record(&queens, Config::default().with_pruning(Pruning::Check), false, 10_000)?;
+//! let run = trace_text::record(&queens, Config::textbook().with_pruning(Pruning::Check), false, 10_000)?;
 //! let text = trace_text::to_text(&queens, &run);
 //! assert!(text.contains("  #2 under #1: row 1 = col 0, rejected: same column as row 0\n"));
 //! assert!(text.ends_with("26 values tried: 8 accepted, 18 rejected; 0 pruned, 4 backtracks, 1 solution; stopped at the first solution\n"));

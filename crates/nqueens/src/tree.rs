@@ -12,7 +12,7 @@
 //! use nqueens::{Queens, Variant};
 //!
 //! let queens = Queens::new(4, Variant::Global)?;
-//! let config = Config::default().with_pruning(Pruning::Check);
+//! let config = Config::textbook().with_pruning(Pruning::Check);
 //! let (trace, outcome) = record(&queens, config, false, 100_000)?;
 //! assert_eq!(outcome.stats.tried, 26); // the textbook's 4-queens tree, to the first solution
 //! let svg = render(&queens, &trace, "4-queens", &TreeOptions::default());
@@ -288,7 +288,7 @@ mod tests {
     #[test]
     fn rendering_is_deterministic() {
         let queens = Queens::new(5, Variant::Global).unwrap();
-        let fc = Config::default().with_pruning(Pruning::ForwardChecking);
+        let fc = Config::textbook().with_pruning(Pruning::ForwardChecking);
         let (trace, _) = record(&queens, fc, true, 100_000).unwrap();
         let first = render(&queens, &trace, "t", &TreeOptions::default());
         for _ in 0..5 {
@@ -300,7 +300,7 @@ mod tests {
     fn recording_leaves_the_search_unchanged() {
         let queens = Queens::new(6, Variant::Global).unwrap();
         for pruning in Pruning::ALL {
-            let config = Config::default().with_pruning(pruning);
+            let config = Config::textbook().with_pruning(pruning);
             let plain = queens.count(config.clone()).unwrap();
             let (trace, outcome) = record(&queens, config, true, 5).unwrap();
             assert!(trace.is_truncated());
@@ -317,7 +317,7 @@ mod tests {
             Pruning::ForwardChecking,
             Pruning::ArcConsistency,
         ] {
-            let config = Config::default().with_pruning(pruning);
+            let config = Config::textbook().with_pruning(pruning);
             let (trace, outcome) = record(&queens, config, true, 1_000_000).unwrap();
             let svg = render(&queens, &trace, "t", &TreeOptions::default());
             assert_eq!(

@@ -9,7 +9,7 @@ const A000170: [u64; 14] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200,
 fn engine_count(n: usize, variant: Variant, pruning: Pruning) -> u64 {
     let result = Queens::new(n, variant)
         .unwrap()
-        .count(Config::default().with_pruning(pruning))
+        .count(Config::textbook().with_pruning(pruning))
         .unwrap();
     assert!(result.is_complete());
     result.solutions
@@ -33,7 +33,7 @@ fn counts_up_to_ten_match_a000170_with_the_promising_check() {
 fn counts_eleven_to_thirteen(variant: Variant) {
     let queens = |n| Queens::new(n, variant).unwrap();
     for (n, &expected) in A000170.iter().enumerate().skip(11) {
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(Pruning::ForwardChecking)
             .with_var_order(VarOrder::FirstFail);
         let result = queens(n).count(config).unwrap();
@@ -58,7 +58,7 @@ fn every_pruning_level_and_variable_order_agrees_on_small_boards() {
         let queens = Queens::new(7, variant).unwrap();
         for pruning in Pruning::ALL {
             for var in [VarOrder::Input, VarOrder::FirstFail, VarOrder::DomOverWdeg] {
-                let config = Config::default().with_pruning(pruning).with_var_order(var);
+                let config = Config::textbook().with_pruning(pruning).with_var_order(var);
                 assert_eq!(
                     queens.count(config).unwrap().solutions,
                     40,
@@ -83,7 +83,7 @@ fn both_variants_visit_the_same_tree_under_check() {
         let stats = |variant| {
             let r = Queens::new(n, variant)
                 .unwrap()
-                .count(Config::default().with_pruning(Pruning::Check))
+                .count(Config::textbook().with_pruning(Pruning::Check))
                 .unwrap();
             (r.stats.tried, r.stats.accepted, r.stats.rejected)
         };

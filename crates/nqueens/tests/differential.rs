@@ -79,7 +79,7 @@ fn every_pruning_level_and_order_on_both_models_agrees_with_the_corpus() {
                 }
                 for var in VAR_ORDERS {
                     for val in VAL_ORDERS {
-                        let config = Config::default()
+                        let config = Config::textbook()
                             .with_pruning(pruning)
                             .with_var_order(var)
                             .with_val_order(val);
@@ -107,7 +107,7 @@ fn propagating_strategies_agree_with_the_corpus_up_to_eleven() {
             Pruning::Propagators,
         ] {
             for var in [VarOrder::Input, VarOrder::FirstFail, VarOrder::DomOverWdeg] {
-                let config = Config::default().with_pruning(pruning).with_var_order(var);
+                let config = Config::textbook().with_pruning(pruning).with_var_order(var);
                 let r = queens.count(config).unwrap();
                 assert_eq!(r.solutions, k.total, "n = {} {pruning} {var}", k.n);
             }
@@ -147,7 +147,7 @@ fn engine_parallel_and_split_counts_agree_with_the_corpus() {
     for k in known(10).filter(|k| k.n >= 1) {
         let queens = Queens::new(k.n, Variant::Global).unwrap();
         for pruning in [Pruning::Check, Pruning::ForwardChecking] {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(VarOrder::FirstFail);
             for (depth, threads) in [(None, 1), (None, 2), (Some(2), 2), (Some(k.n), 3)] {
@@ -198,7 +198,7 @@ fn listed_solutions_are_valid_distinct_and_fall_into_the_corpus_classes() {
     for k in known(9) {
         let queens = Queens::new(k.n, Variant::Global).unwrap();
         let all = queens
-            .all(Config::default().with_pruning(Pruning::ForwardChecking))
+            .all(Config::textbook().with_pruning(Pruning::ForwardChecking))
             .unwrap();
         assert_eq!(all.len() as u64, k.total, "n = {}", k.n);
         let distinct: HashSet<&Vec<usize>> = all.iter().collect();

@@ -439,7 +439,7 @@ fn the_page_replays_the_trace_in_a_real_browser() {
     // The generic grid (no painter): variables x values, same states.
     let grid = dir.join("grid.html");
     let queens = Queens::new(N, Variant::Global).unwrap();
-    let config = csp_core::Config::default().with_pruning(csp_core::Pruning::ArcConsistency);
+    let config = csp_core::Config::textbook().with_pruning(csp_core::Pruning::ArcConsistency);
     let (trace, _) = nqueens::tree::record(&queens, config, false, 10_000).unwrap();
     let run = csp_trace::ExploreRun::new("mac", queens.model(), &trace);
     let html = csp_trace::explore_html(&[run], &Default::default()).unwrap();

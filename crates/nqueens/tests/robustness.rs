@@ -453,7 +453,7 @@ fn a_cancelled_trace_says_cancelled() {
     flag.cancel();
     let run = trace_text::record(
         &queens,
-        Config::default().with_cancel_flag(flag),
+        Config::textbook().with_cancel_flag(flag),
         false,
         100,
     )

@@ -12,7 +12,7 @@ fn the_first_solution_of_eight_queens_in_input_order() {
         for pruning in Pruning::ALL {
             let first = Queens::new(8, variant)
                 .unwrap()
-                .first(Config::default().with_pruning(pruning))
+                .first(Config::textbook().with_pruning(pruning))
                 .unwrap();
             assert_eq!(
                 first,
@@ -28,7 +28,7 @@ fn four_queens_lists_exactly_two_solutions_in_order() {
     for variant in Variant::ALL {
         let all = Queens::new(4, variant)
             .unwrap()
-            .all(Config::default())
+            .all(Config::textbook())
             .unwrap();
         assert_eq!(all, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
     }
@@ -39,7 +39,7 @@ fn all_92_solutions_of_eight_queens_are_valid_and_distinct() {
     for variant in Variant::ALL {
         let all = Queens::new(8, variant)
             .unwrap()
-            .all(Config::default())
+            .all(Config::textbook())
             .unwrap();
         assert_eq!(all.len(), 92);
         for s in &all {
@@ -56,7 +56,7 @@ fn all_92_solutions_of_eight_queens_are_valid_and_distinct() {
 fn every_strategy_finds_the_same_set_of_solutions() {
     let queens = Queens::new(6, Variant::Global).unwrap();
     let reference: HashSet<Vec<usize>> =
-        queens.all(Config::default()).unwrap().into_iter().collect();
+        queens.all(Config::textbook()).unwrap().into_iter().collect();
     assert_eq!(reference.len(), 4);
     for pruning in Pruning::ALL {
         for var in [VarOrder::Input, VarOrder::FirstFail, VarOrder::MrvDegree] {
@@ -66,7 +66,7 @@ fn every_strategy_finds_the_same_set_of_solutions() {
                 ValOrder::MiddleOut,
                 ValOrder::LeastConstraining,
             ] {
-                let config = Config::default()
+                let config = Config::textbook()
                     .with_pruning(pruning)
                     .with_var_order(var)
                     .with_val_order(val);
@@ -79,7 +79,7 @@ fn every_strategy_finds_the_same_set_of_solutions() {
 
 #[test]
 fn large_boards_solve_quickly_with_forward_checking_and_first_fail() {
-    let config = Config::default()
+    let config = Config::textbook()
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(VarOrder::FirstFail);
     let s = Queens::new(100, Variant::Global)

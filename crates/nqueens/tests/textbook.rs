@@ -12,7 +12,7 @@ fn count(n: usize, variant: Variant, config: Config) -> csp_core::CountResult {
 }
 
 fn at(pruning: Pruning) -> Config {
-    Config::default().with_pruning(pruning)
+    Config::textbook().with_pruning(pruning)
 }
 
 /// docs/strategies.md, "Textbook figures": `(nodes, failures)` for all

@@ -14,7 +14,7 @@ fn trace(n: usize, variant: Variant, config: Config, all: bool) -> String {
 }
 
 fn with(pruning: Pruning) -> Config {
-    Config::default().with_pruning(pruning)
+    Config::textbook().with_pruning(pruning)
 }
 
 #[test]

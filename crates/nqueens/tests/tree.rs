@@ -14,7 +14,7 @@ use nqueens::{Queens, Variant};
 
 fn rendered(pruning: Pruning, format: TreeFormat) -> String {
     let queens = Queens::new(4, Variant::Global).unwrap();
-    let config = Config::default().with_pruning(pruning);
+    let config = Config::textbook().with_pruning(pruning);
     let (trace, _) = record(&queens, config, false, 100_000).unwrap();
     let options = TreeOptions {
         format,
@@ -85,7 +85,7 @@ fn svg_from_the_command_is_xml_whose_marks_equal_the_statistics() {
                 .filter(|n| n.attribute("class") == Some(class))
                 .count() as u64
         };
-        let config = Config::default().with_pruning(strategy.parse().unwrap());
+        let config = Config::textbook().with_pruning(strategy.parse().unwrap());
         let (_, outcome) = record(&queens, config, all, 100_000).unwrap();
         assert_eq!(count("node"), outcome.stats.tried, "{strategy}");
         assert_eq!(count("failure"), outcome.stats.rejected, "{strategy}");
@@ -115,7 +115,7 @@ fn output_file_holds_the_tree() {
 #[test]
 fn a_capped_trace_of_twelve_queens_stops_at_the_cap_and_leaves_the_search_unchanged() {
     let queens = Queens::new(12, Variant::Global).unwrap();
-    let fc = Config::default().with_pruning(Pruning::ForwardChecking);
+    let fc = Config::textbook().with_pruning(Pruning::ForwardChecking);
     let plain = queens.count(fc).unwrap();
     assert_eq!(plain.solutions, 14_200);
     let (json, err, code) = nqueens(&[

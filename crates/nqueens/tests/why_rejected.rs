@@ -144,7 +144,7 @@ fn label_line_json_and_text_give_the_same_reason_for_every_dead_end() {
         for variant in Variant::ALL {
             let queens = Queens::new(n, variant).unwrap();
             for pruning in [Pruning::Check, Pruning::ForwardChecking] {
-                let config = Config::default().with_pruning(pruning);
+                let config = Config::textbook().with_pruning(pruning);
                 let what = format!("n={n} {variant} {pruning}");
                 let (trace, outcome) = record(&queens, config.clone(), true, 1_000_000).unwrap();
                 let svg = render(&queens, &trace, "t", &TreeOptions::default());

@@ -11,7 +11,7 @@
 //! use csp_core::{Config, Pruning, VarOrder};
 //! use csp_examples::sudoku::{Sudoku, explore::explore_page};
 //! let puzzle: Sudoku = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79".parse()?;
-//! let config = Config::default().with_pruning(Pruning::ForwardChecking).with_var_order(VarOrder::FirstFail);
+//! let config = Config::textbook().with_pruning(Pruning::ForwardChecking).with_var_order(VarOrder::FirstFail);
 //! let page = explore_page(&puzzle, config, 10_000)?;
 //! assert!(page.html.contains("data-testid=\"step-forward\""));
 //! assert!(!page.html.contains("http://") && !page.html.contains("https://"));

@@ -13,7 +13,7 @@ pub const LEVELS: [Pruning; 3] = [
 
 /// The exact number of solutions of `model` under `pruning`.
 pub fn count(model: &Model, pruning: Pruning) -> u64 {
-    let mut s = Solver::new(model, Config::default().with_pruning(pruning)).unwrap();
+    let mut s = Solver::new(model, Config::textbook().with_pruning(pruning)).unwrap();
     let r = s.count();
     assert!(r.is_complete(), "count under {pruning} did not finish");
     r.solutions

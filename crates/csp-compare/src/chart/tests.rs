@@ -16,6 +16,7 @@ fn row(strategy: &str, size: usize, nodes: Option<u64>, seconds: f64, complete: 
         seconds,
         runs: 1,
         stats: None,
+        objective: None,
     }
 }
 
@@ -51,6 +52,7 @@ fn sample() -> Table {
     Table {
         mode: Mode::Count,
         rows,
+        single_model: false,
     }
 }
 
@@ -130,6 +132,7 @@ fn consecutive_limit_runs_are_labelled_once() {
     let svg = Table {
         mode: Mode::First,
         rows,
+        single_model: false,
     }
     .to_svg();
     let doc = roxmltree::Document::parse(&svg).unwrap();

@@ -72,7 +72,7 @@ impl Afc {
 /// ```
 /// use csp_core::{Config, Model, Pruning, Solver, VarOrder};
 /// let (m, _) = csp_core::models::queens(8)?;
-/// let config = Config::default()
+/// let config = Config::textbook()
 ///     .with_pruning(Pruning::Propagators)
 ///     .with_var_order(VarOrder::AfcSize);
 /// assert_eq!(Solver::new(&m, config)?.count().solutions, 92);

@@ -17,7 +17,7 @@ use crate::{Choice, Value, VarId};
 /// let x = m.int_var(0..=1000)?;
 /// let y = m.int_var(0..=1000)?;
 /// m.linear(&[3, 2], &[x, y], Relation::Eq, 1999)?;
-/// let config = Config::default()
+/// let config = Config::textbook()
 ///     .with_pruning(Pruning::Propagators)
 ///     .with_binary_branching(true)
 ///     .with_val_order(ValOrder::Split);

@@ -28,7 +28,7 @@ use crate::{
 /// let mut m = Model::new();
 /// let xs = m.int_var_array("x", 3, 0..=2)?;
 /// m.all_different(&xs)?;
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 6);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 6);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -343,9 +343,9 @@ mod tests {
         let y = m.int_var(1..=2).unwrap();
         let z = m.int_var(1..=3).unwrap();
         m.all_different(&[x, y, z]).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert_eq!(s.domains().value(z), Some(3));
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ArcConsistency)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ArcConsistency)).unwrap();
         assert_eq!(s.domains().len(z), 3);
     }
 
@@ -358,7 +358,7 @@ mod tests {
         let y = m.int_var([1, 1_000_000]).unwrap();
         let z = m.int_var([1, 1_000_000, 2_000_000]).unwrap();
         m.all_different(&[x, y, z]).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert_eq!(s.domains().value(z), Some(2_000_000));
         assert_eq!(s.domains().len(x), 2);
     }
@@ -368,7 +368,7 @@ mod tests {
         let mut m = Model::new();
         let xs = m.int_var_array("x", 4, 0..=2).unwrap();
         m.all_different(&xs).unwrap();
-        let mut s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let mut s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         let r = s.count();
         assert_eq!(r.solutions, 0);
         assert_eq!(r.stats.tried, 0);
@@ -389,7 +389,7 @@ mod tests {
             .count() as u64;
         assert_eq!(brute, 3);
         for pruning in Pruning::ALL {
-            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
             assert_eq!(s.count().solutions, brute, "{pruning}");
         }
     }
@@ -401,7 +401,7 @@ mod tests {
         let b = m.int_var(0..=1).unwrap();
         // a + 1 != b + 0
         m.all_different_offsets(&[a, b], &[1, 0]).unwrap();
-        let mut s = Solver::new(&m, Config::default()).unwrap();
+        let mut s = Solver::new(&m, Config::textbook()).unwrap();
         assert_eq!(s.count().solutions, 3);
     }
 }

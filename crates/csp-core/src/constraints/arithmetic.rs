@@ -145,7 +145,7 @@ pub const ENUMERATION_LIMIT: usize = 1 << 12;
 /// let z = m.int_var(4..=9)?;
 /// m.post(Func::binary(Function::Times, x, y, z))?; // z = x * y
 /// // (±2)(±2), (±2)(±3) and (±3)(±2), (±3)(±3) with equal signs: 8 pairs.
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 8);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 8);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -358,7 +358,7 @@ impl Model {
     /// let x = m.int_var(-3..=3)?;
     /// let r = m.int_var(2..=5)?;
     /// m.abs(x, r)?;
-    /// let xs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| s[x]).collect();
+    /// let xs: Vec<_> = Solver::new(&m, Config::textbook())?.solutions().map(|s| s[x]).collect();
     /// assert_eq!(xs, vec![-3, -2, 2, 3]);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
@@ -376,7 +376,7 @@ impl Model {
     /// let d = m.constant(3)?;
     /// m.distance(x, y, d)?;
     /// // (0, 3), (1, 4) and the reverse pairs.
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 4);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn distance(
@@ -398,7 +398,7 @@ impl Model {
     /// let twelve = m.constant(12)?;
     /// m.times(x, y, twelve)?;
     /// // 2 * 6, 3 * 4, 4 * 3, 6 * 2.
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 4);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn times(&mut self, x: VarId, y: VarId, result: VarId) -> Result<ConstraintId, CspError> {
@@ -415,7 +415,7 @@ impl Model {
     /// let y = m.int_var(-2..=2)?;
     /// let q = m.int_var(-10..=10)?;
     /// m.div(x, y, q)?;
-    /// let qs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| (s[y], s[q])).collect();
+    /// let qs: Vec<_> = Solver::new(&m, Config::textbook())?.solutions().map(|s| (s[y], s[q])).collect();
     /// assert_eq!(qs, vec![(-2, 3), (-1, 7), (1, -7), (2, -3)]);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
@@ -433,7 +433,7 @@ impl Model {
     /// let three = m.constant(3)?;
     /// let one = m.constant(1)?;
     /// m.modulo(x, three, one)?;
-    /// let xs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| s[x]).collect();
+    /// let xs: Vec<_> = Solver::new(&m, Config::textbook())?.solutions().map(|s| s[x]).collect();
     /// assert_eq!(xs, vec![1, 4]);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
@@ -450,7 +450,7 @@ impl Model {
     /// let x = m.int_var(0..=5)?;
     /// let four = m.constant(4)?;
     /// m.less_than(x, four)?;
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 4);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn constant(&mut self, value: Value) -> Result<VarId, CspError> {
@@ -490,7 +490,7 @@ mod tests {
         let y = m.int_var(-10..=10).unwrap();
         let z = m.int_var(-100_000..=100_000).unwrap();
         m.post(Func::binary(Function::Times, x, y, z)).unwrap();
-        let config = Config::default().with_pruning(Pruning::Propagators);
+        let config = Config::textbook().with_pruning(Pruning::Propagators);
         let solver = Solver::new(&m, config).unwrap();
         let d = solver.domains();
         assert_eq!((d.min(z), d.max(z)), (-9990, 9990));
@@ -506,7 +506,7 @@ mod tests {
         let a = m.int_var(-5000..=5000).unwrap();
         let r = m.int_var(-3..=7).unwrap();
         m.abs(a, r).unwrap();
-        let config = Config::default().with_pruning(Pruning::Propagators);
+        let config = Config::textbook().with_pruning(Pruning::Propagators);
         let solver = Solver::new(&m, config).unwrap();
         let d = solver.domains();
         assert_eq!((d.min(x), d.max(x)), (90, 210));
@@ -521,7 +521,7 @@ mod tests {
         let y = m.int_var(4..=100).unwrap();
         let z = m.int_var(-40..=81).unwrap();
         m.times(x, y, z).unwrap();
-        let config = Config::default().with_pruning(Pruning::Propagators);
+        let config = Config::textbook().with_pruning(Pruning::Propagators);
         let solver = Solver::new(&m, config).unwrap();
         let d = solver.domains();
         // x in [ceil(-40 / 4), floor(81 / 4)].

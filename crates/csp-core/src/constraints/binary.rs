@@ -35,7 +35,7 @@ pub type PairFn = dyn Fn(Value, Value) -> bool + Send + Sync;
 /// let b = m.int_var(0..=3)?;
 /// m.binary_relation("no attack", a, b, |x, y| x != y && (x - y).abs() != 2)?;
 /// for pruning in Pruning::ALL {
-///     let mut s = Solver::new(&m, Config::default().with_pruning(pruning))?;
+///     let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning))?;
 ///     assert_eq!(s.count().solutions, 8);
 /// }
 /// # Ok::<(), csp_core::CspError>(())
@@ -184,7 +184,7 @@ mod tests {
         let x = m.int_var(0..=3).unwrap();
         let y = m.int_var(0..=3).unwrap();
         m.binary_relation("less", x, y, |a, b| a < b).unwrap();
-        let config = Config::default().with_pruning(Pruning::ArcConsistency);
+        let config = Config::textbook().with_pruning(Pruning::ArcConsistency);
         let mut s = Solver::new(&m, config).unwrap();
         let count = s.count();
         assert_eq!(count.solutions, 6);
@@ -211,7 +211,7 @@ mod tests {
                     .unwrap();
                 }
             }
-            let config = Config::default().with_pruning(pruning);
+            let config = Config::textbook().with_pruning(pruning);
             let na = Solver::new(&a, config.clone()).unwrap().count();
             let nb = Solver::new(&b, config).unwrap().count();
             assert_eq!(na.solutions, nb.solutions, "{pruning}");
@@ -229,7 +229,7 @@ mod tests {
         m.binary_relation("even", x, x, |a, b| a == b && a % 2 == 0)
             .unwrap();
         for pruning in Pruning::ALL {
-            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
             assert_eq!(s.count().solutions, 3, "{pruning}");
         }
     }

@@ -31,7 +31,7 @@ use crate::{
 /// let next = m.int_var_array("next", 4, 0..=3)?;
 /// m.circuit(&next)?;
 /// // (4 - 1)! = 6 circuits through 4 nodes.
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 6);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 6);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +70,7 @@ impl Circuit {
     /// let mut m = Model::new();
     /// let next = m.int_var_array("next", 5, 0..=4)?;
     /// m.post(Circuit::new(&next).domain())?;
-    /// let config = Config::default().with_pruning(Pruning::Propagators);
+    /// let config = Config::textbook().with_pruning(Pruning::Propagators);
     /// assert_eq!(Solver::new(&m, config)?.count().solutions, 24); // (5 - 1)!
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
@@ -252,7 +252,7 @@ mod tests {
         m.linear(&[1], &[next[0]], crate::Relation::Eq, 1).unwrap();
         m.linear(&[1], &[next[1]], crate::Relation::Eq, 2).unwrap();
         m.circuit(&next).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         // 0 -> 1 -> 2: node 2 goes to 3 (not back to 0), and 3 closes to 0.
         assert_eq!(s.domains().value(next[2]), Some(3));
         assert_eq!(s.domains().value(next[3]), Some(0));
@@ -271,7 +271,7 @@ mod tests {
                 .collect();
             let c = super::Circuit::new(&next);
             m.post(if domain { c.domain() } else { c }).unwrap();
-            let config = Config::default().with_pruning(Pruning::Propagators);
+            let config = Config::textbook().with_pruning(Pruning::Propagators);
             let mut s = Solver::new(&m, config).unwrap();
             let root: Vec<Vec<i64>> = next
                 .iter()

@@ -75,7 +75,7 @@ impl Lit {
 /// let b = m.bool_var();
 /// let r = m.bool_var();
 /// m.post(BoolOr::reified(&[Lit::pos(a), Lit::neg(b)], Lit::pos(r)))?; // r <-> (a \/ not b)
-/// let mut solver = Solver::new(&m, Config::default())?;
+/// let mut solver = Solver::new(&m, Config::textbook())?;
 /// assert_eq!(solver.count().solutions, 4);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
@@ -218,7 +218,7 @@ impl Model {
     /// let rain = m.named_bool_var("rain");
     /// let umbrella = m.named_bool_var("umbrella");
     /// m.clause(&[umbrella], &[rain])?; // rain -> umbrella
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 3);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 3);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn clause(
@@ -275,7 +275,7 @@ mod tests {
         let b = m.int_var([1]).unwrap();
         let c = m.bool_var();
         m.clause(&[a, c], &[b]).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ForwardChecking)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ForwardChecking)).unwrap();
         assert_eq!(s.domains().value(c), Some(1));
     }
 }

@@ -22,7 +22,7 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// let xs = m.int_var_array("x", 3, 0..=1)?;
 /// m.post(Count::at_most(&xs, 1, 1))?;
 /// // 000, 100, 010, 001.
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 4);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,7 +216,7 @@ impl Model {
     /// let two = m.constant(2)?;
     /// m.equal(twos, two)?;
     /// // Choose the 2 places of the 2s (6 ways), then 1 or 3 elsewhere (4 ways).
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 24);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 24);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn count(
@@ -238,7 +238,7 @@ impl Model {
     ///     m.at_most(&exams, slot, 2)?;
     /// }
     /// // Every assignment but "all in slot 0" and "all in slot 1".
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 6);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 6);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn at_most(
@@ -258,7 +258,7 @@ impl Model {
     /// let xs = m.int_var_array("x", 3, 0..=1)?;
     /// m.at_least(&xs, 1, 2)?;
     /// // 110, 101, 011, 111.
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 4);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn at_least(
@@ -283,7 +283,7 @@ mod tests {
         let b = m.int_var([0]).unwrap();
         let c = m.int_var(0..=2).unwrap();
         m.at_most(&[a, b, c], 0, 2).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ForwardChecking)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ForwardChecking)).unwrap();
         assert_eq!(s.domains().values(c).collect::<Vec<_>>(), vec![1, 2]);
     }
 
@@ -298,7 +298,7 @@ mod tests {
         ];
         let r = m.int_var([0, 3]).unwrap();
         m.count(&xs, 5, r).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert!(xs.iter().all(|&x| s.domains().value(x) == Some(5)));
         assert_eq!(s.domains().value(r), Some(3));
     }
@@ -309,7 +309,7 @@ mod tests {
         let xs = m.int_var_array("x", 2, 0..=1).unwrap();
         m.at_least(&xs, 1, 3).unwrap();
         for pruning in Pruning::ALL {
-            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
             assert_eq!(s.count().solutions, 0, "{pruning}");
         }
     }

@@ -133,7 +133,7 @@ pub(crate) fn time_table(
 /// // Three tasks of length 2 and demand 1 on a resource of capacity 2 within
 /// // [0, 5): at most two overlap at any time.
 /// m.cumulative(&starts, &[two, two, two], &[one, one, one], cap)?;
-/// let n = Solver::new(&m, Config::default())?.count().solutions;
+/// let n = Solver::new(&m, Config::textbook())?.count().solutions;
 /// assert_eq!(n, 42); // 22 of the 4^3 placements overlap all three somewhere
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
@@ -286,7 +286,7 @@ mod tests {
         let one = m.int_var(1..=1).unwrap();
         m.cumulative(&[a, b], &[three, three], &[one, one], one)
             .unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         // a runs during [1, 3) whatever its start: b cannot start in -2..3.
         assert_eq!(s.domains().min(b), 3);
         assert_eq!(

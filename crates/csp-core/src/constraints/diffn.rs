@@ -33,7 +33,7 @@ use crate::{
 /// let (two, one) = (m.int_var(2..=2)?, m.int_var(1..=1)?);
 /// m.diffn(&x, &y, &[two, two], &[one, one])?;
 /// // Different rows, any columns: 2 (row order) * 2 * 2 (columns).
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 8);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 8);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -343,7 +343,7 @@ mod tests {
         let one = m.int_var(1..=1).unwrap();
         m.diffn(&[x0, x1], &[y, y], &[one, one], &[one, one])
             .unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         let left: Vec<_> = s.domains().values(x0).collect();
         assert_eq!(left, [0, 1, 2, 4, 5, 6]);
     }
@@ -356,7 +356,7 @@ mod tests {
         let y1 = m.int_var(1..=1).unwrap();
         let one = m.int_var(1..=1).unwrap();
         m.diffn(&x, &[y0, y1], &[one, one], &[one, one]).unwrap();
-        let mut s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let mut s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert_eq!(s.count().solutions, 9);
     }
 }

@@ -29,7 +29,7 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// let two = m.int_var(2..=2)?;
 /// m.disjunctive(&starts, &[two, two])?;
 /// // Starts at least 2 apart: (0, 2), (0, 3), (1, 3) and the reverse orders.
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 6);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 6);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -283,7 +283,7 @@ mod tests {
         let b = m.int_var(1..=6).unwrap();
         let three = m.int_var(3..=3).unwrap();
         m.disjunctive(&[a, b], &[three, three]).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         // b cannot precede a (1 + 3 > 2): a first, so b >= 3 and a <= 3.
         assert_eq!((s.domains().min(b), s.domains().max(a)), (3, 2));
     }

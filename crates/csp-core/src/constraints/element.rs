@@ -16,7 +16,7 @@ use crate::{Constraint, Domains, PropagationContext, Value, VarId};
 /// let i = m.int_var(0..=4)?;
 /// let r = m.int_var(5..=9)?;
 /// m.element(i, &[3, 5, 7, 5, 11], r)?;
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 3);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 3);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,7 +99,7 @@ impl Constraint for Element {
 /// let r = m.int_var(1..=1)?;
 /// m.element_var(i, &xs, r)?;
 /// // x[i] = 1: 2 choices of i, the chosen x is 1, the other free.
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 4);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,13 +181,13 @@ mod tests {
         let x = m.int_var([0, 1, 3]).unwrap();
         m.element(x, &[1, 2, 2, 0], x).unwrap();
         for pruning in Pruning::ALL {
-            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
             assert_eq!(s.count().solutions, 0, "{pruning}");
         }
         let mut m = Model::new();
         let x = m.int_var(0..=3).unwrap();
         m.element(x, &[1, 2, 2, 0], x).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ArcConsistency)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ArcConsistency)).unwrap();
         assert_eq!(s.domains().value(x), Some(2));
     }
 }

@@ -43,7 +43,7 @@ use crate::{
 /// let day = m.int_var(1..=7)?; // 1 = Monday
 /// let open = m.int_var(1..=1)?;
 /// m.post(OffsetElement::new(day, &[1, 1, 0, 1, 1, 0, 0], 1, open))?;
-/// let days: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| s[day]).collect();
+/// let days: Vec<_> = Solver::new(&m, Config::textbook())?.solutions().map(|s| s[day]).collect();
 /// assert_eq!(days, vec![1, 2, 4, 5]);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
@@ -408,7 +408,7 @@ impl Model {
     /// let i = m.int_var(1..=4)?;
     /// let r = m.int_var(0..=9)?;
     /// m.element_offset(i, &[10, 4, 7, 4], 1, r)?;
-    /// let pairs: Vec<_> = Solver::new(&m, Config::default())?.solutions().map(|s| (s[i], s[r])).collect();
+    /// let pairs: Vec<_> = Solver::new(&m, Config::textbook())?.solutions().map(|s| (s[i], s[r])).collect();
     /// assert_eq!(pairs, vec![(2, 4), (3, 7), (4, 4)]);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
@@ -436,7 +436,7 @@ impl Model {
     /// let one = m.constant(1)?;
     /// m.element_var_offset(i, &xs, 1, one)?;
     /// // i picks a 1 among the x: 4 + 4 + 4 = 12 (x, i) pairs.
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 12);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 12);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn element_var_offset(
@@ -465,7 +465,7 @@ mod tests {
         let i = m.int_var(-5..=5).unwrap();
         let r = m.int_var(0..=9).unwrap();
         m.element_offset(i, &[3, 4], -2, r).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert_eq!(s.domains().values(i).collect::<Vec<_>>(), vec![-2, -1]);
         assert_eq!(s.domains().values(r).collect::<Vec<_>>(), vec![3, 4]);
     }

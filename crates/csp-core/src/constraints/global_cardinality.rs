@@ -24,7 +24,7 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// let twos = m.int_var(0..=3)?;
 /// m.global_cardinality(&xs, &[1, 2], &[ones, twos])?;
 /// // Two of three variables are 1, the other is 2 (and `twos` is 1).
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 3);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 3);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,7 +190,7 @@ mod tests {
         let c = m.int_var_array("c", 2, 0..=9).unwrap();
         m.linear(&[1], &[xs[0]], crate::Relation::Eq, 1).unwrap();
         m.global_cardinality(&xs, &[1, 5], &c).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert_eq!((s.domains().min(c[0]), s.domains().max(c[0])), (1, 4));
         assert_eq!(s.domains().value(c[1]), Some(0));
     }

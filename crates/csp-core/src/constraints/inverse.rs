@@ -28,7 +28,7 @@ use crate::{
 /// let g = m.int_var_array("g", 3, 0..=2)?;
 /// m.inverse(&f, &g)?;
 /// // One solution per permutation f, g being its inverse.
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 6);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 6);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,7 +183,7 @@ mod tests {
         let g = m.int_var_array("g", 3, 0..=2).unwrap();
         m.linear(&[1], &[f[0]], crate::Relation::Eq, 2).unwrap();
         m.inverse(&f, &g).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ArcConsistency)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ArcConsistency)).unwrap();
         assert_eq!(s.domains().value(g[2]), Some(0));
         assert!(!s.domains().contains(g[0], 0));
     }

@@ -21,7 +21,7 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// let ys = m.int_var_array("y", 2, 0..=1)?;
 /// m.lex_less_eq(&xs, &ys)?;
 /// // Pairs (a, b) of 2-bit words with a <= b: 4 * 5 / 2 = 10.
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 10);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 10);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,11 +146,11 @@ mod tests {
         let ys = m.int_var_array("y", 1, 0..=1).unwrap();
         m.lex_less_eq(&xs, &ys).unwrap();
         // x0 < y0 strictly (x is longer): x0 = 0, y0 = 1, x1 free.
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::ArcConsistency)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ArcConsistency)).unwrap();
         assert_eq!(s.domains().value(xs[0]), Some(0));
         assert_eq!(s.domains().value(ys[0]), Some(1));
         assert_eq!(
-            Solver::new(&m, Config::default())
+            Solver::new(&m, Config::textbook())
                 .unwrap()
                 .count()
                 .solutions,

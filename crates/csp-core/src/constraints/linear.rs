@@ -80,7 +80,7 @@ enum Kind {
 /// let x = m.int_var(0..=9)?;
 /// let y = m.int_var(0..=9)?;
 /// m.linear(&[2, 3], &[x, y], Relation::Eq, 12)?; // 2x + 3y = 12
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 3);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 3);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -568,7 +568,7 @@ mod tests {
         let y = m.int_var([-1, 1]).unwrap();
         m.linear(&[1, 0], &[x, y], Relation::Ne, 0).unwrap();
         for pruning in Pruning::ALL {
-            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
             assert_eq!(s.count().solutions, 0, "{pruning}");
         }
     }

@@ -26,7 +26,7 @@ use crate::{
 /// let x = m.int_var(0..=3)?;
 /// let b = m.bool_var();
 /// m.post(ReifiedLinear::new(&[1], &[x], Relation::Le, 1, b)?)?; // b <-> x <= 1
-/// let mut solver = Solver::new(&m, Config::default())?;
+/// let mut solver = Solver::new(&m, Config::textbook())?;
 /// let pairs: Vec<_> = solver.solutions().map(|s| (s[x], s[b])).collect();
 /// assert_eq!(pairs, vec![(0, 1), (1, 1), (2, 0), (3, 0)]);
 /// # Ok::<(), csp_core::CspError>(())
@@ -286,7 +286,7 @@ impl Model {
     /// let y = m.int_var(0..=3)?;
     /// let b = m.bool_var();
     /// m.linear_reif(&[1, 1], &[x, y], Relation::Ge, 5, b)?; // b <-> x + y >= 5
-    /// let b_true = Solver::new(&m, Config::default())?.solutions().filter(|s| s[b] == 1).count();
+    /// let b_true = Solver::new(&m, Config::textbook())?.solutions().filter(|s| s[b] == 1).count();
     /// assert_eq!(b_true, 3); // (2, 3), (3, 2), (3, 3)
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
@@ -313,7 +313,7 @@ impl Model {
     /// let b = m.bool_var();
     /// m.linear_imp(&[1], &[x], Relation::Eq, 2, b)?; // b -> x = 2
     /// // b = 0 with any x (4), b = 1 with x = 2 (1).
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 5);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 5);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn linear_imp(
@@ -362,7 +362,7 @@ mod tests {
         let b = m.bool_var();
         m.linear_reif(&[1], &[x], Relation::Eq, 2, b).unwrap();
         for pruning in [Pruning::ForwardChecking, Pruning::Propagators] {
-            let s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            let s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
             assert_eq!(s.domains().value(b), Some(0), "{pruning}");
         }
     }
@@ -406,7 +406,7 @@ mod tests {
         let x = m.int_var(0..=3).unwrap();
         let b = m.bool_var();
         m.linear_imp(&[1], &[x], Relation::Ge, 5, b).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert_eq!(s.domains().value(b), Some(0));
         assert_eq!(s.domains().len(x), 4);
     }

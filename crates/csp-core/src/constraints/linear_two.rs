@@ -138,7 +138,7 @@ mod tests {
                                 } else {
                                     m.linear(&[a, b], &[x, y], Relation::Le, c).unwrap();
                                 }
-                                let config = Config::default()
+                                let config = Config::textbook()
                                     .with_pruning(Pruning::Propagators)
                                     .with_binary_branching(true);
                                 let r = Solver::new(&m, config).unwrap().count();

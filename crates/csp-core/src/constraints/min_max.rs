@@ -21,7 +21,7 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// let r = m.int_var(0..=2)?;
 /// m.post(MinMax::max(&xs, r))?;
 /// // Every one of the 27 arrays has exactly one maximum.
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 27);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 27);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -194,7 +194,7 @@ impl Model {
     /// let lowest = m.constant(2)?;
     /// m.min(&xs, lowest)?;
     /// // (2, 2), (2, 3), (3, 2).
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 3);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 3);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn min(&mut self, vars: &[VarId], result: VarId) -> Result<ConstraintId, CspError> {
@@ -211,7 +211,7 @@ impl Model {
     /// let top = m.int_var(0..=1)?;
     /// m.max(&xs, top)?;
     /// // Every variable is 0 or 1: 8 arrays.
-    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 8);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 8);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn max(&mut self, vars: &[VarId], result: VarId) -> Result<ConstraintId, CspError> {
@@ -242,7 +242,7 @@ mod tests {
         let b = m.int_var(0..=3).unwrap();
         let r = m.int_var([5, 7]).unwrap();
         m.max(&[a, b], r).unwrap();
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::Propagators)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         let d = s.domains();
         assert_eq!(d.values(a).collect::<Vec<_>>(), vec![5, 6, 7]);
     }

@@ -14,7 +14,7 @@ use crate::{Constraint, Domains, PropagationContext, Value, VarId};
 /// let x = m.int_var(0..=2)?;
 /// let y = m.int_var(0..=2)?;
 /// m.not_equal_offset(x, y, 1)?; // x != y + 1
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 7);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 7);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@ pub type PredicateFn = dyn Fn(&[Value]) -> bool + Send + Sync;
 /// let a = m.int_var(1..=5)?;
 /// let b = m.int_var(1..=5)?;
 /// m.predicate("next to", &[a, b], |v| (v[0] - v[1]).abs() == 1)?;
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 8);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 8);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 pub struct Predicate {

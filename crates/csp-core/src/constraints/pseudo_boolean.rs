@@ -35,7 +35,7 @@ use crate::{Constraint, CspError, Domains, PropagationContext, StateLayout, Valu
 /// let bounds = [(0, 1); 4];
 /// // 5a + 4b + 3c + 2d <= 6: 7 of the 16 assignments.
 /// m.post(PseudoBoolean::new(&[5, 4, 3, 2], &x, Relation::Le, 6, &bounds)?)?;
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 7);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 7);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

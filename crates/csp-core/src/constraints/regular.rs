@@ -201,7 +201,7 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 /// let xs = m.int_var_array("x", 4, 0..=1)?;
 /// m.regular(&xs, &a)?;
 /// // Binary words of length 4 without "11": Fibonacci(6) = 8.
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 8);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 8);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

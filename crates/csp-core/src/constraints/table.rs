@@ -18,7 +18,7 @@ use crate::{Constraint, CspError, Domains, PropagationContext, Value, VarId};
 /// let x = m.int_var(0..=3)?;
 /// let y = m.int_var(0..=3)?;
 /// m.table(&[x, y], vec![vec![0, 1], vec![1, 2], vec![2, 3]])?;
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 3);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 3);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -99,7 +99,7 @@ mod tests {
         let base = vars[0];
         vars.push(m.offset_view(base, 7).unwrap());
         vars.push(m.minus_view(base).unwrap());
-        let s = Solver::new(&m, Config::default()).unwrap();
+        let s = Solver::new(&m, Config::textbook()).unwrap();
         let d = s.domains();
         for &x in &vars {
             for lo in [

@@ -102,7 +102,7 @@ impl Var {
 /// use csp_core::{Model, Solver, Config};
 /// let mut model = Model::new();
 /// let x = model.int_var(-2..=5)?;
-/// let solver = Solver::new(&model, Config::default())?;
+/// let solver = Solver::new(&model, Config::textbook())?;
 /// let domains = solver.domains();
 /// assert_eq!((domains.min(x), domains.max(x), domains.len(x)), (-2, 5, 8));
 /// assert!(domains.contains(x, 0) && !domains.contains(x, 6));

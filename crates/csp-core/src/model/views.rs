@@ -39,7 +39,7 @@ impl Model {
     /// assert_eq!(m.var_name(y), "-2*x+5");
     /// assert_eq!(m.domain(y)?.values(), vec![-1, 1, 3, 5]);
     /// m.all_different(&[x, y])?; // x != -2x + 5: x = 1 has y = 3, ...
-    /// let mut s = Solver::new(&m, Config::default())?;
+    /// let mut s = Solver::new(&m, Config::textbook())?;
     /// let sols: Vec<_> = s.solutions().map(|s| (s[x], s[y])).collect();
     /// assert_eq!(sols, vec![(0, 5), (1, 3), (2, 1), (3, -1)]);
     /// assert!(m.view(x, 0, 1).is_err());
@@ -68,7 +68,7 @@ impl Model {
     /// let x = m.int_var(0..=9)?;
     /// let y = m.offset_view(x, 10)?;
     /// m.linear(&[1, 1], &[x, y], Relation::Eq, 16)?; // x + (x + 10) = 16
-    /// let sol = Solver::new(&m, Config::default())?.first().solution.unwrap();
+    /// let sol = Solver::new(&m, Config::textbook())?.first().solution.unwrap();
     /// assert_eq!((sol[x], sol[y]), (3, 13));
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
@@ -83,7 +83,7 @@ impl Model {
     /// let mut m = Model::new();
     /// let x = m.int_var(1..=3)?;
     /// let y = m.scale_view(x, 4)?;
-    /// assert_eq!(Solver::new(&m, Config::default())?.domains().values(y).collect::<Vec<_>>(), [4, 8, 12]);
+    /// assert_eq!(Solver::new(&m, Config::textbook())?.domains().values(y).collect::<Vec<_>>(), [4, 8, 12]);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn scale_view(&mut self, x: VarId, a: Value) -> Result<VarId, CspError> {
@@ -97,7 +97,7 @@ impl Model {
     /// let mut m = Model::new();
     /// let x = m.int_var(2..=5)?;
     /// let y = m.minus_view(x)?;
-    /// let s = Solver::new(&m, Config::default())?;
+    /// let s = Solver::new(&m, Config::textbook())?;
     /// assert_eq!((s.domains().min(y), s.domains().max(y)), (-5, -2));
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
@@ -306,7 +306,7 @@ mod tests {
         let x = m.named_int_var("x", 0..=3).unwrap();
         m.offset_view(x, 1).unwrap();
         m.named_int_var("late", 0..=3).unwrap();
-        let Err(e) = crate::Solver::new(&m, crate::Config::default()) else {
+        let Err(e) = crate::Solver::new(&m, crate::Config::textbook()) else {
             panic!("a variable after a view was accepted");
         };
         assert_eq!(

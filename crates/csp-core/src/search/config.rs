@@ -2,13 +2,13 @@
 
 use std::time::Duration;
 
-use crate::{CancelFlag, Limits, Pruning, Restarts, ValOrder, VarId, VarOrder};
+use crate::{CancelFlag, Limits, ProgressHook, Pruning, Restarts, ValOrder, VarId, VarOrder};
 
 /// How to search: the pruning level, the branching heuristics, and the limits.
 ///
 /// ```
 /// use csp_core::{Config, Pruning, VarOrder, ValOrder};
-/// let config = Config::default()
+/// let config = Config::textbook()
 ///     .with_pruning(Pruning::ForwardChecking)
 ///     .with_var_order(VarOrder::FirstFail)
 ///     .with_val_order(ValOrder::MiddleOut)
@@ -41,28 +41,120 @@ pub struct Config {
     /// When to start again from the root (see
     /// [`with_restarts`](Config::with_restarts)).
     pub restarts: Restarts,
+    /// A heartbeat while searching (see
+    /// [`with_progress`](Config::with_progress)).
+    pub progress: Option<ProgressHook>,
 }
 
 /// The default [`Config::trail_budget`]: 64 MiB.
 pub const DEFAULT_TRAIL_BUDGET: usize = 64 << 20;
 
 impl Default for Config {
+    /// The strongest general-purpose search, for a model of your own:
+    /// [`Pruning::Propagators`] (each constraint's strongest filtering, to a
+    /// fixpoint), the learning variable order [`DEFAULT_VAR_ORDER`]
+    /// (afc/size, Gecode's default), ascending values, binary choices
+    /// (`x = v`, then `x != v`), restarts [`DEFAULT_RESTARTS`], no limits.
+    /// The textbook strategies are one call away: [`Config::textbook`].
+    ///
+    /// Nodes, failures and every other counter mean what they mean under
+    /// any strategy ([`SearchStats`](crate::SearchStats)): a binary choice's
+    /// second branch (`x != v`) is a node too.
+    ///
+    /// ```
+    /// use csp_core::{Config, Pruning, Restarts, Solver, VarOrder};
+    /// let config = Config::default();
+    /// assert_eq!(config.pruning, Pruning::Propagators);
+    /// assert_eq!(config.var_order, VarOrder::AfcSize);
+    /// assert!(config.binary_branching);
+    /// let (m, _) = csp_core::models::queens(8)?;
+    /// assert_eq!(Solver::new(&m, config)?.count().solutions, 92);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
     fn default() -> Self {
         Config {
-            pruning: Pruning::default(),
-            var_order: VarOrder::default(),
-            val_order: ValOrder::default(),
+            pruning: Pruning::Propagators,
+            var_order: DEFAULT_VAR_ORDER,
+            binary_branching: true,
+            restarts: DEFAULT_RESTARTS,
+            ..Config::textbook()
+        }
+    }
+}
+
+/// [`Config::default`]'s variable order: afc/size ([`VarOrder::AfcSize`]).
+/// Measured against dom/wdeg on the shared MiniZinc set and the examples
+/// (docs/search.md, "The default search").
+pub const DEFAULT_VAR_ORDER: VarOrder = VarOrder::AfcSize;
+
+/// [`Config::default`]'s restarts: none ([`Restarts::Never`]). Measured on
+/// the shared MiniZinc set and the examples (docs/search.md, "The default
+/// search"); [`Config::with_restarts`] turns them on.
+pub const DEFAULT_RESTARTS: Restarts = Restarts::Never;
+
+impl Config {
+    /// The textbook search: the classic *promising* check
+    /// ([`Pruning::Check`]), variables in input order, values ascending, one
+    /// value of one variable at a time, no restarts, no limits. This is
+    /// the search of the classic programs and of every textbook figure
+    /// (15,720 nodes for all solutions of 8-queens); start from it to see
+    /// what each pruning level and heuristic does
+    /// (`Config::textbook().with_pruning(Pruning::ForwardChecking)`). For a
+    /// model you want solved, [`Config::default`] is much stronger.
+    ///
+    /// ```
+    /// use csp_core::{Config, Solver};
+    /// let (m, _) = csp_core::models::pairwise_queens(8)?;
+    /// let count = Solver::new(&m, Config::textbook())?.count();
+    /// assert_eq!((count.solutions, count.stats.tried), (92, 15_720));
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn textbook() -> Self {
+        Config {
+            pruning: Pruning::Check,
+            var_order: VarOrder::Input,
+            val_order: ValOrder::Ascending,
             limits: Limits::default(),
             decision_vars: None,
             binary_branching: false,
             trail_budget: Some(DEFAULT_TRAIL_BUDGET),
             lazy_bits_above: crate::domains::DEFAULT_LAZY_BITS_ABOVE,
             restarts: Restarts::Never,
+            progress: None,
         }
     }
-}
 
-impl Config {
+    /// Calls `hook` with the search's [`Progress`](crate::Progress) (nodes,
+    /// failures, solutions, depth, best objective, elapsed time) at most once
+    /// per `every` while a search runs, so that a long search shows it is
+    /// alive. The clock is read where the time limit is (every 256 nodes), so
+    /// a call may come later than `every`, never earlier. The hook runs on the
+    /// searching thread: keep it quick.
+    ///
+    /// ```
+    /// use std::sync::{Arc, atomic::{AtomicU64, Ordering}};
+    /// use std::time::Duration;
+    /// use csp_core::{Config, Solver};
+    /// let (m, _) = csp_core::models::queens(9)?;
+    /// let calls = Arc::new(AtomicU64::new(0));
+    /// let seen = calls.clone();
+    /// let config = Config::textbook().with_progress(Duration::ZERO, move |p| {
+    ///     assert!(p.solutions <= 352 && p.depth <= 9);
+    ///     seen.fetch_add(1, Ordering::Relaxed);
+    /// });
+    /// assert_eq!(Solver::new(&m, config)?.count().solutions, 352);
+    /// assert!(calls.load(Ordering::Relaxed) > 0);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn with_progress(
+        mut self,
+        every: Duration,
+        hook: impl Fn(&crate::Progress) + Send + Sync + 'static,
+    ) -> Self {
+        self.progress = Some(ProgressHook::new(every, hook));
+        self
+    }
+
     /// Sets the pruning level.
     pub fn with_pruning(mut self, pruning: Pruning) -> Self {
         self.pruning = pruning;
@@ -124,7 +216,7 @@ impl Config {
     /// let d = m.int_var(0..=2)?;
     /// m.all_different(&x)?;
     /// m.distance(x[0], x[2], d)?; // d = |x0 - x2|
-    /// let config = Config::default()
+    /// let config = Config::textbook()
     ///     .with_pruning(Pruning::ForwardChecking)
     ///     .with_decision_vars(&[x[2], x[1], x[0]]);
     /// let mut s = Solver::new(&m, config)?;
@@ -149,7 +241,7 @@ impl Config {
     /// ```
     /// use csp_core::{Config, Model, Pruning, Solver};
     /// let (m, _) = csp_core::models::queens(8)?;
-    /// let config = Config::default()
+    /// let config = Config::textbook()
     ///     .with_pruning(Pruning::Propagators)
     ///     .with_binary_branching(true);
     /// assert_eq!(Solver::new(&m, config)?.count().solutions, 92);
@@ -178,7 +270,7 @@ impl Config {
     /// use csp_core::{Config, Pruning, Solver};
     /// let (m, _) = csp_core::models::queens(8)?;
     /// // A budget of one byte: every backtrack is recomputed, the count is the same.
-    /// let config = Config::default()
+    /// let config = Config::textbook()
     ///     .with_pruning(Pruning::ForwardChecking)
     ///     .with_trail_budget(Some(1));
     /// assert_eq!(Solver::new(&m, config)?.count().solutions, 92);
@@ -208,7 +300,7 @@ impl Config {
     /// let x = m.int_var(0..=(1 << 24) - 1)?;
     /// let y = m.int_var(0..=(1 << 24) - 1)?;
     /// m.linear(&[1, 1], &[x, y], Relation::Le, 10)?;
-    /// let mut solver = Solver::new(&m, Config::default().with_lazy_bits_above(64))?;
+    /// let mut solver = Solver::new(&m, Config::textbook().with_lazy_bits_above(64))?;
     /// assert_eq!(solver.domains().max(x), (1 << 24) - 1);
     /// assert!(solver.first().solution.is_some());
     /// # Ok::<(), csp_core::CspError>(())
@@ -246,7 +338,7 @@ impl Config {
     /// ```
     /// use csp_core::{Config, Pruning, Restarts, Solver, VarOrder};
     /// let (m, _) = csp_core::models::queens(30)?;
-    /// let config = Config::default()
+    /// let config = Config::textbook()
     ///     .with_pruning(Pruning::Propagators)
     ///     .with_binary_branching(true)
     ///     .with_var_order(VarOrder::DomOverWdeg)

@@ -33,7 +33,7 @@ mod split;
 #[cfg(test)]
 mod tests;
 
-pub use config::{Config, DEFAULT_TRAIL_BUDGET};
+pub use config::{Config, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET, DEFAULT_VAR_ORDER};
 use optimize::Objective;
 pub use restart::Restarts;
 pub use results::{CountResult, Goal, Optimum, Solution, Solutions, SolveResult};
@@ -112,7 +112,7 @@ const CLOCK_INTERVAL: u64 = 256;
 ///         m.not_equal_offset(q[i], q[j], -d)?;
 ///     }
 /// }
-/// let mut solver = Solver::new(&m, Config::default().with_pruning(Pruning::Check))?;
+/// let mut solver = Solver::new(&m, Config::textbook().with_pruning(Pruning::Check))?;
 /// let first = solver.first();
 /// assert_eq!(first.solution.unwrap().values_of(&q), vec![1, 3, 0, 2]);
 /// assert_eq!((first.stats.tried, first.stats.accepted, first.stats.rejected), (26, 8, 18));
@@ -174,6 +174,11 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// The failure count at which the search must look up: the smaller of
     /// the failure limit and `restart_at` (one comparison per failure).
     fail_mark: u64,
+    /// The heartbeat ([`Config::with_progress`]), when it is next due, and the
+    /// best objective value so far (for its report).
+    progress: Option<crate::ProgressHook>,
+    next_progress: Option<Instant>,
+    progress_best: Option<crate::Value>,
 }
 
 impl<'m> Solver<'m> {
@@ -343,6 +348,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             restart_policy: config.restarts,
             restart_at: config.restarts.budget(0),
             fail_mark: u64::MAX,
+            next_progress: config.progress.as_ref().map(|h| started + h.every),
+            progress: config.progress,
+            progress_best: None,
         };
         solver.update_fail_mark();
         solver.domains.push_level();

@@ -216,7 +216,7 @@ mod tests {
     use crate::{Config, Goal, Model, Pruning, Relation, SearchStatus, VarOrder};
 
     fn queens_config(pruning: Pruning, restarts: Restarts) -> Config {
-        Config::default()
+        Config::textbook()
             .with_pruning(pruning)
             .with_var_order(VarOrder::DomOverWdeg)
             .with_restarts(restarts)
@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn solver_refuses_a_bad_policy() {
         let (m, _) = crate::models::queens(4).unwrap();
-        let config = Config::default().with_restarts(Restarts::Luby { scale: 0 });
+        let config = Config::textbook().with_restarts(Restarts::Luby { scale: 0 });
         let err = Solver::new(&m, config).err().unwrap();
         assert_eq!(err.to_string(), "restarts: the scale must be at least 1");
     }

@@ -177,7 +177,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// The limits checked before each node: nodes, failures, and every
     /// [`CLOCK_INTERVAL`] nodes the clock and the cancel flag.
     #[inline]
-    fn node_limits(&self, started: Instant) -> Option<StopReason> {
+    fn node_limits(&mut self, started: Instant) -> Option<StopReason> {
         if self.limits.nodes.is_some_and(|n| self.stats.tried >= n) {
             return Some(StopReason::NodeLimit);
         }
@@ -190,9 +190,33 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             return Some(StopReason::FailureLimit);
         }
         if self.stats.tried % CLOCK_INTERVAL == 0 {
+            if self.next_progress.is_some() {
+                self.report_progress(started);
+            }
             return self.out_of_time(started);
         }
         None
+    }
+
+    /// Calls the progress hook if it is due.
+    #[cold]
+    fn report_progress(&mut self, started: Instant) {
+        let (Some(hook), Some(due)) = (&self.progress, self.next_progress) else {
+            return;
+        };
+        let now = Instant::now();
+        if now < due {
+            return;
+        }
+        self.next_progress = Some(now + hook.every);
+        (hook.call)(&crate::Progress {
+            nodes: self.stats.tried,
+            failures: self.stats.rejected,
+            solutions: self.stats.solutions,
+            depth: self.frames.len(),
+            best: self.progress_best,
+            elapsed: self.stats.elapsed + now.duration_since(started),
+        });
     }
 
     /// The next node of the frame on top (`var`, `choice`, `value`),

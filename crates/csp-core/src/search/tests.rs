@@ -24,7 +24,7 @@ fn forward_checking_in_bulk_prunes_exactly_as_one_by_one() {
     for n in 1..=9 {
         let m = queens(n);
         for var in [VarOrder::Input, VarOrder::FirstFail] {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(Pruning::ForwardChecking)
                 .with_var_order(var);
             let mut solver = Solver::new(&m, config.clone()).unwrap();
@@ -42,7 +42,7 @@ fn forward_checking_in_bulk_prunes_exactly_as_one_by_one() {
 #[test]
 fn assume_after_the_search_started_is_an_error() {
     let m = queens(4);
-    let mut s = Solver::new(&m, Config::default()).unwrap();
+    let mut s = Solver::new(&m, Config::textbook()).unwrap();
     assert!(s.first().solution.is_some());
     let e = s.assume(&[(VarId::new(0), 1)]).unwrap_err();
     assert_eq!(
@@ -54,7 +54,7 @@ fn assume_after_the_search_started_is_an_error() {
 #[test]
 fn a_variable_of_another_model_is_an_error_not_a_panic() {
     let m = queens(4);
-    let mut s = Solver::new(&m, Config::default()).unwrap();
+    let mut s = Solver::new(&m, Config::textbook()).unwrap();
     let e = s.assume(&[(VarId::new(7), 0)]).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -77,14 +77,14 @@ fn a_variable_of_another_model_is_an_error_not_a_panic() {
 #[test]
 fn zero_limits_stop_before_the_first_node() {
     let m = queens(4);
-    let r = Solver::new(&m, Config::default().with_node_limit(0))
+    let r = Solver::new(&m, Config::textbook().with_node_limit(0))
         .unwrap()
         .first();
     assert_eq!(
         (r.solution.is_none(), r.status, r.stats.tried),
         (true, SearchStatus::Stopped(StopReason::NodeLimit), 0)
     );
-    let r = Solver::new(&m, Config::default().with_time_limit(Duration::ZERO))
+    let r = Solver::new(&m, Config::textbook().with_time_limit(Duration::ZERO))
         .unwrap()
         .count();
     assert_eq!(
@@ -93,7 +93,7 @@ fn zero_limits_stop_before_the_first_node() {
     );
     let flag = CancelFlag::new();
     flag.cancel();
-    let r = Solver::new(&m, Config::default().with_cancel_flag(flag))
+    let r = Solver::new(&m, Config::textbook().with_cancel_flag(flag))
         .unwrap()
         .count();
     assert_eq!(
@@ -124,7 +124,7 @@ fn decision_variables_are_branched_on_first_in_the_order_given() {
     let order = [x[3], x[1], x[0], x[2]];
     for pruning in Pruning::ALL {
         for var in [VarOrder::Input, VarOrder::FirstFail, VarOrder::DomOverWdeg] {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(var)
                 .with_decision_vars(&order);
@@ -154,7 +154,7 @@ fn decision_variables_are_branched_on_first_in_the_order_given() {
         }
     }
     // Without decision variables, input order starts with s.
-    let mut plain = Solver::with_observer(&m, Config::default(), Chosen::default()).unwrap();
+    let mut plain = Solver::with_observer(&m, Config::textbook(), Chosen::default()).unwrap();
     plain.first();
     assert_eq!(plain.into_observer().0[0], (0, s));
 }
@@ -162,7 +162,7 @@ fn decision_variables_are_branched_on_first_in_the_order_given() {
 #[test]
 fn unknown_or_repeated_decision_variables_are_errors() {
     let m = queens(4);
-    let e = Solver::new(&m, Config::default().with_decision_vars(&[VarId::new(9)]))
+    let e = Solver::new(&m, Config::textbook().with_decision_vars(&[VarId::new(9)]))
         .err()
         .unwrap();
     assert_eq!(
@@ -170,7 +170,7 @@ fn unknown_or_repeated_decision_variables_are_errors() {
         "decision variables: unknown variable #9 (the model has 4 variables)"
     );
     let twice = [VarId::new(1), VarId::new(1)];
-    let e = Solver::new(&m, Config::default().with_decision_vars(&twice))
+    let e = Solver::new(&m, Config::textbook().with_decision_vars(&twice))
         .err()
         .unwrap();
     assert_eq!(e.to_string(), "decision variables: #1 is listed twice");
@@ -183,7 +183,7 @@ fn limits_hold_inside_the_root_propagation() {
     let m = queens(300);
     let flag = CancelFlag::new();
     flag.cancel();
-    let config = Config::default()
+    let config = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_cancel_flag(flag);
     let mut s = Solver::new(&m, config).unwrap();
@@ -193,7 +193,7 @@ fn limits_hold_inside_the_root_propagation() {
         (SearchStatus::Stopped(StopReason::Cancelled), 0)
     );
     // A time limit already spent stops it the same way.
-    let config = Config::default()
+    let config = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_time_limit(Duration::ZERO);
     let r = Solver::new(&m, config).unwrap().count();
@@ -217,7 +217,7 @@ fn a_limit_reached_inside_a_decision_stops_the_search_there() {
     }
     let m = queens(200);
     let flag = CancelFlag::new();
-    let config = Config::default()
+    let config = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_cancel_flag(flag.clone());
     let mut s = Solver::with_observer(&m, config, CancelAt(flag, 2)).unwrap();
@@ -242,7 +242,7 @@ fn recomputation_under_a_tiny_trail_budget_changes_nothing_but_memory() {
         for pruning in Pruning::ALL {
             for binary in [false, true] {
                 for var in [VarOrder::Input, VarOrder::FirstFail] {
-                    let config = Config::default()
+                    let config = Config::textbook()
                         .with_pruning(pruning)
                         .with_var_order(var)
                         .with_binary_branching(binary);
@@ -264,7 +264,7 @@ fn recomputation_under_a_tiny_trail_budget_changes_nothing_but_memory() {
 #[test]
 fn assumptions_are_kept_by_recomputation() {
     let (m, q) = crate::models::queens(6).unwrap();
-    let config = Config::default()
+    let config = Config::textbook()
         .with_pruning(Pruning::ForwardChecking)
         .with_trail_budget(Some(1));
     let mut s = Solver::new(&m, config).unwrap();
@@ -297,7 +297,7 @@ fn split_choices_halve_the_domain_and_count_each_value_once() {
             [">=4", ">=6", ">=7", "<7", "<6", ">=5"],
         ),
     ] {
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(Pruning::Propagators)
             .with_binary_branching(true)
             .with_val_order(val);
@@ -314,7 +314,7 @@ fn split_choices_halve_the_domain_and_count_each_value_once() {
     }
     // Without binary choices (and at the textbook levels) a node assigns a
     // value: one node per value, ascending.
-    let config = Config::default()
+    let config = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_val_order(ValOrder::Split);
     let r = Solver::new(&m, config).unwrap().count();
@@ -338,7 +338,7 @@ fn afc_size_starts_with_the_variable_on_most_constraints_per_value() {
     let z = m.int_var(0..=3).unwrap();
     m.not_equal(x, y).unwrap();
     m.not_equal(y, z).unwrap();
-    let config = Config::default()
+    let config = Config::textbook()
         .with_pruning(Pruning::Propagators)
         .with_var_order(VarOrder::AfcSize);
     let mut s = Solver::with_observer(&m, config, Selected::default()).unwrap();

@@ -179,7 +179,7 @@ struct LevelMark {
 /// let xs = m.int_var_array("x", 4, 0..=1)?;
 /// m.post(AtMostOnes { vars: xs, k: 2 })?;
 /// for pruning in Pruning::ALL {
-///     let mut s = Solver::new(&m, Config::default().with_pruning(pruning))?;
+///     let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning))?;
 ///     assert_eq!(s.count().solutions, 1 + 4 + 6); // no, one or two ones
 /// }
 /// # Ok::<(), csp_core::CspError>(())

@@ -490,7 +490,7 @@ pub fn every_config(seed: u64) -> Vec<Config> {
         for var in var_orders(seed) {
             let splits = [ValOrder::Split, ValOrder::ReverseSplit];
             for val in val_orders(seed.wrapping_add(1)).into_iter().chain(splits) {
-                let config = Config::default()
+                let config = Config::textbook()
                     .with_pruning(pruning)
                     .with_var_order(var)
                     .with_val_order(val);
@@ -501,7 +501,7 @@ pub fn every_config(seed: u64) -> Vec<Config> {
             }
         }
         // Undo records dropped at every level: backtracking recomputes.
-        let tiny = Config::default()
+        let tiny = Config::textbook()
             .with_pruning(pruning)
             .with_trail_budget(Some(1));
         if pruning == Pruning::Propagators {
@@ -510,7 +510,7 @@ pub fn every_config(seed: u64) -> Vec<Config> {
         out.push(tiny.clone());
         // Every range an interval until its first hole, with and without
         // recomputation.
-        for lazy in [Config::default().with_pruning(pruning), tiny] {
+        for lazy in [Config::textbook().with_pruning(pruning), tiny] {
             let lazy = lazy.with_lazy_bits_above(0);
             if pruning == Pruning::Propagators {
                 out.push(lazy.clone().with_binary_branching(true));
@@ -528,7 +528,7 @@ pub fn every_config(seed: u64) -> Vec<Config> {
                 VarOrder::Random(seed),
             ),
         ] {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(var)
                 .with_restarts(restarts);
@@ -542,7 +542,7 @@ pub fn every_config(seed: u64) -> Vec<Config> {
     // Split choices (`x <= m | x > m`) replayed by recomputation, on
     // intervals, and across restarts.
     for val in [ValOrder::Split, ValOrder::ReverseSplit] {
-        let split = Config::default()
+        let split = Config::textbook()
             .with_pruning(Pruning::Propagators)
             .with_binary_branching(true)
             .with_val_order(val);
@@ -657,9 +657,9 @@ pub fn fuzz_case(data: &[u8]) -> (CspSpec, Vec<Config>) {
     let val = val_orders(seed)[usize::from(head) / 5 % 5];
     let mut configs = Vec::new();
     for pruning in Pruning::ALL {
-        configs.push(Config::default().with_pruning(pruning));
+        configs.push(Config::textbook().with_pruning(pruning));
         configs.push(
-            Config::default()
+            Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(var)
                 .with_val_order(val),

@@ -563,7 +563,7 @@ pub fn run(case: Case) -> Report {
         let want = harness.case.solutions(doms).len();
         // (d) promising, on the untouched domains.
         let m = model_with(&harness, doms, false);
-        let s = Solver::new(&m, Config::default().with_pruning(Pruning::None)).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::None)).unwrap();
         harness.audit_promising(doms, s.domains());
         // Root propagation (and the search below it) at each narrowing level.
         for pruning in [
@@ -571,14 +571,14 @@ pub fn run(case: Case) -> Report {
             Pruning::ArcConsistency,
             Pruning::Propagators,
         ] {
-            let mut s = Solver::new(&m, Config::default().with_pruning(pruning)).unwrap();
+            let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
             let r = s.count();
             if !r.is_complete() || r.solutions != want as u64 {
                 mismatch(pruning.as_str(), doms, r.solutions, want);
             }
         }
         // Binary choices (x = v, then x != v with propagation), first-fail.
-        let config = Config::default()
+        let config = Config::textbook()
             .with_pruning(Pruning::Propagators)
             .with_var_order(csp_core::VarOrder::FirstFail)
             .with_binary_branching(true);
@@ -589,7 +589,7 @@ pub fn run(case: Case) -> Report {
         // Forward checking triggered by each variable, on exactly these domains.
         let m = model_with(&harness, doms, true);
         for t in 0..n {
-            let config = Config::default().with_pruning(Pruning::ForwardChecking);
+            let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
             let mut s =
                 Solver::with_selectors(&m, config, Prefer(VarId::new(t)), Ascending, NoObserver)
                     .unwrap();

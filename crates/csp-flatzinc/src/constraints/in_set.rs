@@ -13,7 +13,7 @@ use csp_core::{
 /// let mut m = Model::new();
 /// let x = m.int_var(0..=9)?;
 /// m.post(InSet::new(x, Domain::from(vec![1, 3, 5, 12])))?;
-/// let mut solver = Solver::new(&m, Config::default())?;
+/// let mut solver = Solver::new(&m, Config::textbook())?;
 /// assert_eq!(solver.solutions().map(|s| s[x]).collect::<Vec<_>>(), vec![1, 3, 5]);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```

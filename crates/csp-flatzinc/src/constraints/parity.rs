@@ -17,7 +17,7 @@ use csp_core::{
 /// let mut m = Model::new();
 /// let v: Vec<_> = (0..3).map(|_| m.bool_var()).collect();
 /// m.post(Parity::new(&v, true))?;
-/// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 4);
+/// assert_eq!(Solver::new(&m, Config::textbook())?.count().solutions, 4);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug)]

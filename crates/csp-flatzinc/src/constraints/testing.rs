@@ -33,7 +33,7 @@ pub(crate) fn agrees_with_brute_force(model: &Model) {
     let expected = brute_force(model);
     for pruning in Pruning::ALL {
         for order in [VarOrder::Input, VarOrder::FirstFail] {
-            let config = Config::default()
+            let config = Config::textbook()
                 .with_pruning(pruning)
                 .with_var_order(order);
             let mut solver = Solver::new(model, config).unwrap();

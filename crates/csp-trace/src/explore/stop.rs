@@ -18,7 +18,7 @@ use csp_core::{
 /// use csp_trace::StopAtCap;
 /// # let m = { let mut m = csp_core::Model::new();
 /// #   let q = m.int_var_array("q", 8, 0..=7)?; m.all_different(&q)?; m };
-/// let mut config = Config::default().with_pruning(Pruning::ForwardChecking);
+/// let mut config = Config::textbook().with_pruning(Pruning::ForwardChecking);
 /// let recorder = StopAtCap::new(100, &mut config);
 /// let mut solver = Solver::with_observer(&m, config, recorder)?;
 /// let counted = solver.count();

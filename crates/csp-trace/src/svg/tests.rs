@@ -45,7 +45,7 @@ fn svg_is_well_formed_and_its_marks_equal_the_search_statistics() {
     let m = queens(4);
     for pruning in LEVELS {
         for all in [false, true] {
-            let cfg = Config::default().with_pruning(pruning);
+            let cfg = Config::textbook().with_pruning(pruning);
             let mut s = Solver::with_observer(&m, cfg, TraceRecorder::new(100_000)).unwrap();
             let (stats, solutions) = if all {
                 let r = s.count();
@@ -75,7 +75,7 @@ fn svg_is_well_formed_and_its_marks_equal_the_search_statistics() {
 fn no_two_node_boxes_overlap() {
     let m = queens(5);
     for pruning in LEVELS {
-        let cfg = Config::default().with_pruning(pruning);
+        let cfg = Config::textbook().with_pruning(pruning);
         let mut s = Solver::with_observer(&m, cfg, TraceRecorder::new(100_000)).unwrap();
         s.count();
         let svg = s
@@ -103,7 +103,7 @@ fn no_two_node_boxes_overlap() {
 #[test]
 fn children_are_centred_under_their_parent() {
     let m = queens(4);
-    let mut s = Solver::with_observer(&m, Config::default(), TraceRecorder::new(10_000)).unwrap();
+    let mut s = Solver::with_observer(&m, Config::textbook(), TraceRecorder::new(10_000)).unwrap();
     s.count();
     let trace = s.into_observer().finish();
     let svg = trace.to_svg(&m, &SvgOptions::default());
@@ -135,7 +135,7 @@ fn children_are_centred_under_their_parent() {
 #[test]
 fn pruned_values_and_candidates_carry_their_provenance() {
     let m = queens(4);
-    let cfg = Config::default()
+    let cfg = Config::textbook()
         .with_pruning(Pruning::ForwardChecking)
         .with_var_order(csp_core::VarOrder::FirstFail);
     let mut s = Solver::with_observer(&m, cfg, TraceRecorder::new(10_000)).unwrap();
@@ -157,7 +157,7 @@ fn pruned_values_and_candidates_carry_their_provenance() {
 #[test]
 fn painter_draws_the_boxes_and_sees_the_path() {
     let m = queens(4);
-    let mut s = Solver::with_observer(&m, Config::default(), TraceRecorder::new(10_000)).unwrap();
+    let mut s = Solver::with_observer(&m, Config::textbook(), TraceRecorder::new(10_000)).unwrap();
     s.first();
     let trace = s.into_observer().finish();
     let painter = |b: &NodeBox<'_>| {
@@ -184,7 +184,7 @@ fn painter_draws_the_boxes_and_sees_the_path() {
 #[test]
 fn a_truncated_trace_says_so_and_large_trees_are_capped() {
     let m = queens(12);
-    let cfg = Config::default().with_pruning(Pruning::ForwardChecking);
+    let cfg = Config::textbook().with_pruning(Pruning::ForwardChecking);
     let plain = Solver::new(&m, cfg.clone()).unwrap().count();
     let mut s = Solver::with_observer(&m, cfg, TraceRecorder::new(300)).unwrap();
     let traced = s.count();
@@ -211,7 +211,7 @@ fn text_is_escaped() {
     );
     let mut m = Model::new();
     m.named_int_var("x<&>\"", 0..=1).unwrap();
-    let mut s = Solver::with_observer(&m, Config::default(), TraceRecorder::new(100)).unwrap();
+    let mut s = Solver::with_observer(&m, Config::textbook(), TraceRecorder::new(100)).unwrap();
     s.count();
     let svg = s
         .into_observer()

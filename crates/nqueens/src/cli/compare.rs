@@ -113,6 +113,9 @@ pub struct Args {
 
 /// Runs `nqueens compare`.
 pub fn run(a: Args) -> Outcome {
+    if a.output.is_none() && matches!(a.format, Format::Svg) {
+        csp_cli::output::refuse_terminal("SVG").map_err(Failure::Usage)?;
+    }
     let mode = match a.mode {
         ModeArg::Count => Mode::Count,
         ModeArg::First => Mode::First,
@@ -183,7 +186,10 @@ pub fn run(a: Args) -> Outcome {
         let mut labels = ChartLabels::for_mode(mode);
         labels.title = a.title.clone().unwrap_or_else(|| match mode {
             Mode::Count => "N-Queens: strategies compared, counting all solutions".into(),
-            Mode::First => "N-Queens: strategies compared, finding the first solution".into(),
+            // nqueens compare has no optimisation mode (ModeArg: count, first).
+            Mode::First | Mode::Minimize | Mode::Maximize => {
+                "N-Queens: strategies compared, finding the first solution".into()
+            }
         });
         labels.size = "board size n".into();
         table.to_svg_with(&labels)

@@ -82,6 +82,9 @@ struct Recorded {
 
 /// Runs `nqueens explore`.
 pub fn run(a: Args) -> Outcome {
+    if a.output.is_none() {
+        csp_cli::output::refuse_terminal("HTML").map_err(Failure::Usage)?;
+    }
     let entries = match a.strategies {
         Some(e) => e.0,
         None => {

@@ -52,6 +52,9 @@ pub struct Args {
 /// Runs `nqueens tree`.
 pub fn run(a: Args) -> Outcome {
     let begun = std::time::Instant::now();
+    if a.output.is_none() && a.format == TreeFormat::Svg {
+        csp_cli::output::refuse_terminal("SVG").map_err(Failure::Usage)?;
+    }
     let queens = Queens::new(a.n, a.engine.variant()).map_err(args::engine_error)?;
     let mut config = csp_cli::time_left(a.engine.config(Some(csp_cli::cancel_on_ctrl_c())), begun);
     config.limits.nodes = Some(a.engine.strategy.node_limit.unwrap_or(DEFAULT_NODE_LIMIT));

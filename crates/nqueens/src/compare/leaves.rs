@@ -76,7 +76,7 @@ impl Constraint for DiagonalsAtLeaves {
 /// use nqueens::compare::columns_then_leaves;
 ///
 /// let (m, _) = columns_then_leaves(6)?;
-/// let mut solver = Solver::new(&m, Config::default().with_pruning(Pruning::Check))?;
+/// let mut solver = Solver::new(&m, Config::textbook().with_pruning(Pruning::Check))?;
 /// let count = solver.count();
 /// assert_eq!(count.solutions, 4);
 /// // All 6 columns are tried below every permutation of 0 to 5 rows:

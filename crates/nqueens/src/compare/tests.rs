@@ -7,13 +7,13 @@ use csp_core::{Config, Pruning, Solver};
 fn the_columns_model_counts_like_the_pairwise_one_under_every_pruning_level() {
     for n in 0..=7 {
         let pairwise = build(n, "pairwise").unwrap();
-        let expected = Solver::new(&pairwise, Config::default())
+        let expected = Solver::new(&pairwise, Config::textbook())
             .unwrap()
             .count()
             .solutions;
         let columns = build(n, "columns").unwrap();
         for pruning in Pruning::ALL {
-            let mut s = Solver::new(&columns, Config::default().with_pruning(pruning)).unwrap();
+            let mut s = Solver::new(&columns, Config::textbook().with_pruning(pruning)).unwrap();
             assert_eq!(s.count().solutions, expected, "n = {n}, {pruning:?}");
         }
     }

@@ -13,7 +13,7 @@
 //! use nqueens::{Queens, Variant};
 //!
 //! let queens = Queens::new(4, Variant::Global)?;
-//! let fc = Config::default().with_pruning(Pruning::ForwardChecking);
+//! let fc = Config::textbook().with_pruning(Pruning::ForwardChecking);
 //! let (trace, _) = record(&queens, fc, false, 10_000)?;
 //! let paint = painter::board_painter(&queens);
 //! let side = painter::board_side(4);
@@ -237,7 +237,7 @@ mod tests {
     #[test]
     fn boards_show_the_placement_the_tried_queen_and_pruned_squares() {
         let queens = Queens::new(4, Variant::Global).unwrap();
-        let fc = Config::default().with_pruning(Pruning::ForwardChecking);
+        let fc = Config::textbook().with_pruning(Pruning::ForwardChecking);
         let (trace, _) = record(&queens, fc, false, 10_000).unwrap();
         let nodes = trace.nodes();
         let paint = board_painter(&queens);
