@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use csp_core::{Config, Progress, Pruning, VarOrder};
+use csp_core::{Config, Progress, ProgressHook, Pruning, VarOrder};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// The line currently drawn, if any.
@@ -56,12 +56,21 @@ pub fn hint_for(config: &Config) -> Option<String> {
 /// `config` unchanged). `hint`, if any, is printed once after
 /// [`HINT_AFTER`] if no solution has been found by then; pass
 /// [`hint_for`]`(&config)` or a program's own words.
-pub fn heartbeat(config: Config, hint: Option<String>) -> Config {
+pub fn heartbeat(mut config: Config, hint: Option<String>) -> Config {
+    if let Some(h) = hook(hint) {
+        config.progress = Some(h);
+    }
+    config
+}
+
+/// The heartbeat as a [`ProgressHook`] for a search configured elsewhere
+/// (`None` unless standard error is a terminal).
+pub fn hook(hint: Option<String>) -> Option<ProgressHook> {
     if !std::io::stderr().is_terminal() {
-        return config;
+        return None;
     }
     let hinted = AtomicBool::new(false);
-    config.with_progress(EVERY, move |p| {
+    Some(ProgressHook::new(EVERY, move |p| {
         if p.elapsed < QUIET_FOR {
             return;
         }
@@ -84,7 +93,7 @@ pub fn heartbeat(config: Config, hint: Option<String>) -> Config {
         }
         bar.set_message(line(p));
         bar.tick();
-    })
+    }))
 }
 
 /// The heartbeat's line: `12.3 s  1,234,567 nodes  ...`.

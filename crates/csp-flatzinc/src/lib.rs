@@ -67,6 +67,7 @@ pub mod ast;
 mod bounds;
 mod branching;
 mod builtins;
+mod compare;
 pub mod constraints;
 mod error;
 mod globals;
@@ -82,6 +83,7 @@ mod views;
 
 pub use branching::{PhasedValues, PhasedVariables};
 pub use builtins::SUPPORTED;
+pub use compare::{CompareSettings, DEFAULT_COMPARE_TIME, compare, parse_strategies};
 pub use error::{Error, ParseError, ParseErrorKind, TranslateError};
 pub use install::{MZNLIB, install_solver_config, solver_config};
 pub use output::{

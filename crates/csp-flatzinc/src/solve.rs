@@ -45,6 +45,8 @@ pub struct Options {
     /// Stops the search when set (Ctrl-C); [`run`] also sets it when the
     /// output can no longer be written.
     pub cancel: Option<CancelFlag>,
+    /// A heartbeat while searching (fzn-csp draws one on a terminal).
+    pub progress: Option<csp_core::ProgressHook>,
 }
 
 impl Default for Options {
@@ -61,6 +63,7 @@ impl Default for Options {
             val_order: None,
             restarts: None,
             cancel: None,
+            progress: None,
         }
     }
 }
@@ -216,6 +219,7 @@ pub fn solve(
         .with_binary_branching(true)
         .with_restarts(plan.restarts)
         .with_limits(limits);
+    config.progress = options.progress.clone();
     if plan.declared_first {
         config = config.with_decision_vars(&t.decision_vars);
     }

@@ -75,6 +75,19 @@ struct Cli {
     #[arg(long = "restart-factor", value_name = "F", default_value_t = 1.5,
           value_parser = parse_factor)]
     restart_factor: f64,
+    /// Compare strategies instead of solving: a comma-separated list of
+    /// strategy strings (check,fc,mac+first-fail,propagators+dom-wdeg), each
+    /// run under the same budget (-t, default 10 s each); the table is
+    /// verified (counts, first solutions or optima must agree).
+    #[arg(long, value_name = "STRATEGIES")]
+    compare: Option<String>,
+    /// --compare's output: md (a Markdown table), csv, json or svg (a chart).
+    #[arg(long, value_name = "FORMAT", default_value = "md", requires = "compare",
+          value_parser = ["md", "csv", "json", "svg"])]
+    format: String,
+    /// --compare: write the table or chart to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE", requires = "compare")]
+    output: Option<PathBuf>,
     /// Write csp.msc and csp-mznlib/ for MiniZinc into --solver-dir, then exit.
     #[arg(long)]
     install: bool,
@@ -126,13 +139,19 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
         csp_cli::try_outln!("installed {}", msc.display()).map_err(|e| output_error(&e))?;
         return Ok(());
     }
-    let Some(path) = cli.file else {
+    let Some(path) = cli.file.clone() else {
         return Err("no FlatZinc file given".into());
     };
     let name = csp_cli::input::quote(&path.display().to_string());
+    if cli.compare.is_some() && cli.output.is_none() && cli.format == "svg" {
+        csp_cli::output::refuse_terminal("SVG")?;
+    }
     // At most 64 MB (csp_cli::input::MAX_INPUT_BYTES): `fzn-csp /dev/zero`
     // ends in one line instead of growing.
     let src = csp_cli::input::read_file(&path, &name)?;
+    if let Some(list) = &cli.compare {
+        return compare(&cli, list, &src, &name);
+    }
     let options = Options {
         all_solutions: cli.all_solutions,
         num_solutions: cli.num_solutions,
@@ -145,6 +164,9 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
         val_order: cli.val_order.0,
         restarts: restarts(&cli.restart, cli.restart_scale, cli.restart_factor),
         cancel: Some(csp_cli::cancel_on_ctrl_c()),
+        // On a terminal, a heartbeat line (MiniZinc reads fzn-csp through
+        // pipes: nothing is drawn there).
+        progress: csp_cli::progress::hook(None),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -155,6 +177,60 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
         Err(csp_flatzinc::Error::ReaderGone) => Err(Quit::ReaderGone),
         Err(e) => Err(Quit::Message(format!("{name}: {e}"))),
     }
+}
+
+/// `--compare`: the verified table (or chart) of the strategies on the model.
+fn compare(cli: &Cli, list: &str, src: &str, name: &str) -> Result<(), Quit> {
+    let strategies = csp_flatzinc::parse_strategies(list)?;
+    let settings = csp_flatzinc::CompareSettings {
+        all_solutions: cli.all_solutions,
+        time_limit: cli.time_limit.map(Duration::from_millis),
+        cancel: Some(csp_cli::cancel_on_ctrl_c()),
+    };
+    let spinner = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(125));
+        bar
+    });
+    let table = csp_flatzinc::compare(src, &strategies, &settings, |strategy| {
+        if let Some(bar) = &spinner {
+            bar.set_message(format!("running {strategy}"));
+        }
+    });
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    let table = table.map_err(|e| Quit::Message(format!("{name}: {e}")))?;
+    let text = match cli.format.as_str() {
+        "csv" => table.to_csv(),
+        "json" => {
+            table
+                .to_json()
+                .map_err(|e| format!("cannot write the table as JSON: {e}"))?
+                + "\n"
+        }
+        "svg" => {
+            let mut labels = csp_compare::ChartLabels::for_mode(table.mode);
+            labels.title = format!("{name}: {}", labels.title);
+            labels.size = "model".into();
+            table.to_svg_with(&labels)
+        }
+        _ => table.to_markdown(),
+    };
+    match &cli.output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| format!("cannot write {}: {e}", csp_cli::input::quote(&path.display().to_string())))?,
+        None => csp_cli::try_outln!("{}", text.trim_end()).map_err(|e| output_error(&e))?,
+    }
+    let cut = table.rows.iter().filter(|r| !r.complete).count();
+    if cut > 0 {
+        let budget = settings.time_limit.unwrap_or(csp_flatzinc::DEFAULT_COMPARE_TIME);
+        csp_cli::errln!(
+            "note: {cut} run(s) stopped at the budget ({} ms each, -t); their numbers are lower bounds",
+            budget.as_millis()
+        );
+    }
+    Ok(())
 }
 
 /// The policy of `--restart KIND` (`None` for `auto`).
