@@ -187,7 +187,11 @@ mod tests {
         let c = m.int_var(0..=6).unwrap();
         m.post(DistinctDifferences::new(&[a, b, c], Stage::Propagate))
             .unwrap();
-        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ForwardChecking)).unwrap();
+        let s = Solver::new(
+            &m,
+            Config::textbook().with_pruning(Pruning::ForwardChecking),
+        )
+        .unwrap();
         let left: Vec<Value> = s.domains().values(c).collect();
         assert_eq!(left, [3, 5, 6]);
     }

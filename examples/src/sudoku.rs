@@ -442,7 +442,11 @@ mod tests {
     #[test]
     fn empty_grid_has_more_than_one_solution() {
         let p: Sudoku = ".".repeat(81).parse().unwrap();
-        let r = solve(&p, Config::textbook().with_pruning(Pruning::ForwardChecking)).unwrap();
+        let r = solve(
+            &p,
+            Config::textbook().with_pruning(Pruning::ForwardChecking),
+        )
+        .unwrap();
         assert_eq!(r.uniqueness, Uniqueness::Multiple);
         assert!(r.solution.unwrap().solves(&p));
     }

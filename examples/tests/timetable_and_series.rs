@@ -40,7 +40,8 @@ fn exam_timetable_counts_match_brute_force_at_every_level() {
                 if pruning == Pruning::None && (slots > 4 || form == Capacity::Count) {
                     continue; // generate-and-test only where the tree is small
                 }
-                let mut s = Solver::new(&t.model, Config::textbook().with_pruning(pruning)).unwrap();
+                let mut s =
+                    Solver::new(&t.model, Config::textbook().with_pruning(pruning)).unwrap();
                 let mut found = 0;
                 for sol in s.solutions() {
                     let slots_of: Vec<Value> = t.slot.iter().map(|&v| sol[v]).collect();

@@ -643,7 +643,11 @@ impl Table {
                 r.runs,
             );
             if optimising {
-                let _ = write!(out, ",{}", r.objective.map_or(String::new(), |v| v.to_string()));
+                let _ = write!(
+                    out,
+                    ",{}",
+                    r.objective.map_or(String::new(), |v| v.to_string())
+                );
             }
             out.push('\n');
         }

@@ -211,8 +211,7 @@ impl LinExpr {
     pub(crate) fn checked(&self, context: &str) -> Result<(Vec<(Value, VarId)>, Value), CspError> {
         let overflow = || CspError::Overflow {
             context: context.to_string(),
-            detail: "a coefficient or the constant of the expression does not fit in an i64"
-                .into(),
+            detail: "a coefficient or the constant of the expression does not fit in an i64".into(),
         };
         match self.error {
             Some(ExprError::Overflow) => return Err(overflow()),

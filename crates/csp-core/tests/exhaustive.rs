@@ -491,7 +491,11 @@ fn support_search_above_the_tuple_limit_falls_back_to_sound_forward_checking() {
         .unwrap();
         m
     };
-    let s2 = Solver::new(&m2, Config::textbook().with_pruning(Pruning::ArcConsistency)).unwrap();
+    let s2 = Solver::new(
+        &m2,
+        Config::textbook().with_pruning(Pruning::ArcConsistency),
+    )
+    .unwrap();
     assert_eq!(
         s2.domains().values(x(0)).collect::<Vec<_>>(),
         vec![0, 1, 2, 3]

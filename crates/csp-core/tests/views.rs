@@ -334,7 +334,11 @@ fn the_tutorial_example_runs() {
         let got: Vec<_> = solver.solutions().map(|s| (s[t], s[second])).collect();
         assert_eq!(got, [(5, 7), (6, 9), (7, 11), (8, 13), (9, 15), (10, 17)]);
     }
-    let solver = Solver::new(&model, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
+    let solver = Solver::new(
+        &model,
+        Config::textbook().with_pruning(Pruning::Propagators),
+    )
+    .unwrap();
     assert_eq!(solver.domains().min(t), 5);
 }
 

@@ -62,7 +62,9 @@ pub fn parse_strategies(list: &str) -> Result<Vec<(String, Strategy)>, String> {
         })
         .collect::<Result<_, _>>()?;
     if entries.is_empty() {
-        return Err("--compare needs at least one strategy (e.g. check,fc,propagators+dom-wdeg)".into());
+        return Err(
+            "--compare needs at least one strategy (e.g. check,fc,propagators+dom-wdeg)".into(),
+        );
     }
     Ok(entries)
 }
@@ -107,12 +109,12 @@ pub fn compare(
     };
     // Every run translates the model afresh: the same model each time.
     let build = || {
-        translate(&ast, &options)
-            .map(|t| t.model)
-            .map_err(|e| csp_core::CspError::InvalidArgument {
+        translate(&ast, &options).map(|t| t.model).map_err(|e| {
+            csp_core::CspError::InvalidArgument {
                 context: "translate".into(),
                 message: e.to_string(),
-            })
+            }
+        })
     };
     csp_compare::compare_model(&build, &entries, &compare_options, |e| starting(&e.name))
         .map_err(|e| Error::Io(format!("comparison failed: {e}")))
@@ -139,9 +141,15 @@ mod tests {
 
     #[test]
     fn first_solutions_are_checked() {
-        let src = "var 1..3: x :: output_var;\nvar 1..3: y;\nconstraint int_lt(x, y);\nsolve satisfy;";
-        let table = compare(src, &parse_strategies("check,fc").unwrap(), &Default::default(), |_| {})
-            .unwrap();
+        let src =
+            "var 1..3: x :: output_var;\nvar 1..3: y;\nconstraint int_lt(x, y);\nsolve satisfy;";
+        let table = compare(
+            src,
+            &parse_strategies("check,fc").unwrap(),
+            &Default::default(),
+            |_| {},
+        )
+        .unwrap();
         assert_eq!(table.mode, Mode::First);
         assert!(table.rows.iter().all(|r| r.solutions == 1));
     }
@@ -149,9 +157,19 @@ mod tests {
     #[test]
     fn an_unsatisfiable_optimisation_says_so() {
         let src = "var 1..3: x;\nconstraint int_lt(x, 1);\nsolve minimize x;";
-        let table = compare(src, &parse_strategies("check,propagators").unwrap(), &Default::default(), |_| {})
-            .unwrap();
-        assert!(table.rows.iter().all(|r| r.complete && r.objective.is_none()));
+        let table = compare(
+            src,
+            &parse_strategies("check,propagators").unwrap(),
+            &Default::default(),
+            |_| {},
+        )
+        .unwrap();
+        assert!(
+            table
+                .rows
+                .iter()
+                .all(|r| r.complete && r.objective.is_none())
+        );
         assert!(table.to_markdown().contains("no solution"));
     }
 }

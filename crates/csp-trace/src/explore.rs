@@ -101,6 +101,10 @@ pub struct ExploreRun<'a> {
     pub note: Option<String>,
     /// JSON handed to the painter as `run.painter` (default `null`).
     pub painter_data: Option<serde_json::Value>,
+    /// Why each dead end failed, by node id, in the front end's words (the
+    /// sentence its trace text and tree use); nodes without one get the
+    /// page's generic words (`not promising: all-different c0`).
+    pub reasons: Option<std::collections::HashMap<u64, String>>,
 }
 
 impl<'a> ExploreRun<'a> {
@@ -113,6 +117,7 @@ impl<'a> ExploreRun<'a> {
             constraint_names: None,
             note: None,
             painter_data: None,
+            reasons: None,
         }
     }
 }
@@ -143,6 +148,8 @@ struct ModelHeader<'a> {
 struct RunHeader<'a> {
     name: &'a str,
     model: usize,
+    /// Dead-end sentences by node id (JSON object keys are strings).
+    reasons: Option<std::collections::BTreeMap<String, &'a str>>,
     note: Option<&'a str>,
     truncated: Option<usize>,
     events: usize,
@@ -233,6 +240,11 @@ pub fn explore_html(
         let header = RunHeader {
             name: &run.name,
             model: index,
+            reasons: run.reasons.as_ref().map(|r| {
+                r.iter()
+                    .map(|(id, why)| (id.to_string(), why.as_str()))
+                    .collect()
+            }),
             note: run.note.as_deref(),
             truncated: run.trace.events.iter().find_map(|e| match e {
                 TraceEvent::Truncated { cap } => Some(*cap),
@@ -680,9 +692,12 @@ mod tests {
         let x = m.named_int_var("</script><b>x", 0..=1).unwrap();
         let y = m.named_int_var("y", 0..=1).unwrap();
         m.not_equal(x, y).unwrap();
-        let mut s =
-            Solver::with_observer(&m, Config::textbook(), super::super::TraceRecorder::new(100))
-                .unwrap();
+        let mut s = Solver::with_observer(
+            &m,
+            Config::textbook(),
+            super::super::TraceRecorder::new(100),
+        )
+        .unwrap();
         s.first();
         let t = s.into_observer().finish();
         let options = ExploreOptions {

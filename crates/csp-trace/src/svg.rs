@@ -71,9 +71,11 @@ impl NodeBox<'_> {
 /// as it is, so it must be well-formed with its text escaped.
 pub type NodePainter<'a> = dyn Fn(&NodeBox<'_>) -> Option<String> + 'a;
 
-/// Names the conflict behind a dead end, instead of the failing constraint's
-/// name (`↙ diagonal 0,2` rather than `no-attack c1`); `None` keeps the
-/// constraint's name. Shown in the label under the node and in its tooltip.
+/// Says why a dead end failed, in the front end's own words (`same ↘
+/// diagonal as row 0` rather than `not promising, violates no-attack c1`);
+/// `None` keeps the generic sentence. Shown as it is in the label under the
+/// node (`✗ same ↘ diagonal as row 0`), in its tooltip (`dead end: same ↘
+/// diagonal as row 0`) and as the JSON trace's `reason`.
 pub type FailureNamer<'a> = dyn Fn(&TraceNode) -> Option<String> + 'a;
 
 /// Options for [`Trace::to_svg`]. Start from [`SvgOptions::default`].

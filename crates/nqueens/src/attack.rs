@@ -117,6 +117,97 @@ pub fn rejection(
     None
 }
 
+/// How a value was rejected, as a trace records it: the kind of failure
+/// (`not_promising`, `check_failed`, `conflict`, ...), the constraint that
+/// rejected it, and the variable left without values, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeadEnd<'a> {
+    /// The failure's kind, as in the JSON trace.
+    pub kind: &'a str,
+    /// The constraint (by index) that rejected the value, if one did.
+    pub constraint: Option<usize>,
+    /// The variable (by index) left without values, if any.
+    pub wiped_out: Option<usize>,
+}
+
+/// The one sentence for a dead end, shared by the trace text, the tree's
+/// labels and tooltips, the JSON trace and the explorer: `same ↘ diagonal as
+/// row 0`, `rows 1 and 3 share a column`, `the column constraint leaves row 3
+/// no column`.
+///
+/// `board[r]` is the column of row `r`'s queen, the queen `tried = (row,
+/// column)` included; the clash is [`rejection`]'s.
+///
+/// ```
+/// use nqueens::attack::{dead_end, DeadEnd};
+/// use nqueens::{Queens, Variant};
+/// let queens = Queens::new(4, Variant::Global)?;
+/// let board = [Some(0), Some(2), Some(2), None];
+/// let end = DeadEnd { kind: "not_promising", constraint: Some(0), wiped_out: None };
+/// assert_eq!(dead_end(&queens, &board, (2, 2), end), "same column as row 1");
+/// let wiped = DeadEnd { kind: "conflict", constraint: Some(0), wiped_out: Some(3) };
+/// assert_eq!(dead_end(&queens, &board, (2, 2), wiped), "the column constraint leaves row 3 no column");
+/// # Ok::<(), nqueens::Error>(())
+/// ```
+pub fn dead_end(
+    queens: &Queens,
+    board: &[Option<usize>],
+    tried: (usize, usize),
+    end: DeadEnd<'_>,
+) -> String {
+    let (row, _) = tried;
+    match end.kind {
+        "not_promising" | "check_failed" => {
+            match end
+                .constraint
+                .and_then(|c| rejection(queens, board, tried, c))
+            {
+                Some(k) if end.kind == "not_promising" && k.rows[1] == row => {
+                    format!("same {} as row {}", line_name(k.line), k.rows[0])
+                }
+                Some(k) => format!(
+                    "rows {} and {} share a {}",
+                    k.rows[0],
+                    k.rows[1],
+                    line_name(k.line)
+                ),
+                None => format!("{} failed", constraint_words(queens, end.constraint)),
+            }
+        }
+        "conflict" => match end.wiped_out {
+            Some(v) => format!(
+                "{} leaves row {} no column",
+                constraint_words(queens, end.constraint),
+                queens.row_of(csp_core::VarId::new(v)).unwrap_or(v)
+            ),
+            None => format!(
+                "{} cannot be satisfied",
+                constraint_words(queens, end.constraint)
+            ),
+        },
+        other => other.replace('_', " "),
+    }
+}
+
+/// `the column constraint`, `the ↘ diagonal constraint`, `the no-attack
+/// constraint of rows 1 and 2` (pairwise), or `propagation`.
+fn constraint_words(queens: &Queens, constraint: Option<usize>) -> String {
+    let Some(c) = constraint else {
+        return "propagation".to_string();
+    };
+    if let Some(l) = queens.constraint_line(c) {
+        return format!("the {} constraint", line_name(l));
+    }
+    let rows: Option<Vec<usize>> = queens
+        .model()
+        .constraint(ConstraintId::new(c))
+        .map(|k| k.scope().iter().filter_map(|&v| queens.row_of(v)).collect());
+    match rows.as_deref() {
+        Some([i, j]) => format!("the no-attack constraint of rows {i} and {j}"),
+        _ => "propagation".to_string(),
+    }
+}
+
 /// The line queens at `(r1, c1)` and `(r2, c2)` share, if any (distinct rows).
 fn line_of(r1: usize, c1: usize, r2: usize, c2: usize) -> Option<Line> {
     if r1 == r2 {

@@ -266,7 +266,10 @@ mod tests {
     #[test]
     fn the_empty_board_has_one_empty_solution() {
         let q = Queens::new(0, Variant::Global).unwrap();
-        assert_eq!(q.all(Config::textbook()).unwrap(), vec![Vec::<usize>::new()]);
+        assert_eq!(
+            q.all(Config::textbook()).unwrap(),
+            vec![Vec::<usize>::new()]
+        );
         assert_eq!(q.count(Config::textbook()).unwrap().solutions, 1);
     }
 }

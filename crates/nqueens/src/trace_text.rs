@@ -42,7 +42,7 @@ use std::fmt::Write as _;
 use csp_core::{Config, SearchStats, SearchStatus, Strategy, Value, VarId};
 use csp_trace::{Trace, TraceEvent, TraceRecorder};
 
-use crate::attack::{line_name, rejection};
+use crate::attack::{DeadEnd, dead_end};
 use crate::{Error, Queens};
 
 /// A recorded search and how it ended.
@@ -172,31 +172,6 @@ impl<'q> Renderer<'q> {
         board
     }
 
-    /// `the column constraint`, `the ↘ diagonal constraint`, `the no-attack
-    /// constraint of rows 1 and 2` (pairwise), or `propagation`.
-    fn constraint(&self, constraint: Option<usize>) -> String {
-        let Some(c) = constraint else {
-            return "propagation".to_string();
-        };
-        if let Some(l) = self.queens.constraint_line(c) {
-            return format!("the {} constraint", line_name(l));
-        }
-        let rows: Option<Vec<usize>> = self
-            .queens
-            .model()
-            .constraint(csp_core::ConstraintId::new(c))
-            .map(|k| {
-                k.scope()
-                    .iter()
-                    .filter_map(|&v| self.queens.row_of(v))
-                    .collect()
-            });
-        match rows.as_deref() {
-            Some([i, j]) => format!("the no-attack constraint of rows {i} and {j}"),
-            _ => "propagation".to_string(),
-        }
-    }
-
     fn flush(&mut self) {
         let Some(p) = self.pending.take() else {
             return;
@@ -316,41 +291,22 @@ impl<'q> Renderer<'q> {
         }
     }
 
-    /// Why the pending node was rejected, in the puzzle's words.
+    /// Why the pending node was rejected, in the puzzle's words (the one
+    /// sentence of [`attack::dead_end`](crate::attack::dead_end)).
     fn rejection(&self, kind: &str, constraint: Option<usize>, wiped_out: Option<usize>) -> String {
         let Some(&(row, col)) = self.path.last() else {
             return kind.replace('_', " ");
         };
         let mut board = self.board();
-        match kind {
-            // The one rule shared with the pictures (`attack::rejection`).
-            "not_promising" | "check_failed" => {
-                if let Some(cell) = board.get_mut(row) {
-                    *cell = Some(col);
-                }
-                match constraint.and_then(|c| rejection(self.queens, &board, (row, col), c)) {
-                    Some(k) if kind == "not_promising" && k.rows[1] == row => {
-                        format!("same {} as row {}", line_name(k.line), k.rows[0])
-                    }
-                    Some(k) => format!(
-                        "rows {} and {} share a {}",
-                        k.rows[0],
-                        k.rows[1],
-                        line_name(k.line)
-                    ),
-                    None => format!("{} failed", self.constraint(constraint)),
-                }
-            }
-            "conflict" => match wiped_out {
-                Some(v) => format!(
-                    "{} leaves row {} no column",
-                    self.constraint(constraint),
-                    self.row(v)
-                ),
-                None => format!("{} cannot be satisfied", self.constraint(constraint)),
-            },
-            other => other.replace('_', " "),
+        if let Some(cell) = board.get_mut(row) {
+            *cell = Some(col);
         }
+        let end = DeadEnd {
+            kind,
+            constraint,
+            wiped_out,
+        };
+        dead_end(self.queens, &board, (row, col), end)
     }
 }
 

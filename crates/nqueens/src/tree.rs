@@ -35,7 +35,7 @@ use std::collections::HashMap;
 use csp_core::{Config, ConstraintId, Value, VarId};
 use csp_trace::{Outcome as NodeOutcome, SvgOptions, Trace, TraceNode, TraceRecorder};
 
-use crate::attack::{Clash, line_name, rejection};
+use crate::attack::{Clash, DeadEnd, dead_end, line_name, rejection};
 use crate::construct::Line;
 use crate::{Error, Outcome, Queens};
 
@@ -162,23 +162,45 @@ pub fn clash(queens: &Queens, path: &[&TraceNode]) -> Option<Clash> {
     rejection(queens, &board, (row, col), *c)
 }
 
-/// [`clash`] for every node of `trace`, by node id (rejected nodes only).
-pub fn clashes(queens: &Queens, trace: &Trace) -> HashMap<u64, Clash> {
+/// The dead-end sentence of every rejected node of `trace`, by node id (see
+/// [`attack::dead_end`](crate::attack::dead_end): the same words as the
+/// trace text and the explorer).
+pub fn dead_ends(queens: &Queens, trace: &Trace) -> HashMap<u64, String> {
     let nodes = trace.nodes();
     let index: HashMap<u64, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
     let mut out = HashMap::new();
-    for n in nodes
-        .iter()
-        .filter(|n| matches!(n.outcome, NodeOutcome::Rejected { .. }))
-    {
-        let mut path = vec![n];
-        while let Some(&i) = index.get(&path[path.len() - 1].parent) {
-            path.push(&nodes[i]);
+    for n in &nodes {
+        let NodeOutcome::Rejected {
+            kind,
+            constraint,
+            wiped_out,
+        } = &n.outcome
+        else {
+            continue;
+        };
+        let mut board = vec![None; queens.n()];
+        let mut at = Some(n);
+        while let Some(node) = at {
+            if let (Some(r), Ok(col)) = (
+                queens.row_of(VarId::new(node.var)),
+                usize::try_from(node.value),
+            ) && let Some(cell) = board.get_mut(r)
+                && cell.is_none()
+            {
+                *cell = Some(col);
+            }
+            at = index.get(&node.parent).map(|&i| &nodes[i]);
         }
-        path.reverse();
-        if let Some(k) = clash(queens, &path) {
-            out.insert(n.id, k);
-        }
+        let (Some(row), Ok(col)) = (queens.row_of(VarId::new(n.var)), usize::try_from(n.value))
+        else {
+            continue;
+        };
+        let end = DeadEnd {
+            kind,
+            constraint: *constraint,
+            wiped_out: *wiped_out,
+        };
+        out.insert(n.id, dead_end(queens, &board, (row, col), end));
     }
     out
 }
@@ -234,8 +256,8 @@ pub fn render(queens: &Queens, trace: &Trace, title: &str, options: &TreeOptions
     let model = queens.model();
     // One rule for "why was this rejected" (see `clash`): the same words in
     // the JSON trace, the SVG labels and tooltips, and the boards' red lines.
-    let clashes = clashes(queens, trace);
-    let reason = |n: &TraceNode| clashes.get(&n.id).map(Clash::label);
+    let sentences = dead_ends(queens, trace);
+    let reason = |n: &TraceNode| sentences.get(&n.id).cloned();
     match options.format {
         TreeFormat::Dot => trace.to_dot(model),
         TreeFormat::Json => trace.to_json_lines_with_reasons(model, &reason),

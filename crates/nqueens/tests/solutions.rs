@@ -55,8 +55,11 @@ fn all_92_solutions_of_eight_queens_are_valid_and_distinct() {
 #[test]
 fn every_strategy_finds_the_same_set_of_solutions() {
     let queens = Queens::new(6, Variant::Global).unwrap();
-    let reference: HashSet<Vec<usize>> =
-        queens.all(Config::textbook()).unwrap().into_iter().collect();
+    let reference: HashSet<Vec<usize>> = queens
+        .all(Config::textbook())
+        .unwrap()
+        .into_iter()
+        .collect();
     assert_eq!(reference.len(), 4);
     for pruning in Pruning::ALL {
         for var in [VarOrder::Input, VarOrder::FirstFail, VarOrder::MrvDegree] {

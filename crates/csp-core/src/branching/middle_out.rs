@@ -49,7 +49,8 @@ mod tests {
     fn middle_out_orders_from_the_median_outwards() {
         let mut m = Model::new();
         m.int_var(0..=7).unwrap();
-        let mut s = Solver::new(&m, Config::textbook().with_val_order(ValOrder::MiddleOut)).unwrap();
+        let mut s =
+            Solver::new(&m, Config::textbook().with_val_order(ValOrder::MiddleOut)).unwrap();
         let order: Vec<i64> = s.solutions().map(|sol| sol.values()[0]).collect();
         assert_eq!(order, vec![3, 4, 2, 5, 1, 6, 0, 7]);
     }
@@ -59,7 +60,8 @@ mod tests {
         let vals = [-9, -4, 0, 2, 3, 64, 65, 130, 200];
         let mut m = Model::new();
         m.int_var(vals).unwrap();
-        let mut s = Solver::new(&m, Config::textbook().with_val_order(ValOrder::MiddleOut)).unwrap();
+        let mut s =
+            Solver::new(&m, Config::textbook().with_val_order(ValOrder::MiddleOut)).unwrap();
         let walked: Vec<i64> = s.solutions().map(|sol| sol.values()[0]).collect();
         // Ranks 4, 5, 3, 6, 2, 7, 1, 8, 0.
         assert_eq!(walked, vec![3, 64, 2, 65, 0, 130, -4, 200, -9]);

@@ -275,7 +275,11 @@ mod tests {
         let b = m.int_var([1]).unwrap();
         let c = m.bool_var();
         m.clause(&[a, c], &[b]).unwrap();
-        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ForwardChecking)).unwrap();
+        let s = Solver::new(
+            &m,
+            Config::textbook().with_pruning(Pruning::ForwardChecking),
+        )
+        .unwrap();
         assert_eq!(s.domains().value(c), Some(1));
     }
 }

@@ -283,7 +283,11 @@ mod tests {
         let b = m.int_var([0]).unwrap();
         let c = m.int_var(0..=2).unwrap();
         m.at_most(&[a, b, c], 0, 2).unwrap();
-        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ForwardChecking)).unwrap();
+        let s = Solver::new(
+            &m,
+            Config::textbook().with_pruning(Pruning::ForwardChecking),
+        )
+        .unwrap();
         assert_eq!(s.domains().values(c).collect::<Vec<_>>(), vec![1, 2]);
     }
 

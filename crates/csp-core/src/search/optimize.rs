@@ -4,8 +4,8 @@ use super::Solver;
 use crate::context::PropagationContext;
 use crate::observer::{Failure, FailureKind, Node};
 use crate::{
-    CspError, Goal, LinExpr, Optimum, Pruning, SearchObserver, SearchStatus, Solution, Value, ValueSelector,
-    VarId, VariableSelector,
+    CspError, Goal, LinExpr, Optimum, Pruning, SearchObserver, SearchStatus, Solution, Value,
+    ValueSelector, VarId, VariableSelector,
 };
 
 #[derive(Clone, Debug)]
@@ -112,7 +112,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let (mut lo, mut hi) = (i128::from(constant), i128::from(constant));
         for &(a, x) in &terms {
             let (min, max) = (self.domains.min(x), self.domains.max(x));
-            let (p, q) = (i128::from(a) * i128::from(min), i128::from(a) * i128::from(max));
+            let (p, q) = (
+                i128::from(a) * i128::from(min),
+                i128::from(a) * i128::from(max),
+            );
             lo += p.min(q);
             hi += p.max(q);
         }

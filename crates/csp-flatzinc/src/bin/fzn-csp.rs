@@ -86,7 +86,12 @@ struct Cli {
           value_parser = ["md", "csv", "json", "svg"])]
     format: String,
     /// --compare: write the table or chart to FILE instead of standard output.
-    #[arg(short = 'o', long = "output", value_name = "FILE", requires = "compare")]
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "FILE",
+        requires = "compare"
+    )]
     output: Option<PathBuf>,
     /// Write csp.msc and csp-mznlib/ for MiniZinc into --solver-dir, then exit.
     #[arg(long)]
@@ -218,13 +223,19 @@ fn compare(cli: &Cli, list: &str, src: &str, name: &str) -> Result<(), Quit> {
         _ => table.to_markdown(),
     };
     match &cli.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| format!("cannot write {}: {e}", csp_cli::input::quote(&path.display().to_string())))?,
+        Some(path) => std::fs::write(path, text).map_err(|e| {
+            format!(
+                "cannot write {}: {e}",
+                csp_cli::input::quote(&path.display().to_string())
+            )
+        })?,
         None => csp_cli::try_outln!("{}", text.trim_end()).map_err(|e| output_error(&e))?,
     }
     let cut = table.rows.iter().filter(|r| !r.complete).count();
     if cut > 0 {
-        let budget = settings.time_limit.unwrap_or(csp_flatzinc::DEFAULT_COMPARE_TIME);
+        let budget = settings
+            .time_limit
+            .unwrap_or(csp_flatzinc::DEFAULT_COMPARE_TIME);
         csp_cli::errln!(
             "note: {cut} run(s) stopped at the budget ({} ms each, -t); their numbers are lower bounds",
             budget.as_millis()

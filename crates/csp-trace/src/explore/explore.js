@@ -189,6 +189,9 @@ var CspExplore = (function () {
   };
 
   View.prototype.reasonText = function (r) {
+    // The front end's own sentence for this dead end, if it gave one.
+    var own = this.run.head.reasons;
+    if (own && r && own[r.id] !== undefined) return own[r.id];
     var words = KINDS[r.kind] || r.kind;
     var out = words;
     if (r.constraint !== null && r.constraint !== undefined) out += ": " + this.cname(r.constraint);
@@ -440,7 +443,8 @@ var CspExplore = (function () {
   };
 
   // The page: runs, panels, the shared position t and the controls.
-  var app = { runs: [], panels: [], t: 0, mode: "step", a: 0, b: -1, timer: null, hashTimer: null };
+  // t starts at 1: the first frame shows the first decision, not an empty board.
+  var app = { runs: [], panels: [], t: 1, mode: "step", a: 0, b: null, timer: null, hashTimer: null };
 
   function q(id) { return document.querySelector("[data-testid=\"" + id + "\"]"); }
 
@@ -501,7 +505,7 @@ var CspExplore = (function () {
   };
 
   app.writeHash = function () {
-    var hash = "#step=" + this.t + "&a=" + this.a + (this.b >= 0 ? "&b=" + this.b : "") +
+    var hash = "#step=" + this.t + "&a=" + this.a + "&b=" + this.b +
       (this.mode !== "step" ? "&by=" + this.mode : "");
     if (location.hash !== hash) {
       try { history.replaceState(null, "", hash); } catch (err) { /* some viewers forbid it */ }
@@ -539,7 +543,7 @@ var CspExplore = (function () {
     });
     var n = this.runs.length;
     if (h.a !== undefined && +h.a >= 0 && +h.a < n) this.a = +h.a;
-    if (h.b !== undefined && +h.b >= 0 && +h.b < n) this.b = +h.b;
+    if (h.b !== undefined && /^-?\d+$/.test(h.b) && +h.b >= -1 && +h.b < n) this.b = +h.b;
     if (h.by === "node" || h.by === "depth") this.mode = h.by;
     if (h.step !== undefined && /^\d+$/.test(h.step)) this.t = +h.step;
   };
@@ -549,6 +553,11 @@ var CspExplore = (function () {
     document.getElementById("subtitle").textContent = page.subtitle || "";
     for (var i = 0; document.getElementById("csp-run-" + i); i++) app.runs.push(new Run(i));
     app.readHash();
+    if (app.b === null) {
+      // Strategy B: forward checking if it was recorded, else the second run.
+      var fc = app.runs.map(function (r) { return r.name; }).indexOf("fc");
+      app.b = fc > 0 && fc !== app.a ? fc : app.runs.length > 1 ? (app.a === 0 ? 1 : 0) : -1;
+    }
     var sa = q("strategy-a"), sb = q("strategy-b"), sync = q("sync");
     sb.appendChild(new Option("none (one board)", "-1"));
     app.runs.forEach(function (r, i) {

@@ -66,10 +66,11 @@ impl Namer<'_> {
         else {
             return None;
         };
-        let c = self
-            .failure_names
-            .and_then(|f| f(node))
-            .unwrap_or_else(|| self.constraint(*constraint));
+        // A front end's own sentence for the dead end, used as it is.
+        if let Some(sentence) = self.failure_names.and_then(|f| f(node)) {
+            return Some((format!("✗ {sentence}"), format!("dead end: {sentence}")));
+        }
+        let c = self.constraint(*constraint);
         Some(match (kind.as_str(), wiped_out) {
             ("conflict", Some(v)) => (
                 format!("✗ {} emptied", self.var(*v)),

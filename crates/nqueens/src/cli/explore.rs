@@ -147,6 +147,10 @@ pub fn run(a: Args) -> Outcome {
             run.constraint_names = r.constraint_names.clone();
             run.note = r.note.clone();
             run.painter_data = Some(r.painter_data.clone());
+            // The same sentence for each dead end as `trace` and `tree`.
+            if let Built::Queens(queens) = &r.built {
+                run.reasons = Some(nqueens::tree::dead_ends(queens, &r.trace));
+            }
             run
         })
         .collect();
