@@ -6,9 +6,11 @@
 //! 3. [Pruning levels](#pruning-levels)
 //! 4. [Branching heuristics](#branching-heuristics)
 //! 5. [Searching: first, all, count, optimise, limits](#searching)
-//! 6. [Statistics](#statistics)
-//! 7. [Writing a constraint](#writing-a-constraint)
-//! 8. [Observing the search](#observing-the-search)
+//! 6. [Which search to use](#which-search-to-use)
+//! 7. [Expressions](#expressions)
+//! 8. [Statistics](#statistics)
+//! 9. [Writing a constraint](#writing-a-constraint)
+//! 10. [Observing the search](#observing-the-search)
 //!
 //! # What a CSP is
 //! A *constraint satisfaction problem* has **variables**, each with a finite
@@ -98,6 +100,47 @@
 //! [`Config::with_restarts`] restarts the search from the root after each
 //! run's budget of failures ([`Restarts`]: Luby, geometric, ...), keeping
 //! dom/wdeg's weights.
+//!
+//! # Which search to use
+//! [`Config::default`] is the strongest general-purpose search: the
+//! [`Pruning::Propagators`] level, the learning variable order afc/size
+//! ([`VarOrder::AfcSize`], Gecode's default), binary choices and no restarts
+//! ([`DEFAULT_VAR_ORDER`], [`DEFAULT_RESTARTS`], measured in docs/search.md).
+//! Use it for a model you want solved. [`Config::textbook`] is the classic
+//! backtracking of the textbooks and of the N-Queens programs (the promising
+//! check, input order, ascending values, one value at a time): use it, and the
+//! levels between ([`Config::with_pruning`]), to see what pruning does. Every
+//! figure in these docs that counts nodes names its strategy.
+//!
+//! ```
+//! use csp_core::{Config, Solver};
+//! let (m, q) = csp_core::models::queens(30)?;
+//! // The default search places 30 queens at once; the textbook search would
+//! // take far longer (its tree grows exponentially with n).
+//! let sol = Solver::new(&m, Config::default())?.first().solution.unwrap();
+//! assert_eq!(sol.values_of(&q).len(), 30);
+//! # Ok::<(), csp_core::CspError>(())
+//! ```
+//!
+//! # Expressions
+//! Arithmetic on variables builds a [`LinExpr`] (`x + 2 * y - z`); a
+//! comparison method (`le`, `lt`, `ge`, `gt`, `eq`, `ne`) makes a
+//! [`LinRelation`] that [`Model::post`] posts as one linear constraint and
+//! [`Model::post_reif`] reifies into a 0/1 variable; [`Solver::minimize`] and
+//! [`Solver::maximize`] take a variable or an expression:
+//!
+//! ```
+//! use csp_core::{Config, Model, Solver};
+//! let mut m = Model::new();
+//! let x = m.int_var(0..=9)?;
+//! let y = m.int_var(0..=9)?;
+//! let z = m.int_var(0..=9)?;
+//! m.post((x + 2 * y - z).le(10))?;
+//! m.post(x.ne(y + 3))?;
+//! let best = Solver::new(&m, Config::default())?.maximize(x + y + z)?;
+//! assert_eq!(best.objective, Some(23)); // x = 9, y = 5, z = 9: 9 + 10 - 9 = 10 <= 10
+//! # Ok::<(), csp_core::CspError>(())
+//! ```
 //!
 //! # Statistics
 //! [`SearchStats`] defines every counter once (values *tried*, *accepted*,

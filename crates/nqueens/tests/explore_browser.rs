@@ -208,14 +208,19 @@ fn the_page_replays_the_trace_in_a_real_browser() {
     b.set_viewport(1200, 1000);
     b.open(&url);
 
-    // A 6 x 6 board and the counters, at step 0.
+    // A 6 x 6 board and the counters; the page opens on the first decision
+    // (step 1), with forward checking as strategy B beside it.
     let (shown, step, _) = read_panel(&b, "a");
     assert_eq!(shown.squares.len(), N * N);
     let (name_a, trace_a) = &runs[0];
     assert_eq!(name_a, "check");
     let total = csp_trace::steps(trace_a).len();
-    assert_eq!(step, format!("0 / {total}"));
-    assert_eq!(shown, expected(trace_a, &rows, 0));
+    assert_eq!(step, format!("1 / {total}"));
+    assert_eq!(shown, expected(trace_a, &rows, 1));
+    let (shown_b, _, _) = read_panel(&b, "b");
+    assert_eq!(runs[1].0, "fc");
+    assert_eq!(shown_b, expected(&runs[1].1, &rows, 1));
+    b.open(&format!("{url}#step=0&a=0&b=-1"));
 
     // Forward k times, for several k; then Back.
     let mut at = 0;
@@ -358,7 +363,27 @@ fn the_page_replays_the_trace_in_a_real_browser() {
     assert_eq!(c, expected(trace_c, &rows, 5));
 
     // The screenshot: side by side, at a step with a dead end on the left.
+    // At 1200 x 900 the attacking line of check's dead end (q[2] = 2 on the
+    // ↘ diagonal of row 0, the pairwise model) is drawn and on screen.
+    b.set_viewport(1200, 900);
     b.open(&format!("{url}#step=14&a=0&b=1"));
+    let line = b.execute(
+        r#"const l = document.querySelector('[data-panel="a"] .qline');
+           const r = l.getBoundingClientRect();
+           return {hidden: l.hidden, width: r.width, bottom: r.bottom, right: r.right,
+                   title: l.title, inner: window.innerHeight};"#,
+        json!([]),
+    );
+    assert_eq!(line["hidden"], false, "{line}");
+    assert!(line["width"].as_f64().unwrap() > 20.0, "{line}");
+    assert!(
+        line["bottom"].as_f64().unwrap() <= line["inner"].as_f64().unwrap(),
+        "the line is below the screen: {line}"
+    );
+    assert!(
+        line["title"].as_str().unwrap().starts_with("same ↘ diagonal as row 0"),
+        "{line}"
+    );
     let png = b.screenshot();
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(shots.join("explorer.png"), &png).unwrap();
@@ -444,8 +469,9 @@ fn the_page_replays_the_trace_in_a_real_browser() {
     let run = csp_trace::ExploreRun::new("mac", queens.model(), &trace);
     let html = csp_trace::explore_html(&[run], &Default::default()).unwrap();
     std::fs::write(&grid, html).unwrap();
+    // The page opens on step 1.
     b.open(&format!("file://{}", grid.display()));
-    b.click_n("step-forward", 6);
+    b.click_n("step-forward", 5);
     let cells = b.execute(
         r#"return Array.from(document.querySelectorAll('[data-testid="square"]'))
              .map(s => [Number(s.dataset.var), Number(s.dataset.value), s.dataset.state]);"#,

@@ -1,8 +1,9 @@
-//! One rule for "why was this rejected": over every dead end of the 4-, 5- and
-//! 6-queens trees (all solutions, `check` and `fc`, both models), the SVG
-//! label, the red attack line on the SVG board, the JSON trace's reason and
-//! the text trace name the same two rows and the same kind of attack (or,
-//! under forward checking, the same emptied row and no line).
+//! One sentence for "why was this rejected": over every dead end of the 4-,
+//! 5- and 6-queens trees (all solutions, `check` and `fc`, both models), the
+//! SVG label, the JSON trace's reason and the text trace say the very same
+//! sentence, and the red attack line on the SVG board joins the two rows of
+//! the attack it names (or, under forward checking, the sentence names the
+//! emptied row and there is no line).
 
 use std::collections::BTreeMap;
 
@@ -27,15 +28,6 @@ fn line_of_name(text: &str) -> Option<(&'static str, &str)> {
         .find_map(|name| text.strip_prefix(name).map(|rest| (name, rest.trim())))
 }
 
-/// `↙ diagonal 0,2` → the clash.
-fn parse_label(text: &str) -> Option<Why> {
-    let (line, rows) = line_of_name(text)?;
-    let (a, b) = rows.split_once(',')?;
-    let mut rows = [a.parse().ok()?, b.parse().ok()?];
-    rows.sort_unstable();
-    Some(Why::Clash(rows, line))
-}
-
 fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
     let i = s.find(start)? + start.len();
     let j = s[i..].find(end)? + i;
@@ -47,7 +39,7 @@ fn attr(s: &str, name: &str) -> Option<f64> {
 }
 
 /// Per rejected node of the SVG: (label, red line).
-fn from_svg(svg: &str, n: usize) -> BTreeMap<u64, (Option<Why>, Option<Why>)> {
+fn from_svg(svg: &str, n: usize) -> BTreeMap<u64, (String, Option<Why>)> {
     let mut out = BTreeMap::new();
     for part in svg.split(r#"<g class="node" id="n"#).skip(1) {
         let Some((id, rest)) = part.split_once('"') else {
@@ -57,15 +49,7 @@ fn from_svg(svg: &str, n: usize) -> BTreeMap<u64, (Option<Why>, Option<Why>)> {
             continue;
         }
         let id: u64 = id.parse().unwrap();
-        let label = between(rest, "</title>✗ ", "</text>").unwrap();
-        let label = match label.strip_suffix(" emptied") {
-            Some(var) => Some(Why::Emptied(
-                between(var, "[", "]")
-                    .and_then(|r| r.parse().ok())
-                    .unwrap_or_else(|| panic!("label {label:?}")),
-            )),
-            None => parse_label(label),
-        };
+        let label = between(rest, "</title>✗ ", "</text>").unwrap().to_string();
         let side = attr(
             between(rest, r#"<g class="board">"#, "/>").unwrap(),
             "width",
@@ -91,24 +75,19 @@ fn from_svg(svg: &str, n: usize) -> BTreeMap<u64, (Option<Why>, Option<Why>)> {
     out
 }
 
-/// Per rejected node of the JSON trace: its reason, or the emptied row.
-fn from_json(json: &str) -> BTreeMap<u64, Option<Why>> {
+/// Per rejected node of the JSON trace: its reason.
+fn from_json(json: &str) -> BTreeMap<u64, String> {
     let mut out = BTreeMap::new();
     for l in json.lines().filter(|l| l.contains(r#""event":"reject""#)) {
         let id = between(l, r#""id":"#, ",").unwrap().parse().unwrap();
-        let why = match between(l, r#""reason":""#, "\"") {
-            Some(reason) => parse_label(reason),
-            None => between(l, r#""wiped_out":"#, "}")
-                .and_then(|v| v.split(',').next()?.parse().ok())
-                .map(Why::Emptied),
-        };
-        out.insert(id, why);
+        let reason = between(l, r#""reason":""#, "\"").unwrap_or("(none)");
+        out.insert(id, reason.to_string());
     }
     out
 }
 
-/// Per rejected node of the text trace.
-fn from_text(text: &str) -> BTreeMap<u64, Option<Why>> {
+/// Per rejected node of the text trace: the sentence, and what it says.
+fn from_text(text: &str) -> BTreeMap<u64, (String, Option<Why>)> {
     let mut out = BTreeMap::new();
     for l in text.lines().map(str::trim_start) {
         let Some((head, why)) = l.split_once(", rejected: ") else {
@@ -116,7 +95,8 @@ fn from_text(text: &str) -> BTreeMap<u64, Option<Why>> {
         };
         let id = between(head, "#", " ").unwrap().parse().unwrap();
         let row: usize = between(head, ": row ", " ").unwrap().parse().unwrap();
-        let why = if let Some(rest) = why.strip_prefix("same ") {
+        let why_text = why;
+        let parsed = if let Some(rest) = why.strip_prefix("same ") {
             let (line, rest) = line_of_name(rest).unwrap();
             let other: usize = rest.strip_prefix("as row ").unwrap().parse().unwrap();
             let mut rows = [other, row];
@@ -133,7 +113,7 @@ fn from_text(text: &str) -> BTreeMap<u64, Option<Why>> {
                 .and_then(|r| r.parse().ok())
                 .map(Why::Emptied)
         };
-        out.insert(id, why);
+        out.insert(id, (why_text.to_string(), parsed));
     }
     out
 }
@@ -163,20 +143,22 @@ fn label_line_json_and_text_give_the_same_reason_for_every_dead_end() {
                 assert_eq!(json.len(), svg.len(), "{what}");
                 assert_eq!(text.len(), svg.len(), "{what}");
                 for (id, (label, line)) in &svg {
-                    let label = label
+                    let (sentence, parsed) = &text[id];
+                    // One sentence everywhere.
+                    assert_eq!(label, sentence, "{what} #{id}: label and text");
+                    assert_eq!(&json[id], sentence, "{what} #{id}: json and text");
+                    let parsed = parsed
                         .clone()
-                        .unwrap_or_else(|| panic!("{what} #{id}: no reason"));
-                    match (&label, pruning) {
+                        .unwrap_or_else(|| panic!("{what} #{id}: no reason in {sentence:?}"));
+                    match (&parsed, pruning) {
                         (Why::Clash(..), Pruning::Check) => {
-                            assert_eq!(line.as_ref(), Some(&label), "{what} #{id}: line");
+                            assert_eq!(line.as_ref(), Some(&parsed), "{what} #{id}: line");
                         }
                         (Why::Emptied(_), Pruning::ForwardChecking) => {
                             assert_eq!(line, &None, "{what} #{id}: no attack line");
                         }
-                        _ => panic!("{what} #{id}: unexpected reason {label:?}"),
+                        _ => panic!("{what} #{id}: unexpected reason {parsed:?}"),
                     }
-                    assert_eq!(json[id].as_ref(), Some(&label), "{what} #{id}: json");
-                    assert_eq!(text[id].as_ref(), Some(&label), "{what} #{id}: text");
                 }
             }
         }

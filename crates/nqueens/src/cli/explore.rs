@@ -257,7 +257,8 @@ fn build(
                 Some(Line::Column) => "column",
                 Some(Line::Diagonal) => "diagonal",
                 Some(Line::AntiDiagonal) => "anti-diagonal",
-                None => return serde_json::Value::Null,
+                // The pairwise model: one constraint guards every line between two rows.
+                None => "any",
             };
             let rows: Vec<usize> = c.scope().iter().filter_map(|&v| queens.row_of(v)).collect();
             json!({ "kind": kind, "rows": if rows.len() == 2 { Some(rows) } else { None } })

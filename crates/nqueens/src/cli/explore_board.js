@@ -52,8 +52,9 @@ CspExplore.painter({
           if (row === tr || view.assigned[rows[row]] === undefined) continue;
           if (guard.rows && guard.rows.indexOf(row) < 0) continue;
           var qc = view.assigned[rows[row]];
-          var on = guard.kind === "column" ? qc === tc
-            : guard.kind === "diagonal" ? row - qc === tr - tc : row + qc === tr + tc;
+          var col = qc === tc, diag = row - qc === tr - tc, anti = row + qc === tr + tc;
+          var on = guard.kind === "column" ? col : guard.kind === "diagonal" ? diag
+            : guard.kind === "anti-diagonal" ? anti : col || diag || anti;
           if (on) hit = [row, qc];
         }
       }

@@ -155,10 +155,14 @@ fn solve_engine(a: &Args) -> Outcome {
             .with_var_order(VarOrder::FirstFail)
             .with_val_order(ValOrder::MiddleOut);
     }
+    // A heartbeat on a terminal, cleared before each solution is written.
+    let hint = csp_cli::progress::hint_for(&config);
+    let config = csp_cli::progress::heartbeat(config, hint);
     let mut out = SolutionWriter::new(BufWriter::new(std::io::stdout().lock()), a.format);
     let mut write_error = None;
     let outcome = queens
         .solve(config.clone(), NoObserver, limit, |columns| {
+            csp_cli::progress::clear();
             match out.write(columns) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(e) => {
