@@ -92,7 +92,6 @@ pub fn hook(hint: Option<String>) -> Option<ProgressHook> {
             bar.println(h);
         }
         bar.set_message(line(p));
-        bar.tick();
     }))
 }
 

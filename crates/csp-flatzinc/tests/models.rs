@@ -237,3 +237,66 @@ fn minizinc_end_to_end_when_installed() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fzn-csp --compare` on models compiled from MiniZinc: the table is printed,
+/// every run that completes agrees with the known answer, and the strongest
+/// strategy always completes.
+#[test]
+fn compare_tables_agree_with_the_known_answers() {
+    let chosen = [
+        "all_interval",
+        "assignment",
+        "exam_capacity",
+        "golomb",
+        "jobshop",
+        "knapsack01",
+        "nurse_rostering",
+        "pigeonhole",
+        "send_more_money",
+    ];
+    let answers = expected();
+    for name in chosen {
+        let answer = answers.iter().find(|(n, _)| n == name).unwrap().1;
+        let path = models_dir().join(format!("{name}.fzn"));
+        let path = path.to_str().unwrap();
+        let strategies = "check,fc,propagators+dom-wdeg";
+        let (code, json, stderr) = fzn_csp(&[
+            "--compare",
+            strategies,
+            "-a",
+            "-t",
+            "3000",
+            "--format",
+            "json",
+            path,
+        ]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        let table: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let rows = table["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 3, "{name}");
+        for row in rows {
+            if !row["complete"].as_bool().unwrap() {
+                continue;
+            }
+            let got = match answer {
+                Expected::Solutions(_) => Expected::Solutions(row["solutions"].as_u64().unwrap()),
+                Expected::Minimum(_) => Expected::Minimum(row["objective"].as_i64().unwrap()),
+                Expected::Maximum(_) => Expected::Maximum(row["objective"].as_i64().unwrap()),
+            };
+            assert_eq!(got, answer, "{name}, {}", row["strategy"]);
+        }
+        assert!(rows[2]["complete"].as_bool().unwrap(), "{name}: {json}");
+        // The default format: the Markdown table, without a size column.
+        let (code, md, stderr) = fzn_csp(&["--compare", strategies, "-a", "-t", "3000", path]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(md.starts_with("| strategy |"), "{name}: {md}");
+        assert_eq!(md.lines().count(), 5, "{name}: {md}");
+    }
+    // Misuse: an unknown strategy, and --format without --compare.
+    let path = models_dir().join("golomb.fzn");
+    let (code, _, stderr) = fzn_csp(&["--compare", "fc,sideways", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let (code, _, stderr) = fzn_csp(&["--format", "csv", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+}

@@ -658,3 +658,51 @@ fn a_strategy_string_reads_its_parts_by_position_like_the_flags() {
     assert!(stderr.contains("unknown variable order 'lcv'"), "{stderr}");
     assert!(stderr.contains("pruning[+var[+val]]"), "{stderr}");
 }
+
+/// Runs `nqueens ARGS` with standard output on a pseudo-terminal (util-linux
+/// `script`); `None` where `script` is missing.
+fn on_a_terminal(args: &str) -> Option<(i32, String)> {
+    let cmd = format!("{} {args}", env!("CARGO_BIN_EXE_nqueens"));
+    let out = Command::new("script")
+        .args(["-qefc", &cmd, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    let code = out.status.code().unwrap_or(-1);
+    Some((code, String::from_utf8_lossy(&out.stdout).into_owned()))
+}
+
+#[test]
+fn pictures_and_pages_are_not_written_to_a_terminal() {
+    for (args, kind) in [
+        ("tree 4", "SVG"),
+        ("explore 4", "HTML"),
+        ("compare --format svg --n 4", "SVG"),
+    ] {
+        let Some((code, shown)) = on_a_terminal(args) else {
+            eprintln!("skipped: util-linux `script` is not installed");
+            return;
+        };
+        assert_eq!(code, 2, "nqueens {args}: {shown}");
+        assert!(
+            shown.contains(&format!(
+                "writing {kind} to a terminal; use -o FILE or redirect"
+            )),
+            "nqueens {args}: {shown}"
+        );
+        assert!(
+            !shown.contains("<svg") && !shown.contains("<html"),
+            "{shown}"
+        );
+    }
+    // Text formats still print, and a pipe still gets the SVG.
+    let (code, shown) = on_a_terminal("tree 4 --format dot").unwrap();
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains("digraph"), "{shown}");
+    let out = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["tree", "4"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("<svg"));
+}

@@ -381,7 +381,10 @@ fn the_page_replays_the_trace_in_a_real_browser() {
         "the line is below the screen: {line}"
     );
     assert!(
-        line["title"].as_str().unwrap().starts_with("same ↘ diagonal as row 0"),
+        line["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("same ↘ diagonal as row 0"),
         "{line}"
     );
     let png = b.screenshot();

@@ -8,13 +8,16 @@ use crate::{
     ValueSelector, VarId, VariableSelector,
 };
 
+/// An objective expression: its terms `(a_i, x_i)` and its constant.
+pub(super) type ObjectiveSum = (Vec<(Value, VarId)>, Value);
+
 #[derive(Clone, Debug)]
 pub(super) struct Objective {
     /// The variable, or the first variable of an expression (named in
     /// failures).
     pub(super) var: VarId,
     /// `sum a_i * x_i + c` when the objective is not one variable.
-    pub(super) expr: Option<Box<(Vec<(Value, VarId)>, Value)>>,
+    pub(super) expr: Option<Box<ObjectiveSum>>,
     pub(super) goal: Goal,
     /// Values must be at least this good (`<=` it when minimising).
     pub(super) bound: Option<Value>,
