@@ -66,6 +66,12 @@ pub enum StopReason {
     TimeLimit,
     /// The [`CancelFlag`] was set.
     Cancelled,
+    /// A solution the search reached failed a constraint's `check` (see
+    /// [`Config::with_solution_check`](crate::Config::with_solution_check)
+    /// and [`Solver::invalid_solution`](crate::Solver::invalid_solution)): a
+    /// constraint's `promising` or `propagate` is wrong. The search stops
+    /// instead of reporting it, and nothing it counted is claimed complete.
+    InvalidSolution,
 }
 
 impl fmt::Display for StopReason {
@@ -76,6 +82,7 @@ impl fmt::Display for StopReason {
             StopReason::SolutionLimit => "solution limit",
             StopReason::TimeLimit => "time limit",
             StopReason::Cancelled => "cancelled",
+            StopReason::InvalidSolution => "an invalid solution (a constraint's check refused it)",
         })
     }
 }

@@ -49,7 +49,16 @@ fn reference(f: Function, x: i128, y: i128) -> Option<i128> {
             -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
             _ => Some(0),
         },
-        Function::Pow => Some((0..y).fold(1, |p, _| p * x)),
+        // |x| >= 2 to a power of 64 or more leaves i64: undefined. (The
+        // exponents here reach 2^63, so no loop up to y.)
+        Function::Pow if x.abs() >= 2 && y >= 64 => None,
+        Function::Pow => match x {
+            0 => Some(if y == 0 { 1 } else { 0 }),
+            1 => Some(1),
+            -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
+            // In i128, stopping at the first product outside it (undefined too).
+            _ => (0..y).try_fold(1i128, |p, _| p.checked_mul(x)),
+        },
         Function::Min => Some(x.min(y)),
         Function::Max => Some(x.max(y)),
         Function::Abs => Some(x.abs()),
@@ -426,4 +435,180 @@ fn model_methods_agree_with_brute_force() {
     m.element_offset(k, &[5, 1, 7, 9], 0, one).unwrap();
     m.element_offset(q, &[1, 0, 1, 1, 0, 1, 1], -3, k).unwrap();
     agrees_at_every_level(&m, "arithmetic");
+}
+
+// ------------------------------------------------------------------ i64 edges
+
+// A domain spans at most 2^24 values (`MAX_DOMAIN_WIDTH`), so each set below
+// lies at one end of the integers.
+const MIN: Value = Value::MIN;
+const MAX: Value = Value::MAX;
+/// Dividends and factors at the bottom and at the top.
+const LOW: &[Value] = &[MIN, MIN + 1, MIN + 2];
+const HIGH: &[Value] = &[MAX - 2, MAX - 1, MAX];
+/// Divisors, factors and exponents that make the ends overflow or not.
+const EDGE_Y: &[Value] = &[-1, 1, 2];
+/// Results around 0 (`MIN mod -1`, `MIN div MIN`).
+const ZERO: &[Value] = &[-1, 0, 1];
+
+#[test]
+fn every_function_is_sound_and_domain_consistent_at_the_i64_edges() {
+    for f in BINARY {
+        for (xs, ys, zs) in [
+            (LOW, EDGE_Y, LOW),
+            (LOW, EDGE_Y, ZERO),
+            (LOW, EDGE_Y, HIGH),
+            (HIGH, EDGE_Y, HIGH),
+            (HIGH, EDGE_Y, ZERO),
+            (HIGH, EDGE_Y, LOW),
+            // The ends as divisors and second factors.
+            (&[-1, 0, 2][..], LOW, ZERO),
+            (&[-1, 0, 2][..], HIGH, ZERO),
+            (LOW, LOW, ZERO),
+            (HIGH, HIGH, ZERO),
+        ] {
+            let c = Func::binary(f, x(0), x(1), x(2));
+            assert_trustworthy(
+                case(
+                    format!("x2 = {}(x0, x1) over {xs:?}, {ys:?}, {zs:?}", f.name()),
+                    c,
+                    &[xs, ys, zs],
+                    move |v| reference(f, big(v[0]), big(v[1])) == Some(big(v[2])),
+                )
+                .everywhere(Strength::Gac),
+            );
+        }
+    }
+    for (xs, zs) in [(LOW, HIGH), (HIGH, HIGH), (LOW, LOW)] {
+        let c = Func::unary(Function::Abs, x(0), x(1));
+        assert_trustworthy(
+            case(format!("x1 = |x0| over {xs:?}, {zs:?}"), c, &[xs, zs], |v| {
+                big(v[0]).abs() == big(v[1])
+            })
+            .everywhere(Strength::Gac),
+        );
+    }
+}
+
+/// Every pruning level counts what the `i128` reference counts, over every
+/// assignment of the declared domains (the constraints' own `check` is not
+/// the judge here).
+fn matches_reference(m: &Model, name: &str, holds: &dyn Fn(&[Value]) -> bool) {
+    let domains: Vec<Vec<Value>> = m.vars().map(|v| m.domain(v).unwrap().values()).collect();
+    let want = assignments(&domains).filter(|a| holds(a)).count() as u64;
+    assert!(want > 0, "{name}: a test without solutions says little");
+    let binary = Config::textbook()
+        .with_pruning(Pruning::Propagators)
+        .with_binary_branching(true);
+    let configs = Pruning::ALL
+        .iter()
+        .map(|&p| Config::textbook().with_pruning(p))
+        .chain([binary]);
+    for config in configs {
+        let what = format!("{name} under {:?}", config.pruning);
+        let mut s = Solver::new(m, config).unwrap();
+        let mut got = 0;
+        while let Some(sol) = s.next_solution() {
+            assert!(holds(sol.values()), "{what}: a wrong solution {:?}", sol.values());
+            got += 1;
+        }
+        assert!(s.status().is_complete(), "{what}");
+        assert_eq!(got, want, "{what}");
+    }
+}
+
+#[test]
+fn int_mod_of_min_by_minus_one_is_zero() {
+    // The attack's case: x in MIN..MIN+1, y in -1..1; MIN mod -1 = 0.
+    let mut m = Model::new();
+    let a = m.int_var(MIN..=MIN + 1).unwrap();
+    let b = m.int_var(-1..=1).unwrap();
+    let r = m.int_var(-1..=1).unwrap();
+    m.modulo(a, b, r).unwrap();
+    for pruning in Pruning::ALL {
+        let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
+        let sols: Vec<Vec<Value>> = s.solutions().map(|s| s.values().to_vec()).collect();
+        assert!(s.status().is_complete());
+        assert_eq!(sols.len(), 4, "{pruning}: {sols:?}");
+        assert!(sols.contains(&vec![MIN, -1, 0]), "{pruning}: {sols:?}");
+    }
+}
+
+#[test]
+fn functions_over_large_domains_at_the_edges_agree_with_the_reference() {
+    // Past the enumeration limit: the bounds-only paths, at both ends, with
+    // results near each end and near 0.
+    let results: [Vec<Value>; 3] = [
+        (MIN..=MIN + 40).collect(),
+        (-20..=20).collect(),
+        (MAX - 40..=MAX).collect(),
+    ];
+    for f in BINARY {
+        for (lo, hi) in [(MIN, MIN + 70), (MAX - 70, MAX)] {
+            for z in &results {
+                let mut m = Model::new();
+                let a = m.int_var(lo..=hi).unwrap();
+                let b = m.int_var(-60..=60).unwrap();
+                let c = m.int_var(z.clone()).unwrap();
+                m.post(Func::binary(f, a, b, c)).unwrap();
+                const { assert!(71 * 121 > csp_core::constraints::ENUMERATION_LIMIT) };
+                let domains: Vec<Vec<Value>> =
+                    m.vars().map(|v| m.domain(v).unwrap().values()).collect();
+                let reach = |v: &[Value]| reference(f, big(v[0]), big(v[1])) == Some(big(v[2]));
+                if !assignments(&domains).any(|a| reach(&a)) {
+                    continue; // nothing to count for this end and these results
+                }
+                let name = format!("{} over {lo}..={hi}, results from {}", f.name(), z[0]);
+                matches_reference(&m, &name, &reach);
+            }
+        }
+    }
+    let mut m = Model::new();
+    let a = m.int_var(MIN..=MIN + 5000).unwrap();
+    let r = m.int_var(MAX - 40..=MAX).unwrap();
+    m.abs(a, r).unwrap();
+    matches_reference(&m, "abs at MIN", &|v| big(v[0]).abs() == big(v[1]));
+}
+
+#[test]
+fn linear_sums_and_views_at_the_edges_agree_with_the_reference() {
+    // x - y = d near the top, x + y <= MIN + 3 near the bottom: sums that
+    // leave i64 on the way are exact (i128), never wrapped.
+    let mut m = Model::new();
+    let x = m.int_var(MAX - 4..=MAX).unwrap();
+    let y = m.int_var(MAX - 6..=MAX).unwrap();
+    let d = m.int_var(-2..=3).unwrap();
+    m.linear(&[1, -1, -1], &[x, y, d], Relation::Eq, 0).unwrap();
+    matches_reference(&m, "x - y = d near MAX", &|v| {
+        big(v[0]) - big(v[1]) == big(v[2])
+    });
+    let mut m = Model::new();
+    let x = m.int_var(MIN..=MIN + 5).unwrap();
+    let y = m.int_var(MIN..=MIN + 6).unwrap();
+    m.linear(&[1, 1], &[x, y], Relation::Le, MIN + 3).unwrap();
+    matches_reference(&m, "x + y <= MIN + 3", &|v| {
+        big(v[0]) + big(v[1]) <= big(MIN) + 3
+    });
+    // Views near the ends: v = x - 5 with x at the top, w = -x at the bottom
+    // (-MIN does not exist: the view is refused, not wrapped).
+    let mut m = Model::new();
+    let x = m.int_var(MAX - 3..=MAX).unwrap();
+    let k = m.int_var(MAX - 9..=MAX).unwrap();
+    let v = m.offset_view(x, -5).unwrap();
+    m.not_equal(v, k).unwrap();
+    // The view is enumerated like a variable here: it must equal x - 5.
+    matches_reference(&m, "x - 5 != k near MAX", &|a| {
+        big(a[2]) == big(a[0]) - 5 && big(a[2]) != big(a[1])
+    });
+    let mut m = Model::new();
+    let x = m.int_var(MIN..=MIN + 2).unwrap();
+    assert!(m.minus_view(x).is_err(), "-MIN must be refused");
+    let mut m = Model::new();
+    let y = m.int_var(MIN + 1..=MIN + 3).unwrap();
+    let k = m.int_var(MAX - 1..=MAX).unwrap();
+    let w = m.minus_view(y).unwrap();
+    m.equal(w, k).unwrap();
+    matches_reference(&m, "-y = k near MIN", &|a| {
+        big(a[2]) == -big(a[0]) && big(a[2]) == big(a[1])
+    });
 }

@@ -36,6 +36,8 @@ impl Function {
     /// use csp_core::constraints::Function;
     /// assert_eq!(Function::Div.apply(-7, 2), Some(-3));
     /// assert_eq!(Function::Mod.apply(-7, 2), Some(-1));
+    /// assert_eq!(Function::Mod.apply(i64::MIN, -1), Some(0)); // only the quotient overflows
+    /// assert_eq!(Function::Div.apply(i64::MIN, -1), None);
     /// assert_eq!(Function::Pow.apply(-2, 3), Some(-8));
     /// assert_eq!(Function::Pow.apply(2, -1), Some(0));
     /// assert_eq!(Function::Div.apply(1, 0), None);
@@ -45,6 +47,8 @@ impl Function {
         match self {
             Function::Times => x.checked_mul(y),
             Function::Div => x.checked_div(y),
+            // MIN mod -1 is 0: only the quotient overflows (checked_rem says None).
+            Function::Mod if y == -1 => Some(0),
             Function::Mod => x.checked_rem(y),
             Function::Pow => pow(x, y),
             Function::Min => Some(x.min(y)),

@@ -44,6 +44,9 @@ pub struct Config {
     /// A heartbeat while searching (see
     /// [`with_progress`](Config::with_progress)).
     pub progress: Option<ProgressHook>,
+    /// Re-check every solution with each constraint's `check` (see
+    /// [`with_solution_check`](Config::with_solution_check)).
+    pub solution_check: bool,
 }
 
 /// The default [`Config::trail_budget`]: 64 MiB.
@@ -121,7 +124,45 @@ impl Config {
             lazy_bits_above: crate::domains::DEFAULT_LAZY_BITS_ABOVE,
             restarts: Restarts::Never,
             progress: None,
+            solution_check: false,
         }
+    }
+
+    /// Re-checks every solution the search reaches with each constraint's
+    /// `check` before reporting it. A solution that fails one means that a
+    /// constraint's `promising` or `propagate` let a wrong assignment through
+    /// (a constraint of yours that lies): the search stops with
+    /// [`StopReason::InvalidSolution`](crate::StopReason::InvalidSolution), so
+    /// no count or optimum is claimed complete, and
+    /// [`Solver::invalid_solution`](crate::Solver::invalid_solution) names the
+    /// constraint. Always on in debug builds (`debug_assertions`); off by
+    /// default in release builds, where it costs one `check` per constraint
+    /// per solution.
+    ///
+    /// ```
+    /// use csp_core::*;
+    /// /// Says "promising" to everything, yet x + y must be 3.
+    /// struct Liar([VarId; 2]);
+    /// impl Constraint for Liar {
+    ///     fn scope(&self) -> &[VarId] { &self.0 }
+    ///     fn check(&self, v: &[Value]) -> bool { v[0] + v[1] == 3 }
+    ///     fn promising(&self, _: &Domains) -> bool { true }
+    ///     fn name(&self) -> &str { "liar" }
+    /// }
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=3)?;
+    /// let y = m.int_var(0..=3)?;
+    /// m.post(Liar([x, y]))?;
+    /// let mut s = Solver::new(&m, Config::textbook().with_solution_check(true))?;
+    /// let r = s.count();
+    /// assert_eq!(r.status, SearchStatus::Stopped(StopReason::InvalidSolution));
+    /// assert!(!r.is_complete());
+    /// assert_eq!(s.invalid_solution().map(|(_, name)| name), Some("liar".to_string()));
+    /// # Ok::<(), CspError>(())
+    /// ```
+    pub fn with_solution_check(mut self, on: bool) -> Self {
+        self.solution_check = on;
+        self
     }
 
     /// Calls `hook` with the search's [`Progress`](crate::Progress) (nodes,

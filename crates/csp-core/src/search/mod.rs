@@ -179,6 +179,10 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     progress: Option<crate::ProgressHook>,
     next_progress: Option<Instant>,
     progress_best: Option<crate::Value>,
+    /// Re-check each solution ([`Config::with_solution_check`], always in
+    /// debug builds), and the constraint that refused one.
+    check_solutions: bool,
+    invalid: Option<crate::ConstraintId>,
 }
 
 impl<'m> Solver<'m> {
@@ -351,6 +355,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             next_progress: config.progress.as_ref().map(|h| started + h.every),
             progress: config.progress,
             progress_best: None,
+            check_solutions: config.solution_check || cfg!(debug_assertions),
+            invalid: None,
         };
         solver.update_fail_mark();
         solver.domains.push_level();
@@ -391,6 +397,16 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// Where the search stands.
     pub fn status(&self) -> SearchStatus {
         self.status
+    }
+
+    /// The constraint (its id and name) whose `check` refused a solution the
+    /// search reached, if one did (the search then stopped with
+    /// [`StopReason::InvalidSolution`](crate::StopReason::InvalidSolution);
+    /// see [`Config::with_solution_check`]).
+    pub fn invalid_solution(&self) -> Option<(crate::ConstraintId, String)> {
+        let id = self.invalid?;
+        let name = self.model.constraint(id).map_or_else(String::new, |c| c.name().to_string());
+        Some((id, name))
     }
 
     /// The pruning level.

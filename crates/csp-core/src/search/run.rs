@@ -332,6 +332,12 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     }
 
     pub(super) fn found_solution(&mut self) -> bool {
+        if self.check_solutions
+            && let Some(c) = self.refusing_constraint()
+        {
+            self.invalid = Some(c);
+            return self.stop(StopReason::InvalidSolution);
+        }
         self.stats.solutions += 1;
         if self.objective.is_none() && self.restart_at != u64::MAX {
             // Enumerating: the rest of this run's tree holds every other
@@ -356,6 +362,19 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.status = SearchStatus::Stopped(StopReason::SolutionLimit);
         }
         true
+    }
+
+    /// The first constraint whose `check` refuses the assignment of the
+    /// (fixed) domains, if any.
+    #[cold]
+    fn refusing_constraint(&self) -> Option<crate::ConstraintId> {
+        let values: Vec<Value> = self.model.vars().map(|v| self.domains.min(v)).collect();
+        let mut scoped = Vec::new();
+        self.model.constraints().find_map(|(id, c)| {
+            scoped.clear();
+            scoped.extend(c.scope().iter().map(|v| values[v.index()]));
+            (!c.check(&scoped)).then_some(id)
+        })
     }
 
     /// Chooses a variable and lists its values. `false` if all are decided.
