@@ -35,7 +35,7 @@ limit_ms=${LIMIT_MS:-1000}
 signal_after=${SIGNAL_AFTER:-1}
 hard_stop=${HARD_STOP:-120}
 
-for exe in "$bin/nqueens" "$bin/fzn-csp" "$bin/examples/magic_square" "$bin/examples/graph_coloring"; do
+for exe in "$bin/nqueens" "$bin/fzn-csp" "$bin/examples/magic_square" "$bin/examples/graph_coloring" "$bin/examples/all_interval"; do
   if [ ! -x "$exe" ]; then
     echo "error: $exe not found; build it first (see the top of $0)" >&2
     exit 2
@@ -187,6 +187,19 @@ row "graph colouring, complete graph K200" \
 row "graph colouring, random G(1000, 1/2) (bounds, search)" \
   "$e/graph_coloring $tmp/random1000.col --time-limit $limit_s" \
   "$e/graph_coloring $tmp/random1000.col"
+# Where one node is expensive (issue 29): the clock is read by time, not
+# every 256 nodes.
+row "nqueens solve 2000, fc + first-fail + lcv (one expensive node)" \
+  "$bin/nqueens solve 2000 --pruning fc --var first-fail --val lcv --time-limit $limit_s" \
+  "$bin/nqueens solve 2000 --pruning fc --var first-fail --val lcv"
+row "all_interval 1000 --val lcv" \
+  "$e/all_interval 1000 --val lcv --time-limit $limit_s" "$e/all_interval 1000 --val lcv"
+row "nqueens tree 30 (recording, layout)" \
+  "$bin/nqueens tree 30 --all --time-limit $limit_s -o $tmp/t.svg" \
+  "$bin/nqueens tree 30 --all -o $tmp/t.svg"
+row "nqueens explore 12 --all (recording)" \
+  "$bin/nqueens explore 12 --all --limit-events 100000000 --node-limit 0 --time-limit $limit_s -o $tmp/e.html" \
+  "$bin/nqueens explore 12 --all --limit-events 100000000 --node-limit 0 -o $tmp/e.html"
 if [ "$have_fzn" = yes ]; then
   row "FlatZinc prop_stress 0200" \
     "$bin/fzn-csp -t $limit_ms $fzn" "$bin/fzn-csp $fzn"

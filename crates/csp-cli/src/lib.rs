@@ -108,6 +108,46 @@ pub fn time_left(mut config: Config, begun: std::time::Instant) -> Config {
     config
 }
 
+/// Parses a memory size: `512M`, `2G`, `1.5G`, `64K`, or a bare number of
+/// bytes (powers of 1024: `1K` is 1,024 bytes). At least 1 MiB: a smaller
+/// budget leaves no room to work.
+///
+/// ```
+/// assert_eq!(csp_cli::parse_size("2G"), Ok(2 << 30));
+/// assert_eq!(csp_cli::parse_size("1.5M"), Ok(3 << 19));
+/// assert_eq!(csp_cli::parse_size("1048576"), Ok(1 << 20));
+/// assert!(csp_cli::parse_size("12").is_err());
+/// assert!(csp_cli::parse_size("3X").is_err());
+/// assert!(csp_cli::parse_size("99999999999G").is_err());
+/// ```
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => (&t[..i], t[i..].to_ascii_uppercase()),
+        None => (t, String::new()),
+    };
+    let scale: u64 = match unit.as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
+        _ => return Err(format!("expected a size such as 512M or 2G, not `{s}`")),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a size such as 512M or 2G, not `{s}`"))?;
+    let bytes = value * scale as f64;
+    if !bytes.is_finite() || bytes > u64::MAX as f64 / 2.0 {
+        return Err(format!("`{s}` is too large"));
+    }
+    if bytes < f64::from(1u32 << 20) {
+        return Err(format!("`{s}` is less than 1M: too small to work in"));
+    }
+    Ok(bytes as u64)
+}
+
 /// Parses `500ms`, `2s`, `1.5s`, `3m`, `1h`, or a bare number of seconds.
 ///
 /// ```

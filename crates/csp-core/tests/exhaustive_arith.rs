@@ -482,9 +482,12 @@ fn every_function_is_sound_and_domain_consistent_at_the_i64_edges() {
     for (xs, zs) in [(LOW, HIGH), (HIGH, HIGH), (LOW, LOW)] {
         let c = Func::unary(Function::Abs, x(0), x(1));
         assert_trustworthy(
-            case(format!("x1 = |x0| over {xs:?}, {zs:?}"), c, &[xs, zs], |v| {
-                big(v[0]).abs() == big(v[1])
-            })
+            case(
+                format!("x1 = |x0| over {xs:?}, {zs:?}"),
+                c,
+                &[xs, zs],
+                |v| big(v[0]).abs() == big(v[1]),
+            )
             .everywhere(Strength::Gac),
         );
     }
@@ -509,7 +512,11 @@ fn matches_reference(m: &Model, name: &str, holds: &dyn Fn(&[Value]) -> bool) {
         let mut s = Solver::new(m, config).unwrap();
         let mut got = 0;
         while let Some(sol) = s.next_solution() {
-            assert!(holds(sol.values()), "{what}: a wrong solution {:?}", sol.values());
+            assert!(
+                holds(sol.values()),
+                "{what}: a wrong solution {:?}",
+                sol.values()
+            );
             got += 1;
         }
         assert!(s.status().is_complete(), "{what}");

@@ -554,3 +554,72 @@ fn ctrl_c_on_diff_prints_the_part_compared() {
         "{stdout}"
     );
 }
+
+#[test]
+fn ctrl_c_on_explore_and_tree_writes_no_file() {
+    let dir = std::env::temp_dir().join(format!("nq-ctrlc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("e.html");
+    let (status, _, stderr) = interrupted(
+        &[
+            "explore",
+            "30",
+            "--all",
+            "--limit-events",
+            "100000000",
+            "--node-limit",
+            "0",
+            "-o",
+            page.to_str().unwrap(),
+        ],
+        Duration::from_millis(1000),
+    );
+    assert_eq!(status, Some(1), "{stderr}");
+    assert_eq!(stderr.trim_end(), "cancelled by Ctrl-C: no page written");
+    assert!(!page.exists());
+    let picture = dir.join("t.svg");
+    let (status, _, stderr) = interrupted(
+        &[
+            "tree",
+            "30",
+            "--all",
+            "--node-limit",
+            "100000000000",
+            "-o",
+            picture.to_str().unwrap(),
+        ],
+        Duration::from_millis(1000),
+    );
+    assert_eq!(status, Some(1), "{stderr}");
+    assert_eq!(stderr.trim_end(), "cancelled by Ctrl-C: no picture written");
+    assert!(!picture.exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_explorer_records_no_more_than_its_memory_limit_allows() {
+    // 1M / 256 bytes per event / 3 strategies = 1365 events each.
+    let out = Command::new(BIN)
+        .args([
+            "explore",
+            "8",
+            "--all",
+            "--memory-limit",
+            "1M",
+            "--limit-events",
+            "100000000",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("note: check's recording stopped at 1365 events; raise --memory-limit"),
+        "{stderr}"
+    );
+    let bad = Command::new(BIN)
+        .args(["explore", "8", "--memory-limit", "12"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

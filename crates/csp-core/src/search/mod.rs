@@ -87,7 +87,19 @@ impl Frame {
     }
 }
 
+/// The most nodes between two readings of the clock (see `read_clock`).
 const CLOCK_INTERVAL: u64 = 256;
+
+/// When the search reads the clock next (see `read_clock`).
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    /// The node count at which to read it.
+    due: u64,
+    /// Nodes between two readings: 1 to [`CLOCK_INTERVAL`], adapted to the
+    /// cost of a node.
+    every: u64,
+    last: Instant,
+}
 
 /// The backtracking search over a [`Model`].
 ///
@@ -183,6 +195,7 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// debug builds), and the constraint that refused one.
     check_solutions: bool,
     invalid: Option<crate::ConstraintId>,
+    clock: Clock,
 }
 
 impl<'m> Solver<'m> {
@@ -357,6 +370,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             progress_best: None,
             check_solutions: config.solution_check || cfg!(debug_assertions),
             invalid: None,
+            clock: Clock {
+                due: 0,
+                every: 1,
+                last: started,
+            },
         };
         solver.update_fail_mark();
         solver.domains.push_level();
@@ -405,7 +423,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// see [`Config::with_solution_check`]).
     pub fn invalid_solution(&self) -> Option<(crate::ConstraintId, String)> {
         let id = self.invalid?;
-        let name = self.model.constraint(id).map_or_else(String::new, |c| c.name().to_string());
+        let name = self
+            .model
+            .constraint(id)
+            .map_or_else(String::new, |c| c.name().to_string());
         Some((id, name))
     }
 

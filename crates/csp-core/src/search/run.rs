@@ -174,8 +174,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
     }
 
-    /// The limits checked before each node: nodes, failures, and every
-    /// [`CLOCK_INTERVAL`] nodes the clock and the cancel flag.
+    /// The limits checked before each node: nodes, failures, and, when the
+    /// clock is due, the time limit, the cancel flag and the heartbeat.
     #[inline]
     fn node_limits(&mut self, started: Instant) -> Option<StopReason> {
         if self.limits.nodes.is_some_and(|n| self.stats.tried >= n) {
@@ -189,13 +189,32 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         {
             return Some(StopReason::FailureLimit);
         }
-        if self.stats.tried % CLOCK_INTERVAL == 0 {
-            if self.next_progress.is_some() {
-                self.report_progress(started);
-            }
-            return self.out_of_time(started);
+        if self.stats.tried >= self.clock.due {
+            return self.read_clock(started);
         }
         None
+    }
+
+    /// Reads the clock, about once a millisecond whatever a node costs: the
+    /// interval in nodes halves when the last one took more than 2 ms
+    /// (down to every node, where one node is expensive) and doubles when
+    /// it took less than 0.5 ms (up to [`CLOCK_INTERVAL`]). A limit or a
+    /// Ctrl-C is then seen within a few milliseconds plus one node.
+    fn read_clock(&mut self, started: Instant) -> Option<StopReason> {
+        let now = Instant::now();
+        let gap = now.duration_since(self.clock.last);
+        let every = &mut self.clock.every;
+        if gap > std::time::Duration::from_millis(2) {
+            *every = (*every / 2).max(1);
+        } else if gap < std::time::Duration::from_micros(500) {
+            *every = (*every * 2).min(CLOCK_INTERVAL);
+        }
+        self.clock.last = now;
+        self.clock.due = self.stats.tried + self.clock.every;
+        if self.next_progress.is_some() {
+            self.report_progress(started);
+        }
+        self.out_of_time(started)
     }
 
     /// Calls the progress hook if it is due.

@@ -18,6 +18,11 @@ use super::trace::DEFAULT_NODE_LIMIT;
 use super::{Done, Failure, Outcome};
 
 const BOARD_SCRIPT: &str = include_str!("explore_board.js");
+
+/// The memory one recorded event takes, about, from the recording to the
+/// written page (the event, its JSON line, the page's copy): `--memory-limit`
+/// divided by this caps the events.
+const BYTES_PER_EVENT: u64 = 256;
 const BOARD_STYLE: &str = include_str!("explore_board.css");
 
 /// The strategies shown when `--strategies` is not given.
@@ -65,6 +70,13 @@ pub struct Args {
     /// Stop each search after this many nodes (0: no limit).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_NODE_LIMIT)]
     node_limit: u64,
+    /// Stop recording after this much time in all: `500ms`, `2s`, `1m`.
+    #[arg(long, value_name = "TIME", value_parser = csp_cli::parse_duration)]
+    time_limit: Option<std::time::Duration>,
+    /// The memory the recordings and the page may take, about (`512M`, `2G`):
+    /// it caps the events recorded (about 256 bytes each, the page included).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = csp_cli::parse_size)]
+    memory_limit: u64,
     /// Write the page to FILE (default: standard output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
@@ -97,7 +109,12 @@ pub fn run(a: Args) -> Outcome {
             a.n
         )));
     }
+    let begun = std::time::Instant::now();
     let cancel = csp_cli::cancel_on_ctrl_c();
+    // Each recording's share of the memory limit, in events.
+    let by_memory = usize::try_from(a.memory_limit / BYTES_PER_EVENT / entries.len().max(1) as u64)
+        .unwrap_or(usize::MAX);
+    let cap = a.limit_events.min(by_memory);
     let mut recorded = Vec::with_capacity(entries.len());
     for entry in &entries {
         let Method::Engine(strategy, variant) = entry.method else {
@@ -110,8 +127,10 @@ pub fn run(a: Args) -> Outcome {
         let model = built.model();
         let mut config = strategy.config().with_cancel_flag(cancel.clone());
         config.limits.nodes = (a.node_limit > 0).then_some(a.node_limit);
+        config.limits.time = a.time_limit;
+        let mut config = csp_cli::time_left(config, begun);
         // The search stops when the recording is full: the page shows no more.
-        let recorder = StopAtCap::new(a.limit_events, &mut config);
+        let recorder = StopAtCap::new(cap, &mut config);
         let mut solver = Solver::with_observer(model, config, recorder)
             .map_err(|e| Failure::Other(e.to_string()))?;
         let tried = if a.all {
@@ -139,6 +158,11 @@ pub fn run(a: Args) -> Outcome {
             trace,
             note,
         });
+        if cancel.is_cancelled() {
+            // Ctrl-C: no page, and no time spent writing one.
+            csp_cli::errln!("cancelled by Ctrl-C: no page written");
+            return Ok(Done::Incomplete);
+        }
     }
     let runs: Vec<ExploreRun<'_>> = recorded
         .iter()
@@ -191,10 +215,14 @@ pub fn run(a: Args) -> Outcome {
     }
     for r in &recorded {
         if r.trace.is_truncated() {
+            let raise = if cap < a.limit_events {
+                "--memory-limit"
+            } else {
+                "--limit-events"
+            };
             csp_cli::errln!(
-                "note: {}'s recording stopped at {} events; raise --limit-events to see more",
-                r.name,
-                a.limit_events
+                "note: {}'s recording stopped at {cap} events; raise {raise} to see more",
+                r.name
             );
         }
     }

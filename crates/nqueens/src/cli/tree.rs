@@ -56,10 +56,16 @@ pub fn run(a: Args) -> Outcome {
         csp_cli::output::refuse_terminal("SVG").map_err(Failure::Usage)?;
     }
     let queens = Queens::new(a.n, a.engine.variant()).map_err(args::engine_error)?;
-    let mut config = csp_cli::time_left(a.engine.config(Some(csp_cli::cancel_on_ctrl_c())), begun);
+    let cancel = csp_cli::cancel_on_ctrl_c();
+    let mut config = csp_cli::time_left(a.engine.config(Some(cancel.clone())), begun);
     config.limits.nodes = Some(a.engine.strategy.node_limit.unwrap_or(DEFAULT_NODE_LIMIT));
     let (trace, outcome) =
         tree::record(&queens, config, a.all, a.max_events).map_err(args::engine_error)?;
+    if cancel.is_cancelled() {
+        // Ctrl-C: no picture, and no time spent laying one out.
+        csp_cli::errln!("cancelled by Ctrl-C: no picture written");
+        return Ok(Done::Incomplete);
+    }
     let title = format!(
         "{}-queens, {} ({} model), {}",
         a.n,
