@@ -136,14 +136,22 @@ impl Cluster {
         mode(&dir.join("run"), 0o755).map_err(|e| e.to_string())?;
         mode(&dir.join("munge"), 0o700).map_err(|e| e.to_string())?;
         let key = dir.join("munge/munge.key");
-        output(command("mungekey").arg("--create").arg("--keyfile").arg(&key))?;
+        output(
+            command("mungekey")
+                .arg("--create")
+                .arg("--keyfile")
+                .arg(&key),
+        )?;
         let socket = dir.join("run/munge.socket");
         let mut munged = command("munged");
         munged
             .arg("--foreground")
             .arg(format!("--key-file={}", key.display()))
             .arg(format!("--socket={}", socket.display()))
-            .arg(format!("--pid-file={}", dir.join("run/munged.pid").display()))
+            .arg(format!(
+                "--pid-file={}",
+                dir.join("run/munged.pid").display()
+            ))
             .arg(format!("--log-file={}", dir.join("munged.log").display()))
             .arg(format!("--seed-file={}", dir.join("munge/seed").display()));
         cluster.spawn("munged", munged)?;
@@ -162,8 +170,15 @@ impl Cluster {
             .split_whitespace()
             .filter(|w| !w.starts_with("NodeName=") && !w.starts_with("RealMemory="))
             .collect();
-        let host = output(&mut command("hostname"))?;
-        let host = host.trim().split('.').next().unwrap_or_default().to_string();
+        // slurmctld runs only where SlurmctldHost is this machine's (short) host name.
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .or_else(|_| output(&mut command("hostname")))?;
+        let host = host
+            .trim()
+            .split('.')
+            .next()
+            .unwrap_or_default()
+            .to_string();
         let d = dir.display();
         let conf = format!(
             "# A one-node cluster for crates/nqueens/tests/slurm.rs: no cgroups, no accounting.
@@ -213,7 +228,11 @@ PartitionName=test Nodes={NODE} Default=YES MaxTime=INFINITE State=UP
                 last = e;
                 return Some(false);
             }
-            match output(cluster.command("sinfo").args(["-h", "-n", NODE, "-o", "%t"])) {
+            match output(
+                cluster
+                    .command("sinfo")
+                    .args(["-h", "-n", NODE, "-o", "%t"]),
+            ) {
                 Ok(state) if state.trim() == "idle" => Some(true),
                 Ok(state) => {
                     last = format!("the node is {}", state.trim());
@@ -289,14 +308,22 @@ PartitionName=test Nodes={NODE} Default=YES MaxTime=INFINITE State=UP
         s
     }
 
-    /// Runs `deploy/slurm/submit.sh N K` from `DIR/submit` with `OUT`, `NQUEENS` and
-    /// `CHECKPOINT_INTERVAL` set; returns the array job id, the merge job id and `OUT`.
-    fn submit(&mut self, n: usize, k: usize, interval: &str) -> (String, String, PathBuf) {
-        let out = self.dir.join(format!("out-{n}-of-{k}"));
+    /// Runs `deploy/slurm/submit.sh N K OPTIONS...` from `DIR/submit` with `OUT`,
+    /// `NQUEENS` and `CHECKPOINT_INTERVAL` set; returns the array job id, the merge job id
+    /// and `OUT`.
+    fn submit(
+        &mut self,
+        n: usize,
+        k: usize,
+        interval: &str,
+        options: &[&str],
+    ) -> (String, String, PathBuf) {
+        let out = self.dir.join(format!("out-{n}-of-{k}-{}", self.jobs.len()));
         let text = output(
             self.command("bash")
                 .arg(root().join("deploy/slurm/submit.sh"))
                 .args([n.to_string(), k.to_string()])
+                .args(options)
                 .env("OUT", &out)
                 .env("NQUEENS", BIN)
                 .env("CHECKPOINT_INTERVAL", interval)
@@ -370,7 +397,10 @@ PartitionName=test Nodes={NODE} Default=YES MaxTime=INFINITE State=UP
             let time = line.get(12..24)?; // 07:48:31.252
             let (h, m, s) = (time.get(0..2)?, time.get(3..5)?, time.get(6..12)?);
             let s: f64 = s.parse().ok()?;
-            Some((h.parse::<u64>().ok()? * 3600 + m.parse::<u64>().ok()? * 60) * 1000 + (s * 1000.0).round() as u64)
+            Some(
+                (h.parse::<u64>().ok()? * 3600 + m.parse::<u64>().ok()? * 60) * 1000
+                    + (s * 1000.0).round() as u64,
+            )
         };
         let id = |rest: &str| rest.split('(').next().unwrap_or_default().to_string();
         let mut started = BTreeMap::new();
@@ -383,12 +413,12 @@ PartitionName=test Nodes={NODE} Default=YES MaxTime=INFINITE State=UP
                 }
             } else if let Some(rest) = line.split("_job_complete: JobId=").nth(1) {
                 let task = id(rest);
-                if rest.ends_with(" done") {
-                    if let (Some(Some(from)), Some(to)) = (started.get(&task), millis(line)) {
-                        // Across midnight, the clock starts again.
-                        let ms = (to + 86_400_000 - from) % 86_400_000;
-                        ran.insert(task, Duration::from_millis(ms));
-                    }
+                if let (true, Some(Some(from)), Some(to)) =
+                    (rest.ends_with(" done"), started.get(&task), millis(line))
+                {
+                    // Across midnight, the clock starts again.
+                    let ms = (to + 86_400_000 - from) % 86_400_000;
+                    ran.insert(task, Duration::from_millis(ms));
                 }
             }
         }
@@ -435,7 +465,15 @@ fn total(out: &Path) -> u64 {
 }
 
 fn skip_reason() -> Option<String> {
-    for program in ["munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "scontrol"] {
+    for program in [
+        "munged",
+        "mungekey",
+        "slurmctld",
+        "slurmd",
+        "sbatch",
+        "squeue",
+        "scontrol",
+    ] {
         if which(program).is_none() {
             return Some(format!(
                 "{program} is not installed (apt-get install slurm-wlm munge; .ci/run does)"
@@ -477,8 +515,12 @@ fn the_slurm_recipe_counts_exactly_on_a_one_node_cluster_and_a_requeued_task_res
             return;
         }
     };
-    let cpus = output(cluster.command("sinfo").args(["-h", "-n", NODE, "-o", "%c"]))
-        .unwrap_or_default();
+    let cpus = output(
+        cluster
+            .command("sinfo")
+            .args(["-h", "-n", NODE, "-o", "%c"]),
+    )
+    .unwrap_or_default();
     eprintln!(
         "slurm: one node with {} CPUs idle {:.2} s after munged was started",
         cpus.trim(),
@@ -489,7 +531,7 @@ fn the_slurm_recipe_counts_exactly_on_a_one_node_cluster_and_a_requeued_task_res
     // The recipe as docs/cluster.md gives it: N = 13 in K = 8 shares.
     let (n, k) = (13, 8);
     let submitted = Instant::now();
-    let (array, merge, out) = cluster.submit(n, k, "30s");
+    let (array, merge, out) = cluster.submit(n, k, "30s", &[]);
     let completed = cluster.wait(&array, &merge, Duration::from_secs(180));
     let all = submitted.elapsed();
     let expected: BTreeSet<String> = (1..=k).map(|i| format!("{array}_{i}")).collect();
@@ -527,7 +569,10 @@ fn the_slurm_recipe_counts_exactly_on_a_one_node_cluster_and_a_requeued_task_res
             .args([
                 "--parsable",
                 "--array=3",
-                &format!("--export=ALL,N={n},K={k},NQUEENS={BIN},OUT={}", out.display()),
+                &format!(
+                    "--export=ALL,N={n},K={k},NQUEENS={BIN},OUT={}",
+                    out.display()
+                ),
             ])
             .arg(root().join("deploy/slurm/nqueens-count.sbatch"))
             .current_dir(&submit_dir),
@@ -560,11 +605,43 @@ fn the_slurm_recipe_counts_exactly_on_a_one_node_cluster_and_a_requeued_task_res
         format!("error: share 3/{k} appears more than once\n")
     );
 
+    // A share that fails (bad input, status 2) fails its task, and the merge job never
+    // starts: it waits, DependencyNeverSatisfied, until it is cancelled.
+    let (array, merge, out) = cluster.submit(n, 2, "30s", &["--no-such-option"]);
+    poll(Duration::from_secs(60), Duration::from_millis(100), || {
+        let reason = output(
+            cluster
+                .command("squeue")
+                .args(["-h", "-j", &merge, "-o", "%T %r"]),
+        )
+        .unwrap_or_default();
+        (reason.trim() == "PENDING DependencyNeverSatisfied").then_some(())
+    })
+    .unwrap_or_else(|| panic!("merge job {merge}: {:?}", cluster.states(&[&array, &merge])));
+    let states = cluster.states(&[&array]);
+    assert_eq!(
+        states.values().collect::<Vec<_>>(),
+        ["FAILED", "FAILED"],
+        "{states:?}"
+    );
+    let log =
+        std::fs::read_to_string(submit_dir.join(format!("nqueens-count-{array}_1.log"))).unwrap();
+    assert!(
+        log.contains("error: unexpected argument '--no-such-option' found"),
+        "{log}"
+    );
+    output(cluster.command("scancel").arg(&merge)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!out.join("total.txt").exists());
+    eprintln!(
+        "slurm: a failing share (array job {array}): both tasks FAILED, merge job {merge} \
+         pending (DependencyNeverSatisfied) until cancelled"
+    );
+
     // A task stopped while it counts (as when its node is lost or it is pre-empted) and
     // requeued resumes from its checkpoint. N = 16 in 2 shares (about a second each
     // here), saved every 100 ms.
     let (n, k) = (16, 2);
-    let (array, merge, out) = cluster.submit(n, k, "100ms");
+    let (array, merge, out) = cluster.submit(n, k, "100ms", &[]);
     let checkpoint = out.join("share-1.ckpt");
     let line = out.join("share-1.txt");
     let read = || -> Option<Checkpoint> { std::fs::read_to_string(&checkpoint).ok()?.parse().ok() };
@@ -594,11 +671,11 @@ fn the_slurm_recipe_counts_exactly_on_a_one_node_cluster_and_a_requeued_task_res
         saved.finished(),
         saved.subproblems()
     );
-    output(cluster.command("scontrol").args([
-        "update",
-        &format!("jobid={task}"),
-        "StartTime=now",
-    ]))
+    output(
+        cluster
+            .command("scontrol")
+            .args(["update", &format!("jobid={task}"), "StartTime=now"]),
+    )
     .unwrap_or_else(|e| panic!("{e}"));
     // Run again, the task starts from the saved subproblems: its checkpoint never
     // shows fewer (a count started over would save an empty one first).

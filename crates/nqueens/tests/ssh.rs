@@ -15,7 +15,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_nqueens");
 
 /// OEIS A000170: the number of ways to place N non-attacking queens on an N x N
 /// board, for N = 0..=14.
-const A000170: [u64; 15] = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596];
+const A000170: [u64; 15] = [
+    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
+];
 
 /// sshd's privilege separation folder, compiled into Debian's OpenSSH (no option moves it).
 const PRIVSEP: &str = "/run/sshd";
@@ -64,7 +66,8 @@ impl Sshd {
                 ));
             }
         }
-        let public = std::fs::read_to_string(dir.join("user_key.pub")).map_err(|e| e.to_string())?;
+        let public =
+            std::fs::read_to_string(dir.join("user_key.pub")).map_err(|e| e.to_string())?;
         std::fs::write(
             dir.join("authorized_keys"),
             format!("from=\"127.0.0.1\" {public}"),
@@ -187,7 +190,9 @@ fn gnu_parallel_sends_the_shares_over_ssh_and_merges_them_exactly() {
     }
     let uid = Command::new("id").arg("-u").output().unwrap();
     if String::from_utf8_lossy(&uid.stdout).trim() != "0" {
-        eprintln!("skipped: not root: the test's sshd needs {PRIVSEP} and logs in as root, as CI runs");
+        eprintln!(
+            "skipped: not root: the test's sshd needs {PRIVSEP} and logs in as root, as CI runs"
+        );
         return;
     }
     let dir = std::env::temp_dir().join(format!("nqueens-ssh-{}", std::process::id()));
@@ -241,7 +246,11 @@ fn gnu_parallel_sends_the_shares_over_ssh_and_merges_them_exactly() {
         .lines()
         .filter(|l| l.starts_with("Accepted publickey for root from 127.0.0.1 "))
         .count();
-    assert!(logins >= k, "{logins} logins for {k} shares:\n{}", sshd.log());
+    assert!(
+        logins >= k,
+        "{logins} logins for {k} shares:\n{}",
+        sshd.log()
+    );
     eprintln!(
         "ssh: N = {n}, K = {k} through GNU parallel --sshlogin 2/nqueens-host (sshd on \
          127.0.0.1:{}): {logins} SSH logins, merged count {merged} (A000170: {}), {:.2} s",
