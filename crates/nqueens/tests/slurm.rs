@@ -433,7 +433,12 @@ impl Drop for Cluster {
         }
         if !self.jobs.is_empty() && self.alive().is_ok() {
             let jobs = self.jobs.join(",");
-            let _ = self.command("scancel").arg(&jobs).status();
+            // Ended jobs are in the list too: scancel's complaints about them are noise.
+            let _ = self
+                .command("scancel")
+                .arg(&jobs)
+                .stderr(Stdio::null())
+                .status();
             poll(Duration::from_secs(30), Duration::from_millis(200), || {
                 let states = self.states(&self.jobs.iter().map(String::as_str).collect::<Vec<_>>());
                 states
@@ -522,7 +527,8 @@ fn the_slurm_recipe_counts_exactly_on_a_one_node_cluster_and_a_requeued_task_res
     )
     .unwrap_or_default();
     eprintln!(
-        "slurm: one node with {} CPUs idle {:.2} s after munged was started",
+        "slurm: one node with {} CPUs idle {:.2} s after the test began to start it \
+         (munge key, munged, slurm.conf, slurmctld, slurmd)",
         cpus.trim(),
         up.as_secs_f64()
     );
