@@ -2,10 +2,11 @@
 //! own (Debian's `munged`, `slurmctld` and `slurmd` as child processes, configuration and
 //! state in a temporary folder), submits `deploy/slurm/submit.sh` (the job array
 //! `nqueens-count.sbatch` and the dependent `nqueens-merge.sbatch`) unchanged, with only
-//! the documented variables set, and checks the merged count against OEIS A000170. An
-//! array task requeued with `scontrol requeue` while it counts resumes from its
-//! checkpoint and the total stays exact. Skipped with a note where Slurm is not installed
-//! (`.ci/run` installs `slurm-wlm` and `munge`) or the test does not run as root.
+//! the documented variables set, and checks the merged count against OEIS A000170. A task
+//! run again finds its share line and does nothing; a failing share leaves the merge job
+//! pending; an array task requeued with `scontrol requeue` while it counts resumes from
+//! its checkpoint and the total stays exact. Skipped with a note where Slurm is not
+//! installed (`.ci/run` installs `slurm-wlm` and `munge`) or the test does not run as root.
 #![cfg(unix)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -643,9 +644,9 @@ fn the_slurm_recipe_counts_exactly_on_a_one_node_cluster_and_a_requeued_task_res
          pending (DependencyNeverSatisfied) until cancelled"
     );
 
-    // A task stopped while it counts (as when its node is lost or it is pre-empted) and
-    // requeued resumes from its checkpoint. N = 16 in 2 shares (about a second each
-    // here), saved every 100 ms.
+    // A task stopped while it counts and requeued (as when it is pre-empted, or its node
+    // is lost) resumes from its checkpoint. N = 16 in 2 shares (2-7 s each on the
+    // loaded 2-core machine), saved every 100 ms.
     let (n, k) = (16, 2);
     let (array, merge, out) = cluster.submit(n, k, "100ms", &[]);
     let checkpoint = out.join("share-1.ckpt");
