@@ -42,8 +42,13 @@ pub struct Job<'a> {
     pub name: String,
     /// How many subproblems.
     pub subproblems: usize,
-    /// Numbers per result.
+    /// Numbers per result: the solutions, and for the symmetry counter the
+    /// unique solutions.
     pub width: usize,
+    /// The board size, for the checks of a checkpoint's sums ([`nqueens::bounds`]).
+    pub n: u32,
+    /// Whether the subproblems make up the whole count (no `--part`, or `--part 1/1`).
+    pub whole: bool,
     /// Worker threads.
     pub threads: usize,
     /// The checkpoint, if any.
@@ -82,6 +87,7 @@ pub fn run(job: &Job<'_>, cancel: &CancelFlag) -> Result<Ended, Failure> {
                     e => Failure::Usage(e.to_string()),
                 },
             )?;
+            check_sums(job, &c, &s.path)?;
             // A first save now: an unwritable path fails before any work.
             save(&c, s)?;
             c
@@ -150,6 +156,8 @@ pub fn run(job: &Job<'_>, cancel: &CancelFlag) -> Result<Ended, Failure> {
     }
     if let Some(saving) = &job.saving {
         save(&s.checkpoint, saving)?;
+        // A plausible forged checkpoint shows at the end, in the total.
+        check_sums(job, &s.checkpoint, &saving.path)?;
     }
     if s.checkpoint.is_complete() {
         return Ok(Ended::Complete(s.checkpoint.sums().to_vec()));
@@ -239,6 +247,23 @@ fn partial_line(job: &Job<'_>, c: &Checkpoint, why: &str) -> String {
     )
 }
 
+/// Checks the sums of a checkpoint read back against what `n` queens can have
+/// ([`nqueens::bounds::check_counts`]): a forged file is bad input (status 2).
+fn check_sums(job: &Job<'_>, c: &Checkpoint, path: &std::path::Path) -> Result<(), Failure> {
+    let sums = c.sums();
+    let unique = (job.width == 2).then(|| sums[1]);
+    let whole = job.whole && c.is_complete();
+    nqueens::bounds::check_counts(job.n, sums[0], unique, whole).map_err(|reason| {
+        Failure::Usage(
+            nqueens::checkpoint::CheckpointError::Impossible {
+                path: path.to_path_buf(),
+                reason,
+            }
+            .to_string(),
+        )
+    })
+}
+
 fn save(c: &Checkpoint, saving: &Saving) -> Result<(), Failure> {
     c.save(&saving.path).map_err(|e| {
         Failure::Other(format!(
@@ -286,6 +311,8 @@ mod tests {
             name: "n=8 part=1/1 method=bitboard".into(),
             subproblems: 5,
             width: 1,
+            n: 8,
+            whole: true,
             threads: 1,
             saving: Some(Saving {
                 path: PathBuf::from("q.ckpt"),
