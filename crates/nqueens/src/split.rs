@@ -311,8 +311,8 @@ fn parse_line(line: &str) -> Result<PartialCount, String> {
     // The version first: the rest of a line of another layout means another thing.
     let format = get("format").ok_or_else(|| {
         format!(
-            "no format=: a line of an nqueens before {PROGRAM_VERSION}'s format {SHARE_FORMAT}, \
-             whose split cannot be checked; count the share again with this version"
+            "no format=: a line written before share format {SHARE_FORMAT}, whose split \
+             cannot be checked; count the share again with nqueens {PROGRAM_VERSION}"
         )
     })?;
     if format != SHARE_FORMAT.to_string() {
@@ -711,7 +711,10 @@ mod tests {
                 "nqueens-partial n=16 part=9/8 count=1 format=2 program=9",
                 "share 9/8 does not exist",
             ),
-            ("nqueens-partial n=16 part=3-8 count=1 format=2 program=9", "part= must be I/K"),
+            (
+                "nqueens-partial n=16 part=3-8 count=1 format=2 program=9",
+                "part= must be I/K",
+            ),
             (
                 "nqueens-partial n=16 part=3/8 count=-1 format=2 program=9",
                 "count=-1 is not a whole number that fits",
@@ -761,10 +764,6 @@ mod tests {
                 "unknown method=guess",
             ),
             (
-                "nqueens-partial n=8 part=1/2 method=bitboard count=1",
-                "no format=: a line of an nqueens before 0.1.0's format 2, whose split cannot be checked; count the share again with this version",
-            ),
-            (
                 "nqueens-partial n=8 part=1/2 count=1 format=3 program=9",
                 "format=3; this nqueens reads format 2 (count the share again with this version)",
             ),
@@ -783,6 +782,12 @@ mod tests {
         ] {
             assert_eq!(reason(line), why, "{line:?}");
         }
+        assert_eq!(
+            reason("nqueens-partial n=8 part=1/2 method=bitboard count=1"),
+            format!(
+                "no format=: a line written before share format 2, whose split cannot be checked; count the share again with nqueens {PROGRAM_VERSION}"
+            )
+        );
     }
 
     #[test]
