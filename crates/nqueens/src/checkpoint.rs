@@ -24,7 +24,16 @@
 //!
 //! `job` names what is counted (the words of a partial-count line before the
 //! count); [`Checkpoint::resume`] refuses a file of another job, another
-//! format or another program version, whose subproblems might differ.
+//! format or another program version, whose subproblems might differ, and
+//! one that is not a regular file (a FIFO, a device, a folder). It compares
+//! the number of subproblems and of sums with the job's before allocating
+//! anything for them. A checkpoint path that is a symbolic link is read
+//! through the link, and [`Checkpoint::save`] replaces the file it points to.
+//!
+//! The checksum catches accidents (a file cut short, a damaged disk block, a
+//! careless edit); anyone who edits the file on purpose can recompute it.
+//! `nqueens count` also checks the sums against what the board can have
+//! ([`bounds`](crate::bounds)).
 //!
 //! ```
 //! use nqueens::checkpoint::Checkpoint;
@@ -53,8 +62,9 @@ pub const FORMAT: u32 = 1;
 pub const PROGRAM_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The largest checkpoint file read: far more than any real one (a few
-/// bytes per finished subproblem), small enough that a wrong path such as
-/// `/dev/zero` is refused instead of filling the memory.
+/// bytes per finished subproblem), small enough that a wrong path to a huge
+/// file is refused instead of filling the memory (a device such as
+/// `/dev/zero` is refused before reading, as not a regular file).
 pub const MAX_BYTES: u64 = 64 << 20;
 
 /// The most subproblems a checkpoint read without a job to compare with

@@ -10,8 +10,9 @@ use nqueens::split::{self, PartialCount};
 use super::{Done, Failure, Outcome};
 
 /// The most read from one file or standard input: a partial-count line is
-/// under 200 bytes, so this holds hundreds of thousands of shares, and a
-/// wrong path such as `/dev/zero` is refused instead of filling the memory.
+/// under 300 bytes, so this holds hundreds of thousands of shares, and
+/// standard input that never ends (`< /dev/zero`) is refused instead of
+/// filling the memory. Files must be regular files.
 const MAX_BYTES: u64 = 64 << 20;
 
 /// Sum partial-count lines (`nqueens-partial n=16 part=3/8 method=bitboard count=123456 format=2 program=V`).
