@@ -54,6 +54,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use crate::files::OpenError;
+use crate::share_key::ShareKey;
 
 /// The version of the file layout written by this program.
 pub const FORMAT: u32 = 1;
@@ -287,6 +288,19 @@ impl Checkpoint {
         subproblems: usize,
         width: usize,
     ) -> Result<Checkpoint, CheckpointError> {
+        Checkpoint::resume_keyed(path, job, subproblems, width, None)
+    }
+
+    /// [`resume`](Checkpoint::resume), and with a `key` the file must end in
+    /// the `mac` line of [`save_keyed`](Checkpoint::save_keyed) under that
+    /// key; without one, a file with a `mac` line is refused too.
+    pub fn resume_keyed(
+        path: &Path,
+        job: &str,
+        subproblems: usize,
+        width: usize,
+        key: Option<&ShareKey>,
+    ) -> Result<Checkpoint, CheckpointError> {
         if let Ok(target) = crate::files::resolve_links(path) {
             crate::files::remove_stale_temps(&target);
         }
@@ -339,13 +353,40 @@ impl Checkpoint {
                 _ => {}
             }
         }
+        let mac = text
+            .strip_suffix('\n')
+            .and_then(|t| t.rfind("\nmac ").map(|i| (&text[..=i], t[i + 5..].trim())));
+        let text = match (key, mac) {
+            (None, None) => text.as_str(),
+            (Some(key), Some((body, hex))) => {
+                key.check(body, hex).map_err(|_| {
+                    malformed(
+                        "the mac line does not match (the file was changed, or saved with another \
+                         share key)"
+                            .into(),
+                    )
+                })?;
+                body
+            }
+            (Some(_), None) => {
+                return Err(malformed(
+                    "no mac line (it was saved without a share key)".into(),
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(malformed(
+                    "it ends in a mac line (saved with a share key): give that key to resume"
+                        .into(),
+                ));
+            }
+        };
         let expect = Expected {
             path,
             job,
             subproblems,
             width,
         };
-        parse(&text, Some(&expect)).map_err(|e| match e {
+        parse(text, Some(&expect)).map_err(|e| match e {
             CheckpointError::Malformed { reason, .. } => malformed(reason),
             e => e,
         })
@@ -358,11 +399,24 @@ impl Checkpoint {
     /// When `path` is a symbolic link, the file it points to is replaced (the
     /// temporary file is written beside that file), so the link stays.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        self.save_keyed(path, None)
+    }
+
+    /// [`save`](Checkpoint::save), and with a `key` a last line `mac HEX`:
+    /// the HMAC-SHA256 of the text above it
+    /// ([`ShareKey::tag`](crate::share_key::ShareKey::tag)), which a forger
+    /// without the key cannot recompute as they can the checksum.
+    pub fn save_keyed(&self, path: &Path, key: Option<&ShareKey>) -> std::io::Result<()> {
+        let mut text = self.to_string();
+        if let Some(key) = key {
+            let tag = key.tag(&text);
+            text.push_str(&format!("mac {tag}\n"));
+        }
         let path = &crate::files::resolve_links(path)?;
         let temp = crate::files::temp_path(path, std::process::id())?;
         let written = (|| {
             let mut file = std::fs::File::create(&temp)?;
-            file.write_all(self.to_string().as_bytes())?;
+            file.write_all(text.as_bytes())?;
             file.sync_all()?;
             std::fs::rename(&temp, path)
         })();

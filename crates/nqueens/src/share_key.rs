@@ -95,17 +95,31 @@ impl ShareKey {
             .unwrap_or_else(|_| unreachable!("HMAC accepts every key length"))
     }
 
-    /// `line` followed by ` mac=` and the HMAC-SHA256 of `line` in hex.
-    pub fn sign(&self, line: &str) -> String {
+    /// The HMAC-SHA256 of `data` under the key, in hex (64 digits).
+    pub fn tag(&self, data: &str) -> String {
         let mut mac = self.mac();
-        mac.update(line.as_bytes());
-        let hex: String = mac
-            .finalize()
+        mac.update(data.as_bytes());
+        mac.finalize()
             .into_bytes()
             .iter()
             .map(|b| format!("{b:02x}"))
-            .collect();
-        format!("{line}{FIELD}{hex}")
+            .collect()
+    }
+
+    /// Whether `hex` is the [`tag`](ShareKey::tag) of `data`, compared in
+    /// constant time; the error says what is wrong.
+    pub fn check(&self, data: &str, hex: &str) -> Result<(), String> {
+        let tag = decode_hex(hex).ok_or_else(|| "mac= is not 64 hex digits".to_string())?;
+        let mut mac = self.mac();
+        mac.update(data.as_bytes());
+        mac.verify_slice(&tag).map_err(|_| {
+            "mac= does not match (the line was changed, or signed with another key)".to_string()
+        })
+    }
+
+    /// `line` followed by ` mac=` and the HMAC-SHA256 of `line` in hex.
+    pub fn sign(&self, line: &str) -> String {
+        format!("{line}{FIELD}{}", self.tag(line))
     }
 
     /// The line without its ` mac=` field, if the field is there and right
@@ -115,12 +129,7 @@ impl ShareKey {
         let (body, hex) = line
             .rsplit_once(FIELD)
             .ok_or_else(|| "no mac= (the line is not signed with a share key)".to_string())?;
-        let tag = decode_hex(hex).ok_or_else(|| "mac= is not 64 hex digits".to_string())?;
-        let mut mac = self.mac();
-        mac.update(body.as_bytes());
-        mac.verify_slice(&tag).map_err(|_| {
-            "mac= does not match (the line was changed, or signed with another key)".to_string()
-        })?;
+        self.check(body, hex)?;
         Ok(body)
     }
 }

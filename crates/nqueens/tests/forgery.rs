@@ -408,3 +408,65 @@ fn share_key_signs_lines_and_merge_checks_them() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn share_key_signs_the_checkpoint_too() {
+    let dir = temp_dir("keyed-ckpt");
+    let path = dir.join("q.ckpt");
+    let env = [("NQ_TEST_KEY", "correct horse battery staple")];
+    let args = [
+        "count",
+        "12",
+        "--part",
+        "1/2",
+        "--checkpoint",
+        s(&path),
+        "--share-key",
+        "env:NQ_TEST_KEY",
+    ];
+    let (status, first, stderr) = run_env(&args, "", &env);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mac_at = text.rfind("mac ").unwrap();
+    assert!(text[..mac_at].ends_with('\n') && text[mac_at..].len() == "mac \n".len() + 64);
+    // Resumed with the key, the same line.
+    assert_eq!(run_env(&args, "", &env), (0, first, String::new()));
+    let message = |reason: &str| {
+        format!(
+            "error: checkpoint '{}' is not a valid checkpoint: {reason}\n",
+            path.display()
+        )
+    };
+    // Edited, checksum recomputed, the mac kept: refused.
+    let body = &text[..mac_at];
+    let sums_line = body.lines().find(|l| l.starts_with("sums ")).unwrap();
+    let forged = format!("{}{}", forge(body, sums_line, "sums 1"), &text[mac_at..]);
+    std::fs::write(&path, forged).unwrap();
+    let (status, _, stderr) = run_env(&args, "", &env);
+    assert_eq!(
+        (status, stderr),
+        (
+            2,
+            message(
+                "the mac line does not match (the file was changed, or saved with another share key)"
+            )
+        )
+    );
+    // Signed, resumed without the key; unsigned, resumed with it.
+    std::fs::write(&path, &text).unwrap();
+    let (status, _, stderr) = run(&args[..6], "");
+    assert_eq!(
+        (status, stderr),
+        (
+            2,
+            message("it ends in a mac line (saved with a share key): give that key to resume")
+        )
+    );
+    std::fs::write(&path, body).unwrap();
+    let (status, _, stderr) = run_env(&args, "", &env);
+    assert_eq!(
+        (status, stderr),
+        (2, message("no mac line (it was saved without a share key)"))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -67,7 +67,8 @@ pub struct Args {
     checkpoint: Option<std::path::PathBuf>,
     /// Sign the partial-count line with HMAC-SHA256 under the key in SOURCE:
     /// a file holding the key, or `env:NAME` for the environment variable
-    /// NAME (at least 16 bytes); `merge --share-key` checks it.
+    /// NAME (at least 16 bytes); `merge --share-key` checks it. The
+    /// checkpoint, if any, is signed and checked with the same key.
     #[arg(long, value_name = "SOURCE", requires = "part")]
     share_key: Option<String>,
     /// Save the checkpoint at most this often: `500ms`, `5s`, `1m` [default: 5s].

@@ -34,6 +34,8 @@ pub struct Saving {
     pub path: PathBuf,
     /// At most one save per this much time (and one on a signal, one at the end).
     pub interval: Duration,
+    /// `--share-key`: the checkpoint ends in a `mac` line under this key.
+    pub key: Option<nqueens::share_key::ShareKey>,
 }
 
 /// A count split into subproblems.
@@ -79,14 +81,12 @@ struct State {
 pub fn run(job: &Job<'_>, cancel: &CancelFlag) -> Result<Ended, Failure> {
     let checkpoint = match &job.saving {
         Some(s) => {
-            let c = Checkpoint::resume(&s.path, &job.name, job.subproblems, job.width).map_err(
-                |e| match e {
-                    nqueens::checkpoint::CheckpointError::Io { .. } => {
-                        Failure::Other(e.to_string())
-                    }
-                    e => Failure::Usage(e.to_string()),
-                },
-            )?;
+            let key = s.key.as_ref();
+            let c = Checkpoint::resume_keyed(&s.path, &job.name, job.subproblems, job.width, key)
+                .map_err(|e| match e {
+                nqueens::checkpoint::CheckpointError::Io { .. } => Failure::Other(e.to_string()),
+                e => Failure::Usage(e.to_string()),
+            })?;
             check_sums(job, &c, &s.path)?;
             // A first save now: an unwritable path fails before any work.
             save(&c, s)?;
@@ -265,12 +265,13 @@ fn check_sums(job: &Job<'_>, c: &Checkpoint, path: &std::path::Path) -> Result<(
 }
 
 fn save(c: &Checkpoint, saving: &Saving) -> Result<(), Failure> {
-    c.save(&saving.path).map_err(|e| {
-        Failure::Other(format!(
-            "cannot write checkpoint '{}': {e}",
-            saving.path.display()
-        ))
-    })
+    c.save_keyed(&saving.path, saving.key.as_ref())
+        .map_err(|e| {
+            Failure::Other(format!(
+                "cannot write checkpoint '{}': {e}",
+                saving.path.display()
+            ))
+        })
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -317,6 +318,7 @@ mod tests {
             saving: Some(Saving {
                 path: PathBuf::from("q.ckpt"),
                 interval: Duration::from_secs(5),
+                key: None,
             }),
             count: &count,
         };

@@ -63,6 +63,7 @@ pub fn count(method: Method, r: &Request, engine: &EngineArgs) -> Outcome {
             saving: r.checkpoint.clone().map(|path| Saving {
                 path,
                 interval: r.interval,
+                key: r.key.clone(),
             }),
             count,
         };
