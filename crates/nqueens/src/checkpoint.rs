@@ -536,6 +536,10 @@ fn parse(text: &str, expect: Option<&Expected<'_>>) -> Result<Checkpoint, Checkp
         .to_string();
     let job = field("job")?;
     let subproblems_text = field("subproblems")?;
+    if subproblems_text.is_empty() || !subproblems_text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad("the number of subproblems is not a number"));
+    }
+    // Digits that do not fit a usize are compared (and refused) as written.
     let subproblems = subproblems_text.parse::<usize>().ok();
     if let Some(e) = expect {
         if job != e.job {
