@@ -38,29 +38,33 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             a.arity(cx, 4)?;
             let (s, d, r) = (a.vars(cx, 0)?, a.vars(cx, 1)?, a.vars(cx, 2)?);
             let b = a.var(cx, 3)?;
+            // Built first, so that lists of different lengths are refused
+            // even when there are no tasks.
+            let c = Cumulative::new(&s, &d, &r, b).map_err(|e| cx.core(e))?;
             if s.is_empty() {
                 return Ok(());
             }
-            let c = Cumulative::new(&s, &d, &r, b).map_err(|e| cx.core(e))?;
             cx.post(c)
         }
         "fzn_diffn" => {
             a.arity(cx, 4)?;
             let (x, y) = (a.vars(cx, 0)?, a.vars(cx, 1)?);
             let (dx, dy) = (a.vars(cx, 2)?, a.vars(cx, 3)?);
+            // Built first, so that lists of different lengths are refused
+            // even with fewer than two rectangles.
+            let c = Diffn::new(&x, &y, &dx, &dy).map_err(|e| cx.core(e))?;
             if x.len() < 2 {
                 return Ok(());
             }
-            let c = Diffn::new(&x, &y, &dx, &dy).map_err(|e| cx.core(e))?;
             cx.post(c)
         }
         "fzn_disjunctive" => {
             a.arity(cx, 2)?;
             let (s, d) = (a.vars(cx, 0)?, a.vars(cx, 1)?);
+            let c = Disjunctive::new(&s, &d).map_err(|e| cx.core(e))?;
             if s.is_empty() {
                 return Ok(());
             }
-            let c = Disjunctive::new(&s, &d).map_err(|e| cx.core(e))?;
             cx.post(c)
         }
         "fzn_global_cardinality" | "fzn_global_cardinality_closed" => {

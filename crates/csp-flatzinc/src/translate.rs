@@ -55,7 +55,7 @@ pub struct Translation {
     /// The `output_var` and `output_array` items, in declaration order.
     pub outputs: Vec<Output>,
     /// The variable to minimise or maximise, if the solve item optimises. A constant
-    /// objective is `None`: every solution is then optimal.
+    /// objective is a variable fixed to that constant: every solution is then optimal.
     pub objective: Option<(VarId, Goal)>,
     /// The search annotations as phases (empty without annotations or with free search).
     pub phases: Vec<Phase>,
@@ -559,7 +559,11 @@ impl Context {
     ) -> Result<Option<(VarId, Goal)>, TranslateError> {
         match self.scalar(e, "the objective")? {
             Scalar::IntVar(v) | Scalar::BoolVar(v) => Ok(Some((v, goal))),
-            Scalar::Int(_) | Scalar::Bool(_) => Ok(None),
+            // A constant objective becomes a fixed variable: the first
+            // solution is then proved optimal and the search ends complete
+            // (`==========`), as for any other objective.
+            Scalar::Int(c) => Ok(Some((self.const_var(c)?, goal))),
+            Scalar::Bool(b) => Ok(Some((self.const_var(Value::from(b))?, goal))),
         }
     }
 }

@@ -354,3 +354,55 @@ fn a_huge_token_is_quoted_to_80_characters() {
         )
     );
 }
+
+/// Lists of different lengths are refused whatever the length of the first:
+/// `fzn_cumulative([], [1, 2], [1], b)` and `fzn_diffn([x], [], ...)` were
+/// accepted (empty or single-rectangle shortcut taken before the check).
+#[test]
+fn mismatched_lists_are_refused_even_when_the_first_is_short() {
+    for (name, constraint, message) in [
+        (
+            "cumulative0",
+            "fzn_cumulative([], [1, 2], [1], 3)",
+            "line 2: cumulative: durations has length 2, expected 0",
+        ),
+        (
+            "cumulative1",
+            "fzn_cumulative([x], [1, 2], [1], 3)",
+            "line 2: cumulative: durations has length 2, expected 1",
+        ),
+        (
+            "diffn1",
+            "fzn_diffn([x], [], [1], [1])",
+            "line 2: diffn: y has length 0, expected 1",
+        ),
+        (
+            "disjunctive0",
+            "fzn_disjunctive([], [1])",
+            "line 2: disjunctive: durations has length 1, expected 0",
+        ),
+    ] {
+        let src = format!("var 1..3: x :: output_var;\nconstraint {constraint};\nsolve satisfy;\n");
+        let (status, stdout, stderr, file) = solve(&[], name, &src);
+        assert_eq!(
+            (status, stdout.as_str(), stderr),
+            (1, "", format!("fzn-csp: {file}: {message}\n")),
+            "{constraint}"
+        );
+    }
+}
+
+/// `solve minimize 5;`: every solution is optimal, so the first one ends a
+/// complete search (it printed the solution without `==========`).
+#[test]
+fn a_constant_objective_ends_complete() {
+    for goal in ["minimize 5", "maximize true"] {
+        let src = format!("var 1..3: x :: output_var;\nsolve {goal};\n");
+        let (status, stdout, stderr, _) = solve(&[], "constant-objective", &src);
+        assert_eq!(
+            (status, stdout.as_str(), stderr.as_str()),
+            (0, "x = 1;\n----------\n==========\n", ""),
+            "{goal}"
+        );
+    }
+}

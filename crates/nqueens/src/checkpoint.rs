@@ -24,7 +24,16 @@
 //!
 //! `job` names what is counted (the words of a partial-count line before the
 //! count); [`Checkpoint::resume`] refuses a file of another job, another
-//! format or another program version, whose subproblems might differ.
+//! format or another program version, whose subproblems might differ, and
+//! one that is not a regular file (a FIFO, a device, a folder). It compares
+//! the number of subproblems and of sums with the job's before allocating
+//! anything for them. A checkpoint path that is a symbolic link is read
+//! through the link, and [`Checkpoint::save`] replaces the file it points to.
+//!
+//! The checksum catches accidents (a file cut short, a damaged disk block, a
+//! careless edit); anyone who edits the file on purpose can recompute it.
+//! `nqueens count` also checks the sums against what the board can have
+//! ([`bounds`](crate::bounds)).
 //!
 //! ```
 //! use nqueens::checkpoint::Checkpoint;
@@ -44,6 +53,9 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::files::OpenError;
+use crate::share_key::ShareKey;
+
 /// The version of the file layout written by this program.
 pub const FORMAT: u32 = 1;
 
@@ -51,9 +63,17 @@ pub const FORMAT: u32 = 1;
 pub const PROGRAM_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The largest checkpoint file read: far more than any real one (a few
-/// bytes per finished subproblem), small enough that a wrong path such as
-/// `/dev/zero` is refused instead of filling the memory.
+/// bytes per finished subproblem), small enough that a wrong path to a huge
+/// file is refused instead of filling the memory (a device such as
+/// `/dev/zero` is refused before reading, as not a regular file).
 pub const MAX_BYTES: u64 = 64 << 20;
+
+/// The most subproblems a checkpoint read without a job to compare with
+/// ([`FromStr`]) may list: its bookkeeping takes a byte per subproblem, so
+/// a forged `subproblems 100000000000000` is refused instead of allocated.
+/// [`Checkpoint::resume`] compares the number with the job's before
+/// allocating anything.
+pub const MAX_SUBPROBLEMS: usize = 1 << 28;
 
 /// The first word of a checkpoint file.
 const TAG: &str = "nqueens-checkpoint";
@@ -120,10 +140,34 @@ pub enum CheckpointError {
     Subproblems {
         /// The file.
         path: PathBuf,
-        /// Subproblems in the file.
-        found: usize,
+        /// Subproblems in the file (as written: it may not fit a `usize`).
+        found: String,
         /// Subproblems in the count.
         expected: usize,
+    },
+    /// A checkpoint of the same job keeping another number of sums.
+    #[error(
+        "checkpoint '{path}' keeps {found} sums per subproblem, this count keeps {expected} \
+         (the file was edited)"
+    )]
+    Width {
+        /// The file.
+        path: PathBuf,
+        /// Sums in the file.
+        found: usize,
+        /// Sums this count keeps.
+        expected: usize,
+    },
+    /// The file is not a regular file (a FIFO, a device, a folder).
+    #[error("checkpoint {0}: a checkpoint must be a file")]
+    NotRegular(String),
+    /// Sums that cannot be those of the finished subproblems.
+    #[error("checkpoint '{path}' cannot be right: {reason} (delete it to start over)")]
+    Impossible {
+        /// The file.
+        path: PathBuf,
+        /// What is impossible.
+        reason: String,
     },
     /// [`Checkpoint::record`] of a subproblem outside the list, or of the wrong width.
     #[error(
@@ -232,22 +276,44 @@ impl Checkpoint {
 
     /// Reads the checkpoint at `path` if there is one and checks that it
     /// belongs to this program and to `job` with `subproblems` subproblems
-    /// and `width` sums; a missing file gives a new, empty checkpoint.
+    /// and `width` sums (before allocating anything for them); a missing
+    /// file gives a new, empty checkpoint. Only a regular file is read (a
+    /// symbolic link is followed; a FIFO, device or folder is refused
+    /// without blocking), and the temporary files of saves by processes
+    /// that no longer run are removed first
+    /// ([`files::remove_stale_temps`](crate::files::remove_stale_temps)).
     pub fn resume(
         path: &Path,
         job: &str,
         subproblems: usize,
         width: usize,
     ) -> Result<Checkpoint, CheckpointError> {
-        let file = match std::fs::File::open(path) {
+        Checkpoint::resume_keyed(path, job, subproblems, width, None)
+    }
+
+    /// [`resume`](Checkpoint::resume), and with a `key` the file must end in
+    /// the `mac` line of [`save_keyed`](Checkpoint::save_keyed) under that
+    /// key; without one, a file with a `mac` line is refused too.
+    pub fn resume_keyed(
+        path: &Path,
+        job: &str,
+        subproblems: usize,
+        width: usize,
+        key: Option<&ShareKey>,
+    ) -> Result<Checkpoint, CheckpointError> {
+        if let Ok(target) = crate::files::resolve_links(path) {
+            crate::files::remove_stale_temps(&target);
+        }
+        let file = match crate::files::open_regular(path) {
             Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(OpenError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Checkpoint::new(job, subproblems, width));
             }
-            Err(source) => {
+            Err(OpenError::Io(source)) => {
                 let path = path.to_path_buf();
                 return Err(CheckpointError::Io { path, source });
             }
+            Err(e) => return Err(CheckpointError::NotRegular(e.to_string())),
         };
         let io = |source| CheckpointError::Io {
             path: path.to_path_buf(),
@@ -287,41 +353,70 @@ impl Checkpoint {
                 _ => {}
             }
         }
-        let checkpoint: Checkpoint = text.parse().map_err(|e| match e {
+        let mac = text
+            .strip_suffix('\n')
+            .and_then(|t| t.rfind("\nmac ").map(|i| (&text[..=i], t[i + 5..].trim())));
+        let text = match (key, mac) {
+            (None, None) => text.as_str(),
+            (Some(key), Some((body, hex))) => {
+                key.check(body, hex).map_err(|_| {
+                    malformed(
+                        "the mac line does not match (the file was changed, or saved with another \
+                         share key)"
+                            .into(),
+                    )
+                })?;
+                body
+            }
+            (Some(_), None) => {
+                return Err(malformed(
+                    "no mac line (it was saved without a share key)".into(),
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(malformed(
+                    "it ends in a mac line (saved with a share key): give that key to resume"
+                        .into(),
+                ));
+            }
+        };
+        let expect = Expected {
+            path,
+            job,
+            subproblems,
+            width,
+        };
+        parse(text, Some(&expect)).map_err(|e| match e {
             CheckpointError::Malformed { reason, .. } => malformed(reason),
             e => e,
-        })?;
-        if checkpoint.job != job {
-            return Err(CheckpointError::Job {
-                path: path.to_path_buf(),
-                found: checkpoint.job,
-                expected: job.to_string(),
-            });
-        }
-        if checkpoint.subproblems() != subproblems || checkpoint.sums.len() != width {
-            return Err(CheckpointError::Subproblems {
-                path: path.to_path_buf(),
-                found: checkpoint.subproblems(),
-                expected: subproblems,
-            });
-        }
-        Ok(checkpoint)
+        })
     }
 
     /// Writes the checkpoint to `path` atomically: to a temporary file in the
     /// same folder, flushed to the disk, then renamed over `path` (and the
     /// folder flushed, where the system allows it).
+    ///
+    /// When `path` is a symbolic link, the file it points to is replaced (the
+    /// temporary file is written beside that file), so the link stays.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let name = path.file_name().ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name")
-        })?;
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".tmp-{}", std::process::id()));
-        let temp = path.with_file_name(temp_name);
+        self.save_keyed(path, None)
+    }
+
+    /// [`save`](Checkpoint::save), and with a `key` a last line `mac HEX`:
+    /// the HMAC-SHA256 of the text above it
+    /// ([`ShareKey::tag`](crate::share_key::ShareKey::tag)), which a forger
+    /// without the key cannot recompute as they can the checksum.
+    pub fn save_keyed(&self, path: &Path, key: Option<&ShareKey>) -> std::io::Result<()> {
+        let mut text = self.to_string();
+        if let Some(key) = key {
+            let tag = key.tag(&text);
+            text.push_str(&format!("mac {tag}\n"));
+        }
+        let path = &crate::files::resolve_links(path)?;
+        let temp = crate::files::temp_path(path, std::process::id())?;
         let written = (|| {
             let mut file = std::fs::File::create(&temp)?;
-            file.write_all(self.to_string().as_bytes())?;
+            file.write_all(text.as_bytes())?;
             file.sync_all()?;
             std::fs::rename(&temp, path)
         })();
@@ -388,73 +483,127 @@ impl fmt::Display for Checkpoint {
 impl FromStr for Checkpoint {
     type Err = CheckpointError;
 
-    /// Parses the text of [`Display`](fmt::Display), checksum first.
+    /// Parses the text of [`Display`](fmt::Display), checksum first. More
+    /// than [`MAX_SUBPROBLEMS`] subproblems, or sums with no subproblem
+    /// finished, are refused.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let bad = |reason: &str| CheckpointError::Malformed {
-            path: None,
-            reason: reason.to_string(),
-        };
-        let body_end = text
-            .rfind("checksum ")
-            .filter(|&i| i == 0 || text[..i].ends_with('\n'))
-            .ok_or_else(|| bad("no checksum line (the file was cut short)"))?;
-        let (body, tail) = text.split_at(body_end);
-        let stated = tail["checksum ".len()..].trim_end_matches('\n');
-        if stated != format!("{:016x}", checksum(body)) {
-            return Err(bad(
-                "the checksum does not match (the file was damaged or edited)",
-            ));
-        }
-        let mut lines = body.lines();
-        let mut field = |name: &str| {
-            let line = lines.next().unwrap_or("");
-            let rest = if line == name {
-                Some("")
-            } else {
-                line.strip_prefix(name).and_then(|r| r.strip_prefix(' '))
-            };
-            rest.map(str::to_string)
-                .ok_or_else(|| bad(&format!("expected a `{name}` line, found {line:?}")))
-        };
-        let header = field(TAG)?;
-        let version = header
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix("program="))
-            .ok_or_else(|| bad("no program version"))?
-            .to_string();
-        let job = field("job")?;
-        let subproblems: usize = field("subproblems")?
-            .parse()
-            .map_err(|_| bad("the number of subproblems is not a number"))?;
-        let sums: Vec<u64> = field("sums")?
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|_| bad("a sum is not a number"))?;
-        let ranges = field("done")?;
-        let mut done = vec![false; subproblems];
-        let mut finished = 0;
-        for range in ranges.split(',').filter(|r| !r.is_empty()) {
-            let (a, b) = range.split_once('-').unwrap_or((range, range));
-            let (a, b): (usize, usize) = match (a.parse(), b.parse()) {
-                (Ok(a), Ok(b)) if a <= b && b < subproblems => (a, b),
-                _ => return Err(bad(&format!("bad range of finished subproblems {range:?}"))),
-            };
-            for d in &mut done[a..=b] {
-                if std::mem::replace(d, true) {
-                    return Err(bad("a subproblem is listed twice"));
-                }
-                finished += 1;
-            }
-        }
-        Ok(Checkpoint {
-            job,
-            version,
-            done,
-            finished,
-            sums,
-        })
+        parse(text, None)
     }
+}
+
+/// What [`Checkpoint::resume`] expects of the file it reads.
+struct Expected<'a> {
+    path: &'a Path,
+    job: &'a str,
+    subproblems: usize,
+    width: usize,
+}
+
+/// Parses a checkpoint's text; with `expect`, the job and the sizes are
+/// compared with it before anything is allocated for them.
+fn parse(text: &str, expect: Option<&Expected<'_>>) -> Result<Checkpoint, CheckpointError> {
+    let bad = |reason: &str| CheckpointError::Malformed {
+        path: None,
+        reason: reason.to_string(),
+    };
+    let body_end = text
+        .rfind("checksum ")
+        .filter(|&i| i == 0 || text[..i].ends_with('\n'))
+        .ok_or_else(|| bad("no checksum line (the file was cut short)"))?;
+    let (body, tail) = text.split_at(body_end);
+    let stated = tail["checksum ".len()..].trim_end_matches('\n');
+    if stated != format!("{:016x}", checksum(body)) {
+        return Err(bad(
+            "the checksum does not match (the file was damaged or edited)",
+        ));
+    }
+    let mut lines = body.lines();
+    let mut field = |name: &str| {
+        let line = lines.next().unwrap_or("");
+        let rest = if line == name {
+            Some("")
+        } else {
+            line.strip_prefix(name).and_then(|r| r.strip_prefix(' '))
+        };
+        rest.map(str::to_string)
+            .ok_or_else(|| bad(&format!("expected a `{name}` line, found {line:?}")))
+    };
+    let header = field(TAG)?;
+    let version = header
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("program="))
+        .ok_or_else(|| bad("no program version"))?
+        .to_string();
+    let job = field("job")?;
+    let subproblems_text = field("subproblems")?;
+    if subproblems_text.is_empty() || !subproblems_text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad("the number of subproblems is not a number"));
+    }
+    // Digits that do not fit a usize are compared (and refused) as written.
+    let subproblems = subproblems_text.parse::<usize>().ok();
+    if let Some(e) = expect {
+        if job != e.job {
+            return Err(CheckpointError::Job {
+                path: e.path.to_path_buf(),
+                found: job,
+                expected: e.job.to_string(),
+            });
+        }
+        if subproblems != Some(e.subproblems) {
+            return Err(CheckpointError::Subproblems {
+                path: e.path.to_path_buf(),
+                found: subproblems_text,
+                expected: e.subproblems,
+            });
+        }
+    }
+    let subproblems = subproblems
+        .filter(|&s| expect.is_some() || s <= MAX_SUBPROBLEMS)
+        .ok_or_else(|| {
+            bad(&format!(
+                "{subproblems_text:?} is not a number of subproblems (at most {MAX_SUBPROBLEMS})"
+            ))
+        })?;
+    let sums_text = field("sums")?;
+    let width = sums_text.split_whitespace().count();
+    if let Some(e) = expect.filter(|e| e.width != width) {
+        return Err(CheckpointError::Width {
+            path: e.path.to_path_buf(),
+            found: width,
+            expected: e.width,
+        });
+    }
+    let sums: Vec<u64> = sums_text
+        .split_whitespace()
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad("a sum is not a number"))?;
+    let ranges = field("done")?;
+    let mut done = vec![false; subproblems];
+    let mut finished = 0;
+    for range in ranges.split(',').filter(|r| !r.is_empty()) {
+        let (a, b) = range.split_once('-').unwrap_or((range, range));
+        let (a, b): (usize, usize) = match (a.parse(), b.parse()) {
+            (Ok(a), Ok(b)) if a <= b && b < subproblems => (a, b),
+            _ => return Err(bad(&format!("bad range of finished subproblems {range:?}"))),
+        };
+        for d in &mut done[a..=b] {
+            if std::mem::replace(d, true) {
+                return Err(bad("a subproblem is listed twice"));
+            }
+            finished += 1;
+        }
+    }
+    if finished == 0 && sums.iter().any(|&s| s != 0) {
+        return Err(bad("sums without any finished subproblem"));
+    }
+    Ok(Checkpoint {
+        job,
+        version,
+        done,
+        finished,
+        sums,
+    })
 }
 
 #[cfg(test)]
@@ -548,11 +697,7 @@ mod tests {
         );
         assert!(matches!(
             Checkpoint::resume(&path, job, 4, 1),
-            Err(CheckpointError::Subproblems {
-                found: 3,
-                expected: 4,
-                ..
-            })
+            Err(CheckpointError::Subproblems { expected: 4, .. })
         ));
         c.version = "0.0.1".into();
         c.save(&path).unwrap();

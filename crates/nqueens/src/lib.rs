@@ -28,8 +28,11 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod bitboard;
+pub mod bounds;
 pub mod checkpoint;
 pub mod construct;
+pub mod files;
+pub mod share_key;
 pub mod split;
 pub mod symmetry;
 

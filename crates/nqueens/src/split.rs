@@ -5,9 +5,10 @@
 //! depends only on `n` and the depth, so share `I` of `K` ([`count_share`]:
 //! every `K`-th subproblem starting at the `I`-th) means the same work on
 //! every machine. Each share is reported as a one-line [`PartialCount`]
-//! (`nqueens-partial n=16 part=3/8 method=bitboard count=123456`) and
-//! [`merge`] sums the lines after checking that all `K` shares of one `n` and
-//! one method are there exactly once. The symmetry counter and the engine
+//! (`nqueens-partial n=16 part=3/8 method=bitboard count=123456 format=2
+//! program=0.1.0`) and [`merge`] sums the lines after checking that all `K`
+//! shares of one `n`, one method and one program version are there exactly
+//! once, and that the counts are possible ([`bounds`](crate::bounds)). The symmetry counter and the engine
 //! split their own searches the same way (`nqueens count --part I/K --method
 //! symmetry|engine`; [`ShareMethod`]).
 //!
@@ -203,9 +204,12 @@ pub const ENGINE_SHARE_DEPTH: usize = 3;
 /// The count of one share of a split count, as written by `nqueens count
 /// --part I/K` and read back by [`merge`]. Its [`Display`](fmt::Display) and
 /// [`FromStr`] forms are one line:
-/// `nqueens-partial n=16 part=3/8 method=bitboard count=123456`, with
-/// `unique=U` after the count for the symmetry counter. A line without
-/// `method=` (written by earlier versions) is a bitboard share.
+/// `nqueens-partial n=16 part=3/8 method=bitboard count=123456 format=2 program=0.1.0`,
+/// with `unique=U` after the count for the symmetry counter. The line format
+/// is [`SHARE_FORMAT`]; a line without `format=` (written by versions before
+/// it, which carried no program version) is refused, since the split it
+/// was counted on is unknown. [`FromStr`] also refuses counts that cannot be
+/// ([`bounds::check_counts`](crate::bounds::check_counts)).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PartialCount {
     /// The board size.
@@ -221,7 +225,17 @@ pub struct PartialCount {
     /// The symmetry counter's classes of solutions in this share (`None` for
     /// the other methods).
     pub unique: Option<u64>,
+    /// The version of the program that counted it ([`PROGRAM_VERSION`] for
+    /// a share counted here).
+    pub program: String,
 }
+
+/// The layout of a share line written by this program (`format=2`; the
+/// lines without `format=` are layout 1).
+pub const SHARE_FORMAT: u32 = 2;
+
+/// The program version written in (and compared between) share lines.
+pub const PROGRAM_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The first word of a [`PartialCount`] line.
 const TAG: &str = "nqueens-partial";
@@ -236,7 +250,7 @@ impl fmt::Display for PartialCount {
         if let Some(unique) = self.unique {
             write!(f, " unique={unique}")?;
         }
-        Ok(())
+        write!(f, " format={SHARE_FORMAT} program={}", self.program)
     }
 }
 
@@ -251,7 +265,8 @@ pub struct ParsePartialError {
 }
 
 /// What a line must look like, for the error of a line that is not one.
-const EXPECTED: &str = "expected `nqueens-partial n=N part=I/K method=M count=C`";
+const EXPECTED: &str =
+    "expected `nqueens-partial n=N part=I/K method=M count=C format=2 program=V`";
 
 /// A whole number written with digits only (Rust's `parse` also takes `+5`).
 fn whole<T: FromStr>(key: &str, value: &str) -> Result<T, String> {
@@ -281,7 +296,7 @@ fn parse_line(line: &str) -> Result<PartialCount, String> {
     for word in words {
         let (key, value) = word.split_once('=').ok_or_else(|| EXPECTED.to_string())?;
         let known = [
-            "n", "part", "method", "model", "strategy", "count", "unique",
+            "n", "part", "method", "model", "strategy", "count", "unique", "format", "program",
         ];
         if !known.contains(&key) {
             return Err(format!("unknown field {key}="));
@@ -293,6 +308,19 @@ fn parse_line(line: &str) -> Result<PartialCount, String> {
     }
     let get = |key: &str| fields.iter().find(|&&(k, _)| k == key).map(|&(_, v)| v);
     let need = |key: &str| get(key).ok_or_else(|| format!("no {key}=; {EXPECTED}"));
+    // The version first: the rest of a line of another layout means another thing.
+    let format = get("format").ok_or_else(|| {
+        format!(
+            "no format=: a line written before share format {SHARE_FORMAT}, whose split \
+             cannot be checked; count the share again with nqueens {PROGRAM_VERSION}"
+        )
+    })?;
+    if format != SHARE_FORMAT.to_string() {
+        return Err(format!(
+            "format={format}; this nqueens reads format {SHARE_FORMAT} (count the share again with this version)"
+        ));
+    }
+    let program = need("program")?;
     let (part, parts) = need("part")?
         .split_once('/')
         .ok_or_else(|| "part= must be I/K".to_string())?;
@@ -329,13 +357,16 @@ fn parse_line(line: &str) -> Result<PartialCount, String> {
             "n={n} is more than {max}, the largest board of this method"
         ));
     }
+    let count = whole("count", need("count")?)?;
+    crate::bounds::check_counts(n, count, unique, false)?;
     Ok(PartialCount {
         n,
         part,
         parts,
         method,
-        count: whole("count", need("count")?)?,
+        count,
         unique,
+        program: program.to_string(),
     })
 }
 
@@ -370,6 +401,7 @@ pub fn count_share(n: u32, part: usize, parts: usize) -> Result<PartialCount, Co
         method: ShareMethod::Bitboard,
         count,
         unique: None,
+        program: PROGRAM_VERSION.to_string(),
     })
 }
 
@@ -437,19 +469,33 @@ pub enum MergeError {
         /// The number of shares.
         parts: usize,
     },
+    /// Shares counted by different versions of the program, which might split differently.
+    #[error("partial counts from different versions of nqueens: {first} and {other}")]
+    MixedVersions {
+        /// The version of the first share.
+        first: String,
+        /// A different version found later.
+        other: String,
+    },
     /// The sum does not fit in a `u64`.
     #[error("the merged count overflows u64")]
     Overflow,
+    /// The shares add up to a count that cannot be ([`bounds`](crate::bounds)).
+    #[error("the shares cannot be right: {0}")]
+    Impossible(String),
 }
 
 /// Sums the shares of one split count, checking that they all have the same
-/// `n`, `parts` and method and that every share `1..=parts` is there exactly once.
+/// `n`, `parts`, method and program version, that every share `1..=parts` is
+/// there exactly once, and that the sums are possible: the known total of
+/// `n` queens where it is known ([`bounds::check_counts`](crate::bounds::check_counts)).
 ///
 /// ```
 /// use nqueens::split::{merge, MergeError, PartialCount, ShareMethod};
 ///
 /// let share = |part, count| PartialCount {
 ///     n: 6, part, parts: 2, method: ShareMethod::Bitboard, count, unique: None,
+///     program: nqueens::split::PROGRAM_VERSION.to_string(),
 /// };
 /// let (one, two) = (share(1, 3), share(2, 1));
 /// assert_eq!(merge(&[two.clone(), one.clone()])?.total, 4);
@@ -482,6 +528,12 @@ pub fn merge(shares: &[PartialCount]) -> Result<Merged, MergeError> {
                 other: share.method.clone(),
             });
         }
+        if share.program != first.program {
+            return Err(MergeError::MixedVersions {
+                first: first.program.clone(),
+                other: share.program.clone(),
+            });
+        }
         let part = share.part;
         if !(1..=parts).contains(&part) {
             return Err(MergeError::InvalidPart { part, parts });
@@ -507,7 +559,11 @@ pub fn merge(shares: &[PartialCount]) -> Result<Merged, MergeError> {
             part: seen.len() + 1,
             parts,
         }),
-        None => Ok(Merged { total, unique }),
+        None => {
+            crate::bounds::check_counts(first.n, total, unique, true)
+                .map_err(MergeError::Impossible)?;
+            Ok(Merged { total, unique })
+        }
     }
 }
 
@@ -597,25 +653,26 @@ mod tests {
             method: ShareMethod::Bitboard,
             count: 123_456,
             unique: None,
+            program: "0.0.7".into(),
         };
         let line = share.to_string();
         assert_eq!(
             line,
-            "nqueens-partial n=16 part=3/8 method=bitboard count=123456"
+            "nqueens-partial n=16 part=3/8 method=bitboard count=123456 format=2 program=0.0.7"
         );
         assert_eq!(line.parse(), Ok(share.clone()));
         assert_eq!(format!("  {line}\n").parse(), Ok(share.clone()));
-        // Lines of earlier versions, without a method, are bitboard shares.
+        // Without a method, a share is a bitboard share.
         assert_eq!(
-            "nqueens-partial n=16 part=3/8 count=123456".parse(),
+            "nqueens-partial n=16 part=3/8 count=123456 format=2 program=0.0.7".parse(),
             Ok(share.clone())
         );
         share.method = ShareMethod::Symmetry;
-        share.unique = Some(99);
+        share.unique = Some(19_999);
         let line = share.to_string();
         assert_eq!(
             line,
-            "nqueens-partial n=16 part=3/8 method=symmetry count=123456 unique=99"
+            "nqueens-partial n=16 part=3/8 method=symmetry count=123456 unique=19999 format=2 program=0.0.7"
         );
         assert_eq!(line.parse(), Ok(share.clone()));
         share.method = ShareMethod::Engine {
@@ -626,7 +683,7 @@ mod tests {
         let line = share.to_string();
         assert_eq!(
             line,
-            "nqueens-partial n=16 part=3/8 method=engine model=global strategy=fc+first-fail count=123456"
+            "nqueens-partial n=16 part=3/8 method=engine model=global strategy=fc+first-fail count=123456 format=2 program=0.0.7"
         );
         assert_eq!(line.parse(), Ok(share));
     }
@@ -643,69 +700,94 @@ mod tests {
         }
         for (line, why) in [
             (
-                "nqueens-partial n=16 part=3/8",
-                "no count=; expected `nqueens-partial n=N part=I/K method=M count=C`",
+                "nqueens-partial n=16 part=3/8 format=2 program=9",
+                "no count=; expected `nqueens-partial n=N part=I/K method=M count=C format=2 program=V`",
             ),
             (
-                "nqueens-partial n=16 part=0/8 count=1",
+                "nqueens-partial n=16 part=0/8 count=1 format=2 program=9",
                 "share 0/8 does not exist",
             ),
             (
-                "nqueens-partial n=16 part=9/8 count=1",
+                "nqueens-partial n=16 part=9/8 count=1 format=2 program=9",
                 "share 9/8 does not exist",
             ),
-            ("nqueens-partial n=16 part=3-8 count=1", "part= must be I/K"),
             (
-                "nqueens-partial n=16 part=3/8 count=-1",
+                "nqueens-partial n=16 part=3-8 count=1 format=2 program=9",
+                "part= must be I/K",
+            ),
+            (
+                "nqueens-partial n=16 part=3/8 count=-1 format=2 program=9",
                 "count=-1 is not a whole number that fits",
             ),
             (
-                "nqueens-partial n=16 part=3/8 count=+5",
+                "nqueens-partial n=16 part=3/8 count=+5 format=2 program=9",
                 "count=+5 is not a whole number that fits",
             ),
             (
-                "nqueens-partial n=16 part=3/8 count=1 count=2",
+                "nqueens-partial n=16 part=3/8 count=1 count=2 format=2 program=9",
                 "count= given twice",
             ),
             (
-                "nqueens-partial n=16 part=3/8 count=1 colour=red",
+                "nqueens-partial n=16 part=3/8 count=1 colour=red format=2 program=9",
                 "unknown field colour=",
             ),
             (
-                "nqueens-partial n=4000000000 part=1/2 count=1",
+                "nqueens-partial n=4000000000 part=1/2 count=1 format=2 program=9",
                 "n=4000000000 is more than 32, the largest board of this method",
             ),
             (
-                "nqueens-partial n=10001 part=1/2 method=engine model=global strategy=fc count=1",
+                "nqueens-partial n=10001 part=1/2 method=engine model=global strategy=fc count=1 format=2 program=9",
                 "n=10001 is more than 10000, the largest board of this method",
             ),
             (
-                "nqueens-partial n=8 part=1/2 method=symmetry count=1",
+                "nqueens-partial n=8 part=1/2 method=symmetry count=1 format=2 program=9",
                 "method=symmetry needs unique=",
             ),
             (
-                "nqueens-partial n=8 part=1/2 method=bitboard count=1 unique=1",
+                "nqueens-partial n=8 part=1/2 method=bitboard count=1 unique=1 format=2 program=9",
                 "unique= belongs to method=symmetry only",
             ),
             (
-                "nqueens-partial n=8 part=1/2 method=engine model=global count=1",
-                "no strategy=; expected `nqueens-partial n=N part=I/K method=M count=C`",
+                "nqueens-partial n=8 part=1/2 method=engine model=global count=1 format=2 program=9",
+                "no strategy=; expected `nqueens-partial n=N part=I/K method=M count=C format=2 program=V`",
             ),
             (
-                "nqueens-partial n=8 part=1/2 method=engine model=clever strategy=fc count=1",
+                "nqueens-partial n=8 part=1/2 method=engine model=clever strategy=fc count=1 format=2 program=9",
                 "unknown model 'clever' (expected pairwise or global)",
             ),
             (
-                "nqueens-partial n=8 part=1/2 method=bitboard strategy=fc count=1",
+                "nqueens-partial n=8 part=1/2 method=bitboard strategy=fc count=1 format=2 program=9",
                 "strategy= belongs to method=engine only",
             ),
             (
-                "nqueens-partial n=8 part=1/2 method=guess count=1",
+                "nqueens-partial n=8 part=1/2 method=guess count=1 format=2 program=9",
                 "unknown method=guess",
+            ),
+            (
+                "nqueens-partial n=8 part=1/2 count=1 format=3 program=9",
+                "format=3; this nqueens reads format 2 (count the share again with this version)",
+            ),
+            (
+                "nqueens-partial n=8 part=1/2 count=1 format=2",
+                "no program=; expected `nqueens-partial n=N part=I/K method=M count=C format=2 program=V`",
+            ),
+            (
+                "nqueens-partial n=12 part=1/2 count=14201 format=2 program=9",
+                "14201 solutions is more than the 14200 that 12 queens have",
+            ),
+            (
+                "nqueens-partial n=12 part=1/2 method=symmetry count=5 unique=99999 format=2 program=9",
+                "99999 unique solutions is more than the 5 solutions",
             ),
         ] {
             assert_eq!(reason(line), why, "{line:?}");
         }
+        assert_eq!(
+            reason("nqueens-partial n=8 part=1/2 method=bitboard count=1"),
+            format!(
+                "no format=: a line written before share format 2, whose split cannot be checked; count the share again with nqueens {PROGRAM_VERSION}"
+            )
+        );
     }
 
     #[test]
@@ -717,6 +799,7 @@ mod tests {
             method: ShareMethod::Bitboard,
             count: 1,
             unique: None,
+            program: PROGRAM_VERSION.to_string(),
         };
         assert_eq!(merge(&[]), Err(MergeError::Empty));
         assert_eq!(
@@ -749,6 +832,21 @@ mod tests {
             merge(&[share(8, 2, 3), share(8, 3, 3)]),
             Err(MergeError::Missing { part: 1, parts: 3 })
         );
+        let mut older = share(8, 2, 2);
+        older.program = "0.0.9".into();
+        assert_eq!(
+            merge(&[share(8, 1, 2), older]).unwrap_err().to_string(),
+            format!(
+                "partial counts from different versions of nqueens: {PROGRAM_VERSION} and 0.0.9"
+            )
+        );
+        // Every share is there but the sum is not the known total.
+        assert_eq!(
+            merge(&[share(8, 1, 2), share(8, 2, 2)])
+                .unwrap_err()
+                .to_string(),
+            "the shares cannot be right: 2 solutions in all, but 8 queens have 92 (OEIS A000170)"
+        );
     }
 
     #[test]
@@ -760,6 +858,7 @@ mod tests {
             method: ShareMethod::Symmetry,
             count,
             unique: Some(unique),
+            program: PROGRAM_VERSION.to_string(),
         };
         assert_eq!(
             merge(&[share(1, 60, 8), share(2, 32, 4)]),

@@ -3,6 +3,9 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+/// The version fields every share line ends with.
+const VERSION: &str = concat!("format=2 program=", env!("CARGO_PKG_VERSION"));
+
 /// Runs the binary with `args` and `stdin`; returns (status, stdout, stderr).
 fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
@@ -535,28 +538,34 @@ fn bad_merge_input_is_refused() {
     refused(
         &["merge", "-"],
         "hello\n",
-        "standard input line 1: not a partial count line (expected `nqueens-partial n=N part=I/K method=M count=C`): \"hello\"",
+        "standard input line 1: not a partial count line (expected `nqueens-partial n=N part=I/K method=M count=C format=2 program=V`): \"hello\"",
     );
     refused(&["merge", "-"], "", "no partial counts to merge");
     refused(
         &["merge", "-"],
-        "nqueens-partial n=8 part=1/1 count=+5\n",
-        "standard input line 1: not a partial count line (count=+5 is not a whole number that fits): \"nqueens-partial n=8 part=1/1 count=+5\"",
+        &format!("nqueens-partial n=8 part=1/1 count=+5 {VERSION}\n"),
+        &format!(
+            "standard input line 1: not a partial count line (count=+5 is not a whole number that fits): \"nqueens-partial n=8 part=1/1 count=+5 {VERSION}\""
+        ),
     );
     refused(
         &["merge", "-"],
-        "nqueens-partial n=4000000000 part=1/1 count=5\n",
-        "standard input line 1: not a partial count line (n=4000000000 is more than 32, the largest board of this method): \"nqueens-partial n=4000000000 part=1/1 count=5\"",
+        &format!("nqueens-partial n=4000000000 part=1/1 count=5 {VERSION}\n"),
+        &format!(
+            "standard input line 1: not a partial count line (n=4000000000 is more than 32, the largest board of this method): \"nqueens-partial n=4000000000 part=1/1 count=5 {VERSION}\""
+        ),
     );
     #[cfg(unix)]
     refused(
         &["merge", "/dev/zero"],
         "",
-        "'/dev/zero' is larger than 64 MB: not a file of partial-count lines",
+        "'/dev/zero' is a device, not a regular file: merge reads files of partial-count lines (use - for a pipe)",
     );
     refused(
         &["merge", "-"],
-        "nqueens-partial n=8 part=1/2 method=bitboard count=40\nnqueens-partial n=8 part=2/2 method=symmetry count=52 unique=7\n",
+        &format!(
+            "nqueens-partial n=8 part=1/2 method=bitboard count=40 {VERSION}\nnqueens-partial n=8 part=2/2 method=symmetry count=52 unique=7 {VERSION}\n"
+        ),
         "partial counts from different methods: method=bitboard and method=symmetry",
     );
 }
@@ -582,15 +591,16 @@ fn merge_of_an_unreadable_file_exits_1() {
                 "error: cannot read '/nonexistent/part1': No such file or directory (os error 2)\n"
             )
         );
+        // A folder is not a file of lines: bad input (status 2).
         let dir = std::env::temp_dir();
         let (status, stdout, stderr) = run(&["merge", dir.to_str().unwrap()], "");
         assert_eq!(
             (status, stdout.as_str(), stderr),
             (
-                1,
+                2,
                 "",
                 format!(
-                    "error: cannot read '{}': Is a directory (os error 21)\n",
+                    "error: '{}' is a directory, not a regular file: merge reads files of partial-count lines (use - for a pipe)\n",
                     dir.display()
                 )
             )
@@ -602,7 +612,9 @@ fn merge_of_an_unreadable_file_exits_1() {
 fn merge_refuses_mixed_inputs() {
     refused(
         &["merge", "-"],
-        "nqueens-partial n=8 part=1/2 count=40\nnqueens-partial n=9 part=2/2 count=52\n",
+        &format!(
+            "nqueens-partial n=8 part=1/2 count=40 {VERSION}\nnqueens-partial n=9 part=2/2 count=52 {VERSION}\n"
+        ),
         "partial counts for different board sizes: n=8 and n=9",
     );
     refused(
@@ -616,7 +628,10 @@ fn merge_refuses_mixed_inputs() {
 fn a_merged_count_beyond_u64_is_refused() {
     refused(
         &["merge", "-"],
-        "nqueens-partial n=8 part=1/2 count=18446744073709551615\nnqueens-partial n=8 part=2/2 count=1\n",
+        // n = 30: beyond the known totals, so only the sum can be wrong.
+        &format!(
+            "nqueens-partial n=30 part=1/2 count=18446744073709551615 {VERSION}\nnqueens-partial n=30 part=2/2 count=1 {VERSION}\n"
+        ),
         "the merged count overflows u64",
     );
 }

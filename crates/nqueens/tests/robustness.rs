@@ -75,7 +75,15 @@ fn refused(args: &[&str], message: &str) {
 /// Every subcommand, and the standard-input mode, with output that fails.
 fn every_command(dir: &std::path::Path) -> Vec<(Vec<String>, &'static str)> {
     let shares = dir.join("shares.txt");
-    std::fs::write(&shares, "nqueens-partial n=8 part=1/1 count=92\n").unwrap();
+    std::fs::write(
+        &shares,
+        concat!(
+            "nqueens-partial n=8 part=1/1 count=92 format=2 program=",
+            env!("CARGO_PKG_VERSION"),
+            "\n"
+        ),
+    )
+    .unwrap();
     let shares = shares.to_str().unwrap().to_string();
     let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
     vec![

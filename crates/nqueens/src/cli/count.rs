@@ -6,6 +6,7 @@ use clap::ValueEnum;
 use csp_cli::cancel_on_ctrl_c;
 use csp_core::parallel::{self, ParallelOptions};
 use nqueens::bitboard::{self, CounterError};
+use nqueens::share_key::ShareKey;
 use nqueens::{Queens, symmetry};
 
 use super::args::{self, EngineArgs};
@@ -64,6 +65,12 @@ pub struct Args {
     /// command resumes from it.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
+    /// Sign the partial-count line with HMAC-SHA256 under the key in SOURCE:
+    /// a file holding the key, or `env:NAME` for the environment variable
+    /// NAME (at least 16 bytes); `merge --share-key` checks it. The
+    /// checkpoint, if any, is signed and checked with the same key.
+    #[arg(long, value_name = "SOURCE", requires = "part")]
+    share_key: Option<String>,
     /// Save the checkpoint at most this often: `500ms`, `5s`, `1m` [default: 5s].
     #[arg(long, value_name = "TIME", value_parser = csp_cli::parse_duration, requires = "checkpoint")]
     checkpoint_interval: Option<std::time::Duration>,
@@ -81,7 +88,18 @@ pub fn run(a: Args) -> Outcome {
     if method != Method::Engine {
         a.engine.refuse_for(method.as_str())?;
     }
+    if a.checkpoint.as_deref() == Some(std::path::Path::new("-")) {
+        return Err(Failure::Usage(
+            "--checkpoint - is refused: a checkpoint must be a file that can be replaced \
+             (for a file named -, write ./-)"
+                .into(),
+        ));
+    }
     if a.part.is_some() || a.checkpoint.is_some() {
+        let key = match &a.share_key {
+            Some(source) => Some(ShareKey::load(source).map_err(Failure::Usage)?),
+            None => None,
+        };
         let default_threads = match (a.part, method) {
             (None, Method::Bitboard | Method::Symmetry) => rayon::current_num_threads(),
             _ => 1,
@@ -92,6 +110,7 @@ pub fn run(a: Args) -> Outcome {
             threads: a.threads.unwrap_or(default_threads),
             checkpoint: a.checkpoint,
             interval: a.checkpoint_interval.unwrap_or(shares::DEFAULT_INTERVAL),
+            key,
         };
         return shares::count(method, &request, &a.engine);
     }

@@ -3,29 +3,43 @@
 use std::io::Read;
 use std::path::PathBuf;
 
+use nqueens::files::{OpenError, open_regular};
+use nqueens::share_key::{self, ShareKey};
 use nqueens::split::{self, PartialCount};
 
 use super::{Done, Failure, Outcome};
 
 /// The most read from one file or standard input: a partial-count line is
-/// under 200 bytes, so this holds hundreds of thousands of shares, and a
-/// wrong path such as `/dev/zero` is refused instead of filling the memory.
+/// under 300 bytes, so this holds hundreds of thousands of shares, and
+/// standard input that never ends (`< /dev/zero`) is refused instead of
+/// filling the memory. Files must be regular files.
 const MAX_BYTES: u64 = 64 << 20;
 
-/// Sum partial-count lines (`nqueens-partial n=16 part=3/8 method=bitboard count=123456`).
+/// Sum partial-count lines (`nqueens-partial n=16 part=3/8 method=bitboard count=123456 format=2 program=V`).
 ///
 /// Prints the total as a bare number (for symmetry shares, `T solutions, U
 /// unique up to rotation and reflection`), after checking that all K shares
-/// of the same N and method are present exactly once.
+/// of the same N, method and program version are present exactly once and
+/// that their counts are possible.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Files of partial-count lines; `-` reads standard input. Blank lines are skipped.
+    /// Files of partial-count lines; `-` reads standard input. Blank lines are
+    /// skipped. Only regular files are read (a FIFO, device or folder is refused).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
+    /// Check every line's `mac=` (written by `count --share-key`) with the key
+    /// in SOURCE: a file holding the key, or `env:NAME` for the environment
+    /// variable NAME. A line without a right `mac=` is refused.
+    #[arg(long, value_name = "SOURCE")]
+    share_key: Option<String>,
 }
 
 /// Runs `nqueens merge`.
 pub fn run(a: Args) -> Outcome {
+    let key = match &a.share_key {
+        Some(source) => Some(ShareKey::load(source).map_err(Failure::Usage)?),
+        None => None,
+    };
     let mut shares = Vec::new();
     let mut read_stdin = false;
     for path in &a.files {
@@ -40,8 +54,12 @@ pub fn run(a: Args) -> Outcome {
             (name, text)
         } else {
             let name = format!("'{}'", path.display());
-            let file = std::fs::File::open(path)
-                .map_err(|e| Failure::Other(format!("cannot read {name}: {e}")))?;
+            let file = open_regular(path).map_err(|e| match e {
+                OpenError::Io(e) => Failure::Other(format!("cannot read {name}: {e}")),
+                e => Failure::Usage(format!(
+                    "{e}: merge reads files of partial-count lines (use - for a pipe)"
+                )),
+            })?;
             let text = read_capped(file, &name)?;
             (name, text)
         };
@@ -49,9 +67,17 @@ pub fn run(a: Args) -> Outcome {
             if line.trim().is_empty() {
                 continue;
             }
-            let share: PartialCount = line
-                .parse()
-                .map_err(|e| Failure::Usage(format!("{name} line {}: {e}", i + 1)))?;
+            let at = |e: String| Failure::Usage(format!("{name} line {}: {e}", i + 1));
+            let line = match &key {
+                Some(key) => key.verify(line).map_err(at)?,
+                None if share_key::is_signed(line) => {
+                    return Err(at(
+                        "the line is signed (mac=); give --share-key to check it".into(),
+                    ));
+                }
+                None => line,
+            };
+            let share: PartialCount = line.parse().map_err(|e| at(format!("{e}")))?;
             shares.push(share);
         }
     }

@@ -34,6 +34,8 @@ pub struct Saving {
     pub path: PathBuf,
     /// At most one save per this much time (and one on a signal, one at the end).
     pub interval: Duration,
+    /// `--share-key`: the checkpoint ends in a `mac` line under this key.
+    pub key: Option<nqueens::share_key::ShareKey>,
 }
 
 /// A count split into subproblems.
@@ -42,8 +44,13 @@ pub struct Job<'a> {
     pub name: String,
     /// How many subproblems.
     pub subproblems: usize,
-    /// Numbers per result.
+    /// Numbers per result: the solutions, and for the symmetry counter the
+    /// unique solutions.
     pub width: usize,
+    /// The board size, for the checks of a checkpoint's sums ([`nqueens::bounds`]).
+    pub n: u32,
+    /// Whether the subproblems make up the whole count (no `--part`, or `--part 1/1`).
+    pub whole: bool,
     /// Worker threads.
     pub threads: usize,
     /// The checkpoint, if any.
@@ -74,14 +81,13 @@ struct State {
 pub fn run(job: &Job<'_>, cancel: &CancelFlag) -> Result<Ended, Failure> {
     let checkpoint = match &job.saving {
         Some(s) => {
-            let c = Checkpoint::resume(&s.path, &job.name, job.subproblems, job.width).map_err(
-                |e| match e {
-                    nqueens::checkpoint::CheckpointError::Io { .. } => {
-                        Failure::Other(e.to_string())
-                    }
-                    e => Failure::Usage(e.to_string()),
-                },
-            )?;
+            let key = s.key.as_ref();
+            let c = Checkpoint::resume_keyed(&s.path, &job.name, job.subproblems, job.width, key)
+                .map_err(|e| match e {
+                nqueens::checkpoint::CheckpointError::Io { .. } => Failure::Other(e.to_string()),
+                e => Failure::Usage(e.to_string()),
+            })?;
+            check_sums(job, &c, &s.path)?;
             // A first save now: an unwritable path fails before any work.
             save(&c, s)?;
             c
@@ -150,6 +156,8 @@ pub fn run(job: &Job<'_>, cancel: &CancelFlag) -> Result<Ended, Failure> {
     }
     if let Some(saving) = &job.saving {
         save(&s.checkpoint, saving)?;
+        // A plausible forged checkpoint shows at the end, in the total.
+        check_sums(job, &s.checkpoint, &saving.path)?;
     }
     if s.checkpoint.is_complete() {
         return Ok(Ended::Complete(s.checkpoint.sums().to_vec()));
@@ -239,13 +247,31 @@ fn partial_line(job: &Job<'_>, c: &Checkpoint, why: &str) -> String {
     )
 }
 
-fn save(c: &Checkpoint, saving: &Saving) -> Result<(), Failure> {
-    c.save(&saving.path).map_err(|e| {
-        Failure::Other(format!(
-            "cannot write checkpoint '{}': {e}",
-            saving.path.display()
-        ))
+/// Checks the sums of a checkpoint read back against what `n` queens can have
+/// ([`nqueens::bounds::check_counts`]): a forged file is bad input (status 2).
+fn check_sums(job: &Job<'_>, c: &Checkpoint, path: &std::path::Path) -> Result<(), Failure> {
+    let sums = c.sums();
+    let unique = (job.width == 2).then(|| sums[1]);
+    let whole = job.whole && c.is_complete();
+    nqueens::bounds::check_counts(job.n, sums[0], unique, whole).map_err(|reason| {
+        Failure::Usage(
+            nqueens::checkpoint::CheckpointError::Impossible {
+                path: path.to_path_buf(),
+                reason,
+            }
+            .to_string(),
+        )
     })
+}
+
+fn save(c: &Checkpoint, saving: &Saving) -> Result<(), Failure> {
+    c.save_keyed(&saving.path, saving.key.as_ref())
+        .map_err(|e| {
+            Failure::Other(format!(
+                "cannot write checkpoint '{}': {e}",
+                saving.path.display()
+            ))
+        })
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -286,10 +312,13 @@ mod tests {
             name: "n=8 part=1/1 method=bitboard".into(),
             subproblems: 5,
             width: 1,
+            n: 8,
+            whole: true,
             threads: 1,
             saving: Some(Saving {
                 path: PathBuf::from("q.ckpt"),
                 interval: Duration::from_secs(5),
+                key: None,
             }),
             count: &count,
         };

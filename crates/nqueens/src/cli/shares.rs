@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use csp_cli::cancel_on_ctrl_c;
 use csp_core::{SearchStatus, parallel};
 use nqueens::Queens;
+use nqueens::share_key::ShareKey;
 use nqueens::split::{self, PartialCount, ShareMethod};
 use nqueens::symmetry;
 
@@ -36,6 +37,8 @@ pub struct Request {
     pub checkpoint: Option<PathBuf>,
     /// `--checkpoint-interval`.
     pub interval: Duration,
+    /// `--share-key`: the key that signs the partial-count line.
+    pub key: Option<ShareKey>,
 }
 
 /// Counts share I of K (or the whole, as share 1 of 1) by `method`.
@@ -54,10 +57,13 @@ pub fn count(method: Method, r: &Request, engine: &EngineArgs) -> Outcome {
             name: format!("n={n} part={part}/{parts} {method}"),
             subproblems: share_len(subproblems),
             width,
+            n,
+            whole: parts == 1,
             threads: r.threads,
             saving: r.checkpoint.clone().map(|path| Saving {
                 path,
                 interval: r.interval,
+                key: r.key.clone(),
             }),
             count,
         };
@@ -146,8 +152,12 @@ pub fn count(method: Method, r: &Request, engine: &EngineArgs) -> Outcome {
             method: share_method.clone(),
             count: total,
             unique,
+            program: split::PROGRAM_VERSION.to_string(),
         };
-        csp_cli::try_outln!("{line}")?;
+        match &r.key {
+            Some(key) => csp_cli::try_outln!("{}", key.sign(&line.to_string()))?,
+            None => csp_cli::try_outln!("{line}")?,
+        }
     } else if let Some(unique) = unique {
         csp_cli::try_outln!("{total} solutions, {unique} unique up to rotation and reflection")?;
     } else {
