@@ -361,3 +361,25 @@ fn views_of_one_base_in_one_sum_are_not_distinct_variables() {
         assert_eq!(r.solutions, 0, "{what}");
     }
 }
+
+#[test]
+fn element_whose_index_and_result_are_views_of_one_variable() {
+    // result = 2x, index = x, result = [4, 0, -2][x]: no solution (x = 0 gives
+    // 0 != 4, x = 2 gives 4 != -2). Narrowing the result through the view once
+    // fixed the index at 2 with the result at 4, and the element claimed to be
+    // entailed: a wrong solution (found by the proptest above, shrunk).
+    for pruning in Pruning::ALL {
+        for binary in [false, true] {
+            let mut m = Model::new();
+            let x = m.int_var(vec![-4, -1, 0, 2, 4]).unwrap();
+            let doubled = m.view(x, 2, 0).unwrap();
+            m.element(x, &[4, 0, -2], doubled).unwrap();
+            let config = Config::textbook()
+                .with_pruning(pruning)
+                .with_binary_branching(binary)
+                .with_solution_check(true);
+            let r = Solver::new(&m, config).unwrap().count();
+            assert_eq!((r.solutions, r.status), (0, SearchStatus::Complete), "{pruning}");
+        }
+    }
+}

@@ -242,6 +242,11 @@ impl Func {
         }
         changed |= ctx.retain(z, |_, c| zs.binary_search(&c).is_ok())?;
         let fixed = self.scope.iter().all(|&v| ctx.is_fixed(v));
+        // Where two of x, y, z are views of one variable, narrowing one may
+        // have moved another: entailed only if the values left agree.
+        if fixed && !self.promising(ctx.domains()) {
+            return Err(Conflict::infeasible());
+        }
         Ok(if fixed {
             PropStatus::Entailed
         } else if changed {

@@ -2,7 +2,7 @@
 
 use smallvec::SmallVec;
 
-use crate::constraint::{PropStatus, Propagation};
+use crate::constraint::{Conflict, PropStatus, Propagation};
 use crate::{Constraint, Domains, PropagationContext, Value, VarId};
 
 /// `result = array[index]` for a constant array, with `index` counted from 0.
@@ -77,9 +77,19 @@ impl Constraint for Element {
         let b = ctx.retain(result, |d, r| {
             d.values(index).any(|i| self.entry(i) == Some(r))
         })?;
-        Ok(if ctx.is_fixed(index) {
-            PropStatus::Entailed
-        } else if a || b {
+        if let Some(i) = ctx.value(index) {
+            // With the index fixed the result is its entry. (Where index and
+            // result are views of one variable, narrowing the result above
+            // may have fixed the index at a value whose entry the result no
+            // longer holds: entailed only once the result is that entry.)
+            let entry = self.entry(i);
+            ctx.retain(result, |_, r| Some(r) == entry)?;
+            if ctx.value(index) == Some(i) {
+                return Ok(PropStatus::Entailed);
+            }
+            return Err(Conflict::infeasible());
+        }
+        Ok(if a || b {
             PropStatus::Changed
         } else {
             PropStatus::Unchanged

@@ -360,7 +360,19 @@ impl Constraint for OffsetElement {
             changed |= ctx.retain(x, |d, v| d.contains(result, v))?;
         }
         let settled = match (ctx.value(index), &self.array) {
-            (Some(_), Some(_)) => true,
+            // The result is the entry's value (narrowing the result may have
+            // fixed the index, where both are views of one variable).
+            (Some(i), Some(_)) => {
+                let want = self.entry(i).and_then(|e| match e {
+                    Entry::Const(v) => Some(v),
+                    Entry::Var(_) => None,
+                });
+                changed |= ctx.retain(result, |_, r| Some(r) == want)?;
+                if ctx.value(index) != Some(i) {
+                    return Err(Conflict::infeasible());
+                }
+                true
+            }
             // The selected entry and the result fixed to one value: the
             // other entries no longer matter.
             (Some(i), None) => match self.entry(i) {
