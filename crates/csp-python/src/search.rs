@@ -1,0 +1,314 @@
+//! `NativeSearch`: one search on a worker thread, its solutions handed back
+//! one at a time; the caller's thread waits without the GIL and looks for
+//! Ctrl-C every 20 ms.
+
+use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use csp_core::{CancelFlag, Goal, Model, SearchStats, SearchStatus, Solver, Value, VarId};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::callback;
+use crate::config::Options;
+use crate::model::NativeModel;
+
+/// How often the waiting thread looks for Ctrl-C.
+const POLL: Duration = Duration::from_millis(20);
+
+/// What a search does.
+#[derive(Clone, Copy, Debug)]
+enum Task {
+    /// The first solution.
+    First,
+    /// Every solution, lazily.
+    All,
+    /// The number of solutions, none stored.
+    Count,
+    /// Improving solutions by branch and bound.
+    Optimize(VarId, Goal),
+}
+
+/// How a search ended.
+struct Done {
+    status: SearchStatus,
+    stats: SearchStats,
+    count: u64,
+    objective: Option<Value>,
+    error: Option<PyErr>,
+}
+
+enum Msg {
+    Solution(Vec<Value>),
+    Done(Done),
+}
+
+fn run(model: &Model, options: &Options, task: Task, cancel: &CancelFlag, tx: &SyncSender<Msg>) -> Done {
+    let mut done = Done {
+        status: SearchStatus::Complete,
+        stats: SearchStats::default(),
+        count: 0,
+        objective: None,
+        error: None,
+    };
+    let config = match options.config(cancel.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            done.error = Some(e);
+            return done;
+        }
+    };
+    let mut solver = match Solver::new(model, config) {
+        Ok(s) => s,
+        Err(e) => {
+            done.error = Some(PyValueError::new_err(e.to_string()));
+            return done;
+        }
+    };
+    // A send fails only when the caller dropped the search: stop then.
+    let send = |values: Vec<Value>| {
+        if tx.send(Msg::Solution(values)).is_err() {
+            cancel.cancel();
+        }
+    };
+    match task {
+        Task::First => {
+            let r = solver.first();
+            if let Some(s) = r.solution {
+                done.count = 1;
+                send(s.into_values());
+            }
+        }
+        Task::All => {
+            while let Some(s) = solver.next_solution() {
+                done.count += 1;
+                send(s.into_values());
+                if cancel.is_cancelled() {
+                    break;
+                }
+            }
+        }
+        Task::Count => done.count = solver.count().solutions,
+        Task::Optimize(var, goal) => match solver.optimize_with(var, goal, |s| send(s.values().to_vec())) {
+            Ok(o) => {
+                done.count = o.improvements.len() as u64;
+                done.objective = o.objective;
+            }
+            Err(e) => done.error = Some(PyValueError::new_err(e.to_string())),
+        },
+    }
+    done.status = solver.status();
+    done.stats = *solver.stats();
+    done
+}
+
+/// One running (or finished) search: `next()` gives its solutions in turn.
+#[pyclass(module = "csp_rs._native")]
+pub struct NativeSearch {
+    /// In a mutex only so that the class may be shared between threads; only
+    /// `&mut self` methods touch it.
+    rx: Mutex<Option<Receiver<Msg>>>,
+    cancel: CancelFlag,
+    handle: Option<JoinHandle<()>>,
+    done: Option<Done>,
+}
+
+impl NativeSearch {
+    fn rx(&mut self) -> &mut Option<Receiver<Msg>> {
+        self.rx.get_mut().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Stops the worker (if still running) and waits for it without the GIL.
+    fn stop(&mut self, py: Python<'_>) {
+        self.cancel.cancel();
+        *self.rx() = None;
+        if let Some(h) = self.handle.take() {
+            // A panic of the worker is reported by `next` as a closed channel.
+            let _ = py.detach(move || h.join());
+        }
+    }
+
+    fn finished(&self) -> PyResult<&Done> {
+        self.done
+            .as_ref()
+            .ok_or_else(|| PyRuntimeError::new_err("the search has not finished"))
+    }
+}
+
+impl Drop for NativeSearch {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+        *self.rx() = None;
+        if let Some(h) = self.handle.take() {
+            let _ = Python::try_attach(|py| py.detach(move || h.join()));
+        }
+    }
+}
+
+#[pymethods]
+impl NativeSearch {
+    /// The next solution's values (one per variable), or `None` when the search
+    /// is over. Raises what a Python constraint raised, KeyboardInterrupt on
+    /// Ctrl-C (the search is then stopped).
+    fn next(&mut self, py: Python<'_>) -> PyResult<Option<Vec<Value>>> {
+        loop {
+            let Some(rx) = self.rx().take() else {
+                return Ok(None);
+            };
+            let (rx, msg) = py.detach(move || {
+                let m = rx.recv_timeout(POLL);
+                (rx, m)
+            });
+            *self.rx() = Some(rx);
+            match msg {
+                Ok(Msg::Solution(v)) => return Ok(Some(v)),
+                Ok(Msg::Done(mut d)) => {
+                    self.stop(py);
+                    let error = d.error.take();
+                    self.done = Some(d);
+                    return match error {
+                        Some(e) => Err(e),
+                        None => Ok(None),
+                    };
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        self.stop(py);
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.stop(py);
+                    return Err(PyRuntimeError::new_err("the search thread ended without a result"));
+                }
+            }
+        }
+    }
+
+    /// Stops the search (the worker ends within milliseconds).
+    fn cancel(&mut self, py: Python<'_>) {
+        self.stop(py);
+    }
+
+    /// Whether the search has finished.
+    #[getter]
+    fn done(&self) -> bool {
+        self.done.is_some()
+    }
+
+    /// `"complete"` (the whole tree explored: counts exact, no solution is a
+    /// proof) or the limit that stopped it (`"node limit"`, `"time limit"`,
+    /// `"cancelled"`, ...).
+    #[getter]
+    fn status(&self) -> PyResult<String> {
+        Ok(match self.finished()?.status {
+            SearchStatus::Complete => "complete".into(),
+            SearchStatus::Paused => "paused".into(),
+            SearchStatus::Stopped(r) => r.to_string(),
+        })
+    }
+
+    /// Solutions found (for `count`, the count).
+    #[getter]
+    fn count(&self) -> PyResult<u64> {
+        Ok(self.finished()?.count)
+    }
+
+    /// The best objective value found by an optimisation.
+    #[getter]
+    fn objective(&self) -> PyResult<Option<Value>> {
+        Ok(self.finished()?.objective)
+    }
+
+    /// The statistics: MiniZinc's names (`nodes`, `failures`, `solutions`,
+    /// `solveTime`, `peakDepth`, `propagations`, `restarts`, ...) then the
+    /// textbook ones (`tried`, `accepted`, `rejected`, `backtracks`, `checks`,
+    /// `propagatorCalls`, `revisions`, `pruned`, `peak_depth`, `elapsed`).
+    #[getter]
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = &self.finished()?.stats;
+        let d = PyDict::new(py);
+        for (k, v) in s.mzn_stats() {
+            if k == "solveTime" {
+                d.set_item(k, s.elapsed.as_secs_f64())?;
+            } else {
+                d.set_item(k, v.parse::<u64>().map_err(|e| PyRuntimeError::new_err(e.to_string()))?)?;
+            }
+        }
+        d.set_item("rejected", s.rejected)?;
+        d.set_item("peak_depth", s.peak_depth)?;
+        d.set_item("elapsed", s.elapsed.as_secs_f64())?;
+        Ok(d)
+    }
+}
+
+/// Starts a search of `model`: `task` is `"first"`, `"all"`, `"count"`,
+/// `"minimize"` or `"maximize"` (the last two with `objective`, a variable
+/// index). The options are `csp_rs.Solver`'s.
+#[pyfunction]
+#[pyo3(signature = (model, task, objective=None, strategy=None, pruning=None, var=None, val=None,
+    decision_vars=None, time_limit=None, node_limit=None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn start(
+    model: &NativeModel,
+    task: &str,
+    objective: Option<usize>,
+    strategy: Option<String>,
+    pruning: Option<String>,
+    var: Option<String>,
+    val: Option<String>,
+    decision_vars: Option<Vec<usize>>,
+    time_limit: Option<f64>,
+    node_limit: Option<u64>,
+) -> PyResult<NativeSearch> {
+    let goal = |g| match objective {
+        Some(o) => Ok(Task::Optimize(VarId::new(o), g)),
+        None => Err(PyValueError::new_err("an optimisation needs an objective")),
+    };
+    let task = match task {
+        "first" => Task::First,
+        "all" => Task::All,
+        "count" => Task::Count,
+        "minimize" => goal(Goal::Minimize)?,
+        "maximize" => goal(Goal::Maximize)?,
+        t => return Err(PyValueError::new_err(format!("unknown task '{t}'"))),
+    };
+    let options = Options {
+        strategy,
+        pruning,
+        var,
+        val,
+        decision_vars,
+        time_limit,
+        node_limit,
+    };
+    // Errors in the options are raised here, before a thread starts.
+    options.config(CancelFlag::new())?;
+    let cancel = CancelFlag::new();
+    let (tx, rx) = sync_channel(0);
+    let shared: Arc<Model> = Arc::clone(&model.model);
+    let flag = cancel.clone();
+    let handle = std::thread::Builder::new()
+        .name("csp-search".into())
+        .spawn(move || {
+            callback::begin(flag.clone());
+            let mut done = run(&shared, &options, task, &flag, &tx);
+            if let Some(e) = callback::take_error() {
+                done.error = Some(e);
+            }
+            // The model goes before the result: once the caller has the
+            // result, the model may change again.
+            drop(shared);
+            let _ = tx.send(Msg::Done(done));
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search thread: {e}")))?;
+    Ok(NativeSearch {
+        rx: Mutex::new(Some(rx)),
+        cancel,
+        handle: Some(handle),
+        done: None,
+    })
+}
