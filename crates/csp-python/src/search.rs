@@ -3,7 +3,7 @@
 //! Ctrl-C every 20 ms.
 
 use std::sync::{Arc, Mutex};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -18,6 +18,12 @@ use crate::model::NativeModel;
 
 /// How often the waiting thread looks for Ctrl-C.
 const POLL: Duration = Duration::from_millis(20);
+
+/// The most solutions the worker computes ahead of the caller. The first
+/// request asks for one, and each next one for twice as many up to this: a
+/// caller that stops early pays little, one that takes every solution pays
+/// few thread switches.
+const MAX_BATCH: usize = 1024;
 
 /// What a search does.
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +52,14 @@ enum Msg {
     Done(Done),
 }
 
-fn run(model: &Model, options: &Options, task: Task, cancel: &CancelFlag, tx: &SyncSender<Msg>) -> Done {
+fn run(
+    model: &Model,
+    options: &Options,
+    task: Task,
+    cancel: &CancelFlag,
+    tx: &Sender<Msg>,
+    requests: &Receiver<usize>,
+) -> Done {
     let mut done = Done {
         status: SearchStatus::Complete,
         stats: SearchStats::default(),
@@ -83,11 +96,18 @@ fn run(model: &Model, options: &Options, task: Task, cancel: &CancelFlag, tx: &S
             }
         }
         Task::All => {
-            while let Some(s) = solver.next_solution() {
-                done.count += 1;
-                send(s.into_values());
-                if cancel.is_cancelled() {
-                    break;
+            // Each request is for a number of solutions; none comes once the
+            // caller has dropped the search.
+            'requests: while let Ok(n) = requests.recv() {
+                for _ in 0..n {
+                    let Some(s) = solver.next_solution() else {
+                        break 'requests;
+                    };
+                    done.count += 1;
+                    send(s.into_values());
+                    if cancel.is_cancelled() {
+                        break 'requests;
+                    }
                 }
             }
         }
@@ -111,6 +131,11 @@ pub struct NativeSearch {
     /// In a mutex only so that the class may be shared between threads; only
     /// `&mut self` methods touch it.
     rx: Mutex<Option<Receiver<Msg>>>,
+    requests: Option<Sender<usize>>,
+    /// Solutions requested and not yet received.
+    outstanding: usize,
+    /// The size of the next request.
+    batch: usize,
     cancel: CancelFlag,
     handle: Option<JoinHandle<()>>,
     done: Option<Done>,
@@ -125,6 +150,7 @@ impl NativeSearch {
     fn stop(&mut self, py: Python<'_>) {
         self.cancel.cancel();
         *self.rx() = None;
+        self.requests = None;
         if let Some(h) = self.handle.take() {
             // A panic of the worker is reported by `next` as a closed channel.
             let _ = py.detach(move || h.join());
@@ -142,6 +168,7 @@ impl Drop for NativeSearch {
     fn drop(&mut self) {
         self.cancel.cancel();
         *self.rx() = None;
+        self.requests = None;
         if let Some(h) = self.handle.take() {
             let _ = Python::try_attach(|py| py.detach(move || h.join()));
         }
@@ -154,17 +181,34 @@ impl NativeSearch {
     /// is over. Raises what a Python constraint raised, KeyboardInterrupt on
     /// Ctrl-C (the search is then stopped).
     fn next(&mut self, py: Python<'_>) -> PyResult<Option<Vec<Value>>> {
+        if self.outstanding == 0
+            && let Some(req) = &self.requests
+        {
+            // A failed send means the worker has finished: its result is queued.
+            if req.send(self.batch).is_ok() {
+                self.outstanding = self.batch;
+                self.batch = (self.batch * 2).min(MAX_BATCH);
+            }
+        }
         loop {
             let Some(rx) = self.rx().take() else {
                 return Ok(None);
             };
-            let (rx, msg) = py.detach(move || {
-                let m = rx.recv_timeout(POLL);
-                (rx, m)
-            });
+            // A solution already waiting is taken without releasing the GIL.
+            let (rx, msg) = match rx.try_recv() {
+                Ok(m) => (rx, Ok(m)),
+                Err(TryRecvError::Disconnected) => (rx, Err(RecvTimeoutError::Disconnected)),
+                Err(TryRecvError::Empty) => py.detach(move || {
+                    let m = rx.recv_timeout(POLL);
+                    (rx, m)
+                }),
+            };
             *self.rx() = Some(rx);
             match msg {
-                Ok(Msg::Solution(v)) => return Ok(Some(v)),
+                Ok(Msg::Solution(v)) => {
+                    self.outstanding = self.outstanding.saturating_sub(1);
+                    return Ok(Some(v));
+                }
                 Ok(Msg::Done(mut d)) => {
                     self.stop(py);
                     let error = d.error.take();
@@ -288,14 +332,15 @@ pub(crate) fn start(
     // Errors in the options are raised here, before a thread starts.
     options.config(CancelFlag::new())?;
     let cancel = CancelFlag::new();
-    let (tx, rx) = sync_channel(0);
+    let (tx, rx) = channel();
+    let (req_tx, req_rx) = channel();
     let shared: Arc<Model> = Arc::clone(&model.model);
     let flag = cancel.clone();
     let handle = std::thread::Builder::new()
         .name("csp-search".into())
         .spawn(move || {
             callback::begin(flag.clone());
-            let mut done = run(&shared, &options, task, &flag, &tx);
+            let mut done = run(&shared, &options, task, &flag, &tx, &req_rx);
             if let Some(e) = callback::take_error() {
                 done.error = Some(e);
             }
@@ -307,6 +352,9 @@ pub(crate) fn start(
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search thread: {e}")))?;
     Ok(NativeSearch {
         rx: Mutex::new(Some(rx)),
+        requests: Some(req_tx),
+        outstanding: 0,
+        batch: 1,
         cancel,
         handle: Some(handle),
         done: None,

@@ -223,7 +223,7 @@ class Model:
                 self._post_rel(c)
             elif isinstance(c, bool):
                 if not c:
-                    raise ValueError("model.add(False): a constraint that never holds")
+                    self._infeasible()
             else:
                 b = as_bool(c)
                 pos, neg = self._clause_lits(b)
@@ -237,10 +237,14 @@ class Model:
             holds = {"==": 0 == -e.const, "!=": 0 != -e.const, "<": 0 < -e.const,
                      "<=": 0 <= -e.const, ">": 0 > -e.const, ">=": 0 >= -e.const}[op]
             if not holds:
-                raise ValueError(f"constraint {r!r} on constants never holds")
+                self._infeasible()
             return
         coeffs, vars_, const = self._linear(e)
         self._native.linear(coeffs, vars_, op, -const)
+
+    def _infeasible(self) -> None:
+        """A constraint on constants that never holds: the model has no solution."""
+        self._native.linear([1], [self._const(0)], "==", 1)
 
     def _pair(self, e: LinExpr) -> Optional[Tuple[int, int]]:
         """`(x, y)` if `e` is `x - y + const`."""
@@ -288,8 +292,8 @@ class Model:
         if isinstance(b, Rel):
             coeffs, vars_, const = self._linear(b.lin)
             if not coeffs:
-                holds = eval(f"0 {b.op} {-const}")  # noqa: S307 - two integers
-                self._native.linear([1], [r], "==", int(holds))
+                # A relation on constants: r is its truth value (r - 0 op -const).
+                self._native.linear_reif([1], [self._const(0)], b.op, -const, r)
             else:
                 self._native.linear_reif(coeffs, vars_, b.op, -const, r)
             return r, True

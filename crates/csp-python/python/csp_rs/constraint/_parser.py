@@ -1,0 +1,106 @@
+"""String constraints (`"a*2 == b"`, `"50 <= x * y < 100"`, `"abs(a - b) != 3"`):
+parsed with `ast` into engine constraints; what the engine cannot express is
+evaluated in Python."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Any, Dict, List
+
+from .._expr import And, Or, as_expr
+
+
+class Unsupported(Exception):
+    """The expression needs Python to evaluate it."""
+
+
+_CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
+def _translate(node: ast.AST, env: Dict[str, Any]) -> Any:
+    """The expression as csp_rs expressions and constraints over `env`'s variables."""
+    if isinstance(node, ast.Compare):
+        parts = []
+        left = _translate(node.left, env)
+        for op, comp in zip(node.ops, node.comparators):
+            if type(op) not in _CMP:
+                raise Unsupported
+            right = _translate(comp, env)
+            parts.append(as_expr(left)._rel(right, _CMP[type(op)]))
+            left = right
+        return parts[0] if len(parts) == 1 else And(parts)
+    if isinstance(node, ast.BoolOp):
+        values = [_translate(v, env) for v in node.values]
+        if isinstance(node.op, ast.And):
+            return And(values)
+        return Or(values)
+    if isinstance(node, ast.UnaryOp):
+        operand = _translate(node.operand, env)
+        if isinstance(node.op, ast.USub):
+            return -as_expr(operand)
+        if isinstance(node.op, ast.UAdd):
+            return as_expr(operand)
+        if isinstance(node.op, ast.Not) and not isinstance(operand, int):
+            return ~operand
+        raise Unsupported
+    if isinstance(node, ast.BinOp):
+        a, b = _translate(node.left, env), _translate(node.right, env)
+        if isinstance(node.op, ast.Add):
+            return as_expr(a) + b
+        if isinstance(node.op, ast.Sub):
+            return as_expr(a) - b
+        if isinstance(node.op, ast.Mult):
+            return as_expr(a) * b
+        raise Unsupported
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and node.func.id == "abs" and "abs" not in env \
+                and len(node.args) == 1 and not node.keywords:
+            return abs(as_expr(_translate(node.args[0], env)))
+        raise Unsupported
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        raise Unsupported
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return env[node.id]
+        raise Unsupported
+    raise Unsupported
+
+
+def names(expression: str, variables: List[Any]) -> List[Any]:
+    """The problem's variables the expression mentions, in problem order."""
+    tree = ast.parse(expression.strip(), mode="eval")
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return [v for v in variables if isinstance(v, str) and v in used]
+
+
+def post(b: Any, expression: str, variables: List[Any]) -> None:
+    """Posts `expression` through the builder `b`."""
+    text = expression.strip()
+    tree = ast.parse(text, mode="eval").body
+    scope = names(text, variables)
+    if not scope:
+        raise ValueError(f"constraint {expression!r} names none of the problem's variables")
+    if b.numeric(scope):
+        env = dict(zip(scope, b.vars(scope)))
+        try:
+            b.model.add(_translate(tree, env))
+            return
+        except Unsupported:
+            pass
+    elif (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and type(tree.ops[0]) in (ast.Eq, ast.NotEq)
+          and isinstance(tree.left, ast.Name) and isinstance(tree.comparators[0], ast.Name)
+          and tree.left.id in scope and tree.comparators[0].id in scope):
+        # Equality of arbitrary values is equality of their codes.
+        x, y = b.vars([tree.left.id, tree.comparators[0].id])
+        b.model.add(x == y if isinstance(tree.ops[0], ast.Eq) else x != y)
+        return
+    code = compile(text, "<constraint>", "eval")
+    glob = {"__builtins__": builtins}
+
+    def check(*vals: Any) -> Any:
+        return eval(code, glob, dict(zip(scope, vals)))  # noqa: S307 - the user's own expression
+
+    b.python(scope, check)
