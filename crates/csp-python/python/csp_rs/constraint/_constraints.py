@@ -4,7 +4,9 @@ engine."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import reduce
+from math import lcm
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ._domain import Unassigned
@@ -12,6 +14,30 @@ from ._domain import Unassigned
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+#: The largest denominator by which decimal multipliers and bounds are scaled
+#: to integers for the engine (0.01 -> 1/100).
+MAX_SCALE = 10 ** 6
+
+
+def _scaled(numbers: Sequence[Any]) -> Optional[List[int]]:
+    """Integers and decimal floats (as written: 0.05 is 5/100) times their
+    least common denominator, or None if some is neither or the scale is too large."""
+    fractions = []
+    for x in numbers:
+        if _is_int(x):
+            fractions.append(Fraction(x))
+        elif isinstance(x, float) and x == x and abs(x) != float("inf"):
+            fractions.append(Fraction(repr(x)))
+        else:
+            return None
+    scale = 1
+    for f in fractions:
+        scale = lcm(scale, f.denominator)
+        if scale > MAX_SCALE:
+            return None
+    return [int(f * scale) for f in fractions]
 
 
 class Constraint:
@@ -149,15 +175,18 @@ class _Sum(_Builtin):
 
     def _total(self, values: Sequence[Any]) -> Any:
         mult = self._multipliers or [1] * len(values)
-        return sum(v * m for v, m in zip(values, mult))
+        total = sum(v * m for v, m in zip(values, mult))
+        # python-constraint rounds float sums to 10 decimals.
+        return round(total, 10) if isinstance(total, float) else total
 
     def _holds(self, variables: Sequence[Any], values: Sequence[Any]) -> bool:
         return _compare(self._total(values), self._op, self._bound)
 
     def _post(self, b: Any, variables: Sequence[Any]) -> None:
         mult = list(self._multipliers or [1] * len(variables))
-        if b.numeric(variables) and _is_int(self._bound) and all(_is_int(m) for m in mult):
-            b.model.linear(mult, b.vars(variables), self._op, self._bound)
+        scaled = _scaled(mult + [self._bound])
+        if b.numeric(variables) and scaled is not None:
+            b.model.linear(scaled[:-1], b.vars(variables), self._op, scaled[-1])
         else:
             self._fallback(b, variables)
 
@@ -210,9 +239,9 @@ class _VariableSum(_Builtin):
 
     def _post(self, b: Any, variables: Sequence[Any]) -> None:
         scope = self._scope(variables)
-        mult = list(self._multipliers or [1] * len(scope))[:-1] + [-1]
-        if b.numeric(scope) and all(_is_int(m) for m in mult):
-            b.model.linear(mult, b.vars(scope), self._op, 0)
+        mult = _scaled(list(self._multipliers or [1] * len(scope))[:-1] + [1])
+        if b.numeric(scope) and mult is not None:
+            b.model.linear(mult[:-1] + [-mult[-1]], b.vars(scope), self._op, 0)
         else:
             self._fallback(b, variables)
 

@@ -3,7 +3,7 @@
 | solver | strategy | provides |
 |---|---|---|
 | `BacktrackingSolver(forwardcheck=True)` | `fc` (`check` without forward checking) | one, all, iteration |
-| `RecursiveBacktrackingSolver(forwardcheck=True)` | `fc` (`check`) | one, all |
+| `RecursiveBacktrackingSolver(forwardcheck=True)` | `fc` (`check`) | one, all, iteration |
 | `OptimizedBacktrackingSolver(forwardcheck=True)` | `fc+first-fail` (`check+first-fail`) | one, all, iteration |
 | `MinConflictsSolver(steps=1000, rand=None)` | `fc+first-fail` (a complete search) | one |
 | `ParallelSolver(process_mode=False)` | `fc+first-fail` | all |
@@ -50,8 +50,6 @@ class BacktrackingSolver(Solver):
 
 class RecursiveBacktrackingSolver(BacktrackingSolver):
     """The recursive backtracker: the same search as `BacktrackingSolver`."""
-
-    _iter = False
 
 
 class OptimizedBacktrackingSolver(Solver):
