@@ -20,7 +20,12 @@ thread_local! {
 
 /// Marks the current thread as running a search stopped by `cancel`.
 pub(crate) fn begin(cancel: CancelFlag) {
-    SINK.with(|s| *s.borrow_mut() = Some(Sink { cancel, error: None }));
+    SINK.with(|s| {
+        *s.borrow_mut() = Some(Sink {
+            cancel,
+            error: None,
+        })
+    });
 }
 
 /// The first exception raised by a Python constraint during this thread's

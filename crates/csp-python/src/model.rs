@@ -134,7 +134,13 @@ impl NativeModel {
     }
 
     /// `sum coeffs[i] * vars[i]  op  rhs`, `op` one of `== != <= < >= >`.
-    fn linear(&mut self, coeffs: Vec<Value>, vars: Vec<usize>, op: &str, rhs: Value) -> PyResult<usize> {
+    fn linear(
+        &mut self,
+        coeffs: Vec<Value>,
+        vars: Vec<usize>,
+        op: &str,
+        rhs: Value,
+    ) -> PyResult<usize> {
         let r = relation(op)?;
         Self::posted(self.model_mut()?.linear(&coeffs, &ids(&vars), r, rhs))
     }
@@ -175,20 +181,40 @@ impl NativeModel {
     }
 
     /// `result = array[index - offset]`.
-    fn element(&mut self, index: usize, array: Vec<Value>, result: usize, offset: Value) -> PyResult<usize> {
+    fn element(
+        &mut self,
+        index: usize,
+        array: Vec<Value>,
+        result: usize,
+        offset: Value,
+    ) -> PyResult<usize> {
         let m = self.model_mut()?;
         Self::posted(m.element_offset(VarId::new(index), &array, offset, VarId::new(result)))
     }
 
     /// `result = vars[index - offset]`.
-    fn element_var(&mut self, index: usize, vars: Vec<usize>, result: usize, offset: Value) -> PyResult<usize> {
+    fn element_var(
+        &mut self,
+        index: usize,
+        vars: Vec<usize>,
+        result: usize,
+        offset: Value,
+    ) -> PyResult<usize> {
         let m = self.model_mut()?;
-        Self::posted(m.element_var_offset(VarId::new(index), &ids(&vars), offset, VarId::new(result)))
+        Self::posted(m.element_var_offset(
+            VarId::new(index),
+            &ids(&vars),
+            offset,
+            VarId::new(result),
+        ))
     }
 
     /// `result` = how many of `vars` equal `value`.
     fn count(&mut self, vars: Vec<usize>, value: Value, result: usize) -> PyResult<usize> {
-        Self::posted(self.model_mut()?.count(&ids(&vars), value, VarId::new(result)))
+        Self::posted(
+            self.model_mut()?
+                .count(&ids(&vars), value, VarId::new(result)),
+        )
     }
 
     /// At most `n` of `vars` equal `value`.
@@ -202,7 +228,12 @@ impl NativeModel {
     }
 
     /// `counts[i]` = how many of `vars` equal `values[i]`.
-    fn global_cardinality(&mut self, vars: Vec<usize>, values: Vec<Value>, counts: Vec<usize>) -> PyResult<usize> {
+    fn global_cardinality(
+        &mut self,
+        vars: Vec<usize>,
+        values: Vec<Value>,
+        counts: Vec<usize>,
+    ) -> PyResult<usize> {
         let m = self.model_mut()?;
         Self::posted(m.global_cardinality(&ids(&vars), &values, &ids(&counts)))
     }
@@ -216,16 +247,30 @@ impl NativeModel {
         capacity: usize,
     ) -> PyResult<usize> {
         let m = self.model_mut()?;
-        Self::posted(m.cumulative(&ids(&starts), &ids(&durations), &ids(&demands), VarId::new(capacity)))
+        Self::posted(m.cumulative(
+            &ids(&starts),
+            &ids(&durations),
+            &ids(&demands),
+            VarId::new(capacity),
+        ))
     }
 
     /// Tasks `(start, duration)` never overlap.
     fn disjunctive(&mut self, starts: Vec<usize>, durations: Vec<usize>) -> PyResult<usize> {
-        Self::posted(self.model_mut()?.disjunctive(&ids(&starts), &ids(&durations)))
+        Self::posted(
+            self.model_mut()?
+                .disjunctive(&ids(&starts), &ids(&durations)),
+        )
     }
 
     /// Rectangles `(x, y, dx, dy)` never overlap.
-    fn diffn(&mut self, x: Vec<usize>, y: Vec<usize>, dx: Vec<usize>, dy: Vec<usize>) -> PyResult<usize> {
+    fn diffn(
+        &mut self,
+        x: Vec<usize>,
+        y: Vec<usize>,
+        dx: Vec<usize>,
+        dy: Vec<usize>,
+    ) -> PyResult<usize> {
         let m = self.model_mut()?;
         Self::posted(m.diffn(&ids(&x), &ids(&y), &ids(&dx), &ids(&dy)))
     }
@@ -312,7 +357,12 @@ impl NativeModel {
         promising: Option<Py<PyAny>>,
         name: Option<String>,
     ) -> PyResult<usize> {
-        let c = PyConstraint::new(ids(&vars), name.unwrap_or_else(|| "python".into()), check, promising);
+        let c = PyConstraint::new(
+            ids(&vars),
+            name.unwrap_or_else(|| "python".into()),
+            check,
+            promising,
+        );
         Self::posted(self.model_mut()?.post(c))
     }
 }

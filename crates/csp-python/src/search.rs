@@ -2,8 +2,8 @@
 //! one at a time; the caller's thread waits without the GIL and looks for
 //! Ctrl-C every 20 ms.
 
-use std::sync::{Arc, Mutex};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -112,13 +112,15 @@ fn run(
             }
         }
         Task::Count => done.count = solver.count().solutions,
-        Task::Optimize(var, goal) => match solver.optimize_with(var, goal, |s| send(s.values().to_vec())) {
-            Ok(o) => {
-                done.count = o.improvements.len() as u64;
-                done.objective = o.objective;
+        Task::Optimize(var, goal) => {
+            match solver.optimize_with(var, goal, |s| send(s.values().to_vec())) {
+                Ok(o) => {
+                    done.count = o.improvements.len() as u64;
+                    done.objective = o.objective;
+                }
+                Err(e) => done.error = Some(PyValueError::new_err(e.to_string())),
             }
-            Err(e) => done.error = Some(PyValueError::new_err(e.to_string())),
-        },
+        }
     }
     done.status = solver.status();
     done.stats = *solver.stats();
@@ -226,7 +228,9 @@ impl NativeSearch {
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     self.stop(py);
-                    return Err(PyRuntimeError::new_err("the search thread ended without a result"));
+                    return Err(PyRuntimeError::new_err(
+                        "the search thread ended without a result",
+                    ));
                 }
             }
         }
@@ -279,7 +283,11 @@ impl NativeSearch {
             if k == "solveTime" {
                 d.set_item(k, s.elapsed.as_secs_f64())?;
             } else {
-                d.set_item(k, v.parse::<u64>().map_err(|e| PyRuntimeError::new_err(e.to_string()))?)?;
+                d.set_item(
+                    k,
+                    v.parse::<u64>()
+                        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+                )?;
             }
         }
         d.set_item("rejected", s.rejected)?;
