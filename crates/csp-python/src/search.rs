@@ -2,6 +2,7 @@
 //! one at a time; the caller's thread waits without the GIL and looks for
 //! Ctrl-C every 20 ms.
 
+use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -49,6 +50,9 @@ struct Done {
 
 enum Msg {
     Solution(Vec<Value>),
+    /// The solutions of one request (`Task::All`), in one message: the caller
+    /// wakes once per request, not once per solution.
+    Batch(Vec<Vec<Value>>),
     Done(Done),
 }
 
@@ -98,16 +102,24 @@ fn run(
         Task::All => {
             // Each request is for a number of solutions; none comes once the
             // caller has dropped the search.
-            'requests: while let Ok(n) = requests.recv() {
-                for _ in 0..n {
-                    let Some(s) = solver.next_solution() else {
-                        break 'requests;
-                    };
-                    done.count += 1;
-                    send(s.into_values());
-                    if cancel.is_cancelled() {
-                        break 'requests;
+            while let Ok(n) = requests.recv() {
+                let mut batch = Vec::with_capacity(n.min(MAX_BATCH));
+                let mut over = false;
+                while batch.len() < n {
+                    match solver.next_solution() {
+                        Some(s) => batch.push(s.into_values()),
+                        None => {
+                            over = true;
+                            break;
+                        }
                     }
+                }
+                done.count += batch.len() as u64;
+                if !batch.is_empty() && tx.send(Msg::Batch(batch)).is_err() {
+                    cancel.cancel();
+                }
+                if over || cancel.is_cancelled() {
+                    break;
                 }
             }
         }
@@ -134,12 +146,14 @@ pub struct NativeSearch {
     /// `&mut self` methods touch it.
     rx: Mutex<Option<Receiver<Msg>>>,
     requests: Option<Sender<usize>>,
-    /// Solutions requested and not yet received.
+    /// Solutions requested and not yet received (0 or the last request).
     outstanding: usize,
     /// The size of the next request.
     batch: usize,
     cancel: CancelFlag,
     handle: Option<JoinHandle<()>>,
+    /// Solutions received and not yet handed out.
+    ready: VecDeque<Vec<Value>>,
     done: Option<Done>,
 }
 
@@ -156,6 +170,17 @@ impl NativeSearch {
         if let Some(h) = self.handle.take() {
             // A panic of the worker is reported by `next` as a closed channel.
             let _ = py.detach(move || h.join());
+        }
+    }
+
+    /// Records the end of the search; raises what a Python constraint raised.
+    fn finish(&mut self, py: Python<'_>, mut d: Done) -> PyResult<Option<Vec<Value>>> {
+        self.stop(py);
+        let error = d.error.take();
+        self.done = Some(d);
+        match error {
+            Some(e) => Err(e),
+            None => Ok(None),
         }
     }
 
@@ -183,6 +208,9 @@ impl NativeSearch {
     /// is over. Raises what a Python constraint raised, KeyboardInterrupt on
     /// Ctrl-C (the search is then stopped).
     fn next(&mut self, py: Python<'_>) -> PyResult<Option<Vec<Value>>> {
+        if let Some(v) = self.ready.pop_front() {
+            return Ok(Some(v));
+        }
         if self.outstanding == 0
             && let Some(req) = &self.requests
         {
@@ -207,19 +235,16 @@ impl NativeSearch {
             };
             *self.rx() = Some(rx);
             match msg {
-                Ok(Msg::Solution(v)) => {
-                    self.outstanding = self.outstanding.saturating_sub(1);
-                    return Ok(Some(v));
+                Ok(Msg::Solution(v)) => return Ok(Some(v)),
+                Ok(Msg::Batch(b)) => {
+                    // The worker answered the whole request (or the search ended).
+                    self.outstanding = 0;
+                    self.ready.extend(b);
+                    if let Some(v) = self.ready.pop_front() {
+                        return Ok(Some(v));
+                    }
                 }
-                Ok(Msg::Done(mut d)) => {
-                    self.stop(py);
-                    let error = d.error.take();
-                    self.done = Some(d);
-                    return match error {
-                        Some(e) => Err(e),
-                        None => Ok(None),
-                    };
-                }
+                Ok(Msg::Done(d)) => return self.finish(py, d),
                 Err(RecvTimeoutError::Timeout) => {
                     if let Err(e) = py.check_signals() {
                         self.stop(py);
@@ -234,6 +259,18 @@ impl NativeSearch {
                 }
             }
         }
+    }
+
+    /// The solutions received so far, at least one unless the search is over
+    /// (then an empty list): fewer calls than `next` when there are many.
+    fn take(&mut self, py: Python<'_>) -> PyResult<Vec<Vec<Value>>> {
+        let Some(first) = self.next(py)? else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::with_capacity(1 + self.ready.len());
+        out.push(first);
+        out.extend(self.ready.drain(..));
+        Ok(out)
     }
 
     /// Stops the search (the worker ends within milliseconds).
@@ -365,6 +402,7 @@ pub(crate) fn start(
         batch: 1,
         cancel,
         handle: Some(handle),
+        ready: VecDeque::new(),
         done: None,
     })
 }

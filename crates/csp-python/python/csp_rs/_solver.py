@@ -55,14 +55,34 @@ class SearchIter:
 
     def __init__(self, model: Model, search: "_native.NativeSearch", owner: "Solver") -> None:
         self._model, self._search, self._owner = model, search, owner
+        self._ready: List[List[int]] = []
+        self._pos = 0
 
     def __iter__(self) -> "SearchIter":
         return self
 
+    def _next_values(self) -> Optional[List[int]]:
+        if self._pos == len(self._ready):
+            # Every solution the worker has ready, in one call.
+            self._ready, self._pos = self._search.take(), 0
+            if not self._ready:
+                self._owner._last = self._search
+                return None
+        values = self._ready[self._pos]
+        self._pos += 1
+        return values
+
+    def values(self) -> Iterator[List[int]]:
+        """The remaining solutions as plain lists of values (one per variable)."""
+        while True:
+            values = self._next_values()
+            if values is None:
+                return
+            yield values
+
     def __next__(self) -> Solution:
-        values = self._search.next()
+        values = self._next_values()
         if values is None:
-            self._owner._last = self._search
             raise StopIteration
         return Solution(self._model, values)
 

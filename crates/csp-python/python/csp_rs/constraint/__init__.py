@@ -33,6 +33,7 @@ from ._constraints import (
     VariableMinSumConstraint,
 )
 from ._domain import Domain, Unassigned, Variable
+from . import _parser  # noqa: F401 - its cache is cleared by bench/python
 from ._problem import Problem
 from ._solvers import (
     BacktrackingSolver,

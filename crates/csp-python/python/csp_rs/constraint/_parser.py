@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import Any, Dict, List
+from functools import lru_cache
+from typing import Any, Dict, FrozenSet, List, Tuple
 
 from .._expr import And, Or, as_expr
 
@@ -69,17 +70,23 @@ def _translate(node: ast.AST, env: Dict[str, Any]) -> Any:
     raise Unsupported
 
 
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Tuple[ast.expr, FrozenSet[str]]:
+    """The expression's tree (never modified) and the names it uses."""
+    tree = ast.parse(text, mode="eval").body
+    return tree, frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
+
+
 def names(expression: str, variables: List[Any]) -> List[Any]:
     """The problem's variables the expression mentions, in problem order."""
-    tree = ast.parse(expression.strip(), mode="eval")
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    used = _parse(expression.strip())[1]
     return [v for v in variables if isinstance(v, str) and v in used]
 
 
 def post(b: Any, expression: str, variables: List[Any]) -> None:
     """Posts `expression` through the builder `b`."""
     text = expression.strip()
-    tree = ast.parse(text, mode="eval").body
+    tree = _parse(text)[0]
     scope = names(text, variables)
     if not scope:
         raise ValueError(f"constraint {expression!r} names none of the problem's variables")

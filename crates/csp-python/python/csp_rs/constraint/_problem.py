@@ -163,6 +163,9 @@ class _Build:
 
     def solution(self, values: List[int]) -> Dict[Any, Any]:
         """A solution as `{variable: value}`."""
+        if self._identity:
+            # The problem's variables are the model's first ones, values their codes.
+            return dict(zip(self.order, values))
         return {v: self.decode[v][values[self.var[v].index]] for v in self.order}
 
 
@@ -293,14 +296,15 @@ class Problem:
         b, s = self._search("all")
         if b is None or s is None:
             return []
-        return [b.solution(sol.values) for sol in s.solutions()]
+        solution = b.solution
+        return [solution(values) for values in s.solutions().values()]
 
     def getSolutionIter(self) -> Iterator[Dict[Any, Any]]:
         """The solutions, lazily."""
         b, s = self._search("iter")
         if b is None or s is None:
             return iter(())
-        return (b.solution(sol.values) for sol in s.solutions())
+        return map(b.solution, s.solutions().values())
 
     def getSolutionsOrderedList(self, order: Optional[List[Any]] = None) -> List[Tuple[Any, ...]]:
         """The solutions as tuples, their values in `order`."""
