@@ -10,8 +10,7 @@ def main() -> None:
     m = Model()
     s, e, n, d, o, r, y = (m.int_var(0, 9, c) for c in "sendory")
     mm = m.int_var(1, 9, "m")
-    s_nonzero = s >= 1
-    m.add(s_nonzero)
+    m.add(s >= 1)
     m.all_different([s, e, n, d, mm, o, r, y])
     send = 1000 * s + 100 * e + 10 * n + d
     more = 1000 * mm + 100 * o + 10 * r + e

@@ -24,7 +24,7 @@ PREFERS = {"curie": {0, 1}, "noether": {2, 3}, "darwin": {4}}
 def main() -> None:
     m = Model()
     slot = {name: m.int_var(0, len(SLOTS) - 1, f"slot[{name}]") for name in LESSONS}
-    room = {name: m.int_var(0 if lab else 0, 0 if lab else 1, f"room[{name}]")
+    room = {name: m.int_var(0, 0 if lab else 1, f"room[{name}]")
             for name, (_, lab) in LESSONS.items()}
     names = list(LESSONS)
     for i, a in enumerate(names):
