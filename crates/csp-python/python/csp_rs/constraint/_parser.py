@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from functools import lru_cache
 from typing import Any, Dict, FrozenSet, List, Tuple
 
@@ -70,11 +71,16 @@ def _translate(node: ast.AST, env: Dict[str, Any]) -> Any:
     raise Unsupported
 
 
+_IDENTIFIER = re.compile(r"(?!\d)\w+")
+
+
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> Tuple[ast.expr, FrozenSet[str]]:
-    """The expression's tree (never modified) and the names it uses."""
+    """The expression's tree (never modified) and the identifiers in its text
+    (a superset of its names: one inside a string literal is harmless, as the
+    scope only decides which values the constraint receives)."""
     tree = ast.parse(text, mode="eval").body
-    return tree, frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
+    return tree, frozenset(_IDENTIFIER.findall(text))
 
 
 def names(expression: str, variables: List[Any]) -> List[Any]:

@@ -296,6 +296,9 @@ class Problem:
         b, s = self._search("all")
         if b is None or s is None:
             return []
+        if b._identity:
+            order = b.order
+            return [dict(zip(order, values)) for values in s.solutions().values()]
         solution = b.solution
         return [solution(values) for values in s.solutions().values()]
 
