@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use csp_core::{CancelFlag, Goal, Model, SearchStats, SearchStatus, Solver, Value, VarId};
+use csp_core::{CancelFlag, Config, Goal, Model, SearchStats, SearchStatus, Solver, Value, VarId};
+use csp_trace::{SvgOptions, TraceRecorder};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -37,6 +38,20 @@ enum Task {
     Count,
     /// Improving solutions by branch and bound.
     Optimize(VarId, Goal),
+    /// The first solution (or every one, `all`), recorded as a trace of at
+    /// most `cap` events and drawn with at most `max_nodes` nodes.
+    Trace {
+        all: bool,
+        cap: usize,
+        max_nodes: usize,
+    },
+}
+
+/// A recorded search, rendered.
+struct TraceOut {
+    svg: String,
+    text: String,
+    json_lines: String,
 }
 
 /// How a search ended.
@@ -45,6 +60,7 @@ struct Done {
     stats: SearchStats,
     count: u64,
     objective: Option<Value>,
+    trace: Option<TraceOut>,
     error: Option<PyErr>,
 }
 
@@ -53,7 +69,7 @@ enum Msg {
     /// The solutions of one request (`Task::All`), in one message: the caller
     /// wakes once per request, not once per solution.
     Batch(Vec<Vec<Value>>),
-    Done(Done),
+    Done(Box<Done>),
 }
 
 fn run(
@@ -69,6 +85,7 @@ fn run(
         stats: SearchStats::default(),
         count: 0,
         objective: None,
+        trace: None,
         error: None,
     };
     let config = match options.config(cancel.clone()) {
@@ -78,6 +95,15 @@ fn run(
             return done;
         }
     };
+    if let Task::Trace {
+        all,
+        cap,
+        max_nodes,
+    } = task
+    {
+        trace(model, config, all, cap, max_nodes, &mut done);
+        return done;
+    }
     let mut solver = match Solver::new(model, config) {
         Ok(s) => s,
         Err(e) => {
@@ -124,6 +150,7 @@ fn run(
             }
         }
         Task::Count => done.count = solver.count().solutions,
+        Task::Trace { .. } => {}
         Task::Optimize(var, goal) => {
             match solver.optimize_with(var, goal, |s| send(s.values().to_vec())) {
                 Ok(o) => {
@@ -137,6 +164,35 @@ fn run(
     done.status = solver.status();
     done.stats = *solver.stats();
     done
+}
+
+/// Runs a search recorded by csp-trace's `TraceRecorder` and renders it as
+/// the SVG state-space tree (`nqueens tree`'s renderer), text and JSON Lines.
+fn trace(model: &Model, config: Config, all: bool, cap: usize, max_nodes: usize, done: &mut Done) {
+    let mut solver = match Solver::with_observer(model, config, TraceRecorder::new(cap)) {
+        Ok(s) => s,
+        Err(e) => {
+            done.error = Some(PyValueError::new_err(e.to_string()));
+            return;
+        }
+    };
+    if all {
+        done.count = solver.count().solutions;
+    } else {
+        done.count = u64::from(solver.first().solution.is_some());
+    }
+    done.status = solver.status();
+    done.stats = *solver.stats();
+    let recorded = solver.into_observer().finish();
+    let options = SvgOptions {
+        max_nodes,
+        ..SvgOptions::default()
+    };
+    done.trace = Some(TraceOut {
+        svg: recorded.to_svg(model, &options),
+        text: recorded.to_text(model),
+        json_lines: recorded.to_json_lines(model),
+    });
 }
 
 /// One running (or finished) search: `next()` gives its solutions in turn.
@@ -244,7 +300,7 @@ impl NativeSearch {
                         return Ok(Some(v));
                     }
                 }
-                Ok(Msg::Done(d)) => return self.finish(py, d),
+                Ok(Msg::Done(d)) => return self.finish(py, *d),
                 Err(RecvTimeoutError::Timeout) => {
                     if let Err(e) = py.check_signals() {
                         self.stop(py);
@@ -308,6 +364,16 @@ impl NativeSearch {
         Ok(self.finished()?.objective)
     }
 
+    /// A traced search's state-space tree: `(svg, text, json_lines)`.
+    #[getter]
+    fn trace(&self) -> PyResult<Option<(String, String, String)>> {
+        Ok(self
+            .finished()?
+            .trace
+            .as_ref()
+            .map(|t| (t.svg.clone(), t.text.clone(), t.json_lines.clone())))
+    }
+
     /// The statistics: MiniZinc's names (`nodes`, `failures`, `solutions`,
     /// `solveTime`, `peakDepth`, `propagations`, `restarts`, ...) then the
     /// textbook ones (`tried`, `accepted`, `rejected`, `backtracks`, `checks`,
@@ -336,10 +402,12 @@ impl NativeSearch {
 
 /// Starts a search of `model`: `task` is `"first"`, `"all"`, `"count"`,
 /// `"minimize"` or `"maximize"` (the last two with `objective`, a variable
-/// index). The options are `csp_rs.Solver`'s.
+/// index), or `"trace-first"` / `"trace-all"` (a search recorded in at most
+/// `trace_cap` events, drawn with at most `max_nodes` nodes). The options are
+/// `csp_rs.Solver`'s.
 #[pyfunction]
 #[pyo3(signature = (model, task, objective=None, strategy=None, pruning=None, var=None, val=None,
-    decision_vars=None, time_limit=None, node_limit=None))]
+    decision_vars=None, time_limit=None, node_limit=None, trace_cap=100_000, max_nodes=2_000))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn start(
     model: &NativeModel,
@@ -352,6 +420,8 @@ pub(crate) fn start(
     decision_vars: Option<Vec<usize>>,
     time_limit: Option<f64>,
     node_limit: Option<u64>,
+    trace_cap: usize,
+    max_nodes: usize,
 ) -> PyResult<NativeSearch> {
     let goal = |g| match objective {
         Some(o) => Ok(Task::Optimize(VarId::new(o), g)),
@@ -361,6 +431,11 @@ pub(crate) fn start(
         "first" => Task::First,
         "all" => Task::All,
         "count" => Task::Count,
+        "trace-first" | "trace-all" => Task::Trace {
+            all: task == "trace-all",
+            cap: trace_cap,
+            max_nodes,
+        },
         "minimize" => goal(Goal::Minimize)?,
         "maximize" => goal(Goal::Maximize)?,
         t => return Err(PyValueError::new_err(format!("unknown task '{t}'"))),
@@ -392,7 +467,7 @@ pub(crate) fn start(
             // The model goes before the result: once the caller has the
             // result, the model may change again.
             drop(shared);
-            let _ = tx.send(Msg::Done(done));
+            let _ = tx.send(Msg::Done(Box::new(done)));
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search thread: {e}")))?;
     Ok(NativeSearch {

@@ -357,3 +357,24 @@ def test_bad_input_raises_one_line_errors():
     assert "\n" not in str(e.value)
     with pytest.raises(TypeError):
         Solver("not a model")
+
+
+def test_trace_draws_the_state_space_tree():
+    m = Model()
+    q = m.int_vars(4, 0, 3, "q")
+    for i in range(4):
+        for j in range(i + 1, 4):
+            m.add(q[i] != q[j], q[i] != q[j] + (j - i), q[i] != q[j] - (j - i))
+    s = Solver(m, strategy="check")
+    t = s.trace(all=True)
+    assert t.solutions == 2 and t.status == "complete"
+    svg = t._repr_svg_()
+    assert svg.startswith("<svg")
+    # One box per node tried, one mark per solution (csp-trace's classes).
+    assert svg.count('class="node"') == t.stats["tried"]
+    assert s.count() == 2 and s.stats["tried"] == t.stats["tried"]  # recording changes nothing
+    assert svg.count('class="solution"') == 2
+    assert "q[0] = 1" in t.text and t.json_lines.count("\n") > 10
+    first = Solver(m, strategy="fc").trace()
+    assert first.solutions == 1 and first.svg.count('class="solution"') == 1
+    assert first.stats["tried"] < t.stats["tried"]

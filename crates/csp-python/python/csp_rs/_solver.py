@@ -138,6 +138,28 @@ class Optimization(SearchIter):
         return self._search.status == "complete"
 
 
+class Trace:
+    """A recorded search: its state-space tree as SVG (drawn inline by Jupyter
+    through `_repr_svg_`), as indented text and as JSON Lines (the trace format
+    of docs/trace-format.md), with the search's `stats` and `status`."""
+
+    def __init__(self, svg: str, text: str, json_lines: str, stats: Dict[str, Any], status: str,
+                 solutions: int) -> None:
+        self.svg, self.text, self.json_lines = svg, text, json_lines
+        self.stats, self.status, self.solutions = stats, status, solutions
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def save(self, path: str) -> None:
+        """Writes the SVG picture to `path`."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.svg)
+
+    def __repr__(self) -> str:
+        return f"Trace({self.stats.get('nodes')} nodes, {self.solutions} solutions, {self.status})"
+
+
 class Solver:
     """Searches a model. With no options it uses the engine's default
     configuration; `strategy` is spelled as on every command line
@@ -204,6 +226,19 @@ class Solver:
     def maximize(self, expr: Union[Expr, int]) -> Optimization:
         """Branch and bound for the largest value of `expr`."""
         return self._optimize(expr, "maximize")
+
+    def trace(self, all: bool = False, max_events: int = 100_000, max_nodes: int = 2_000) -> Trace:
+        """Searches for the first solution (every one with `all=True`) while
+        recording the search (at most `max_events` events; the search itself
+        is not cut), and draws the state-space tree with csp-trace, the
+        renderer of `nqueens tree` (at most `max_nodes` nodes)."""
+        s = _native.start(self.model._native, "trace-all" if all else "trace-first",
+                          trace_cap=max_events, max_nodes=max_nodes, **self._options)
+        while s.next() is not None:
+            pass
+        self._last = s
+        svg, text, json_lines = s.trace
+        return Trace(svg, text, json_lines, s.stats, s.status, s.count)
 
     @property
     def status(self) -> str:
