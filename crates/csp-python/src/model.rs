@@ -68,6 +68,26 @@ impl NativeModel {
         }
     }
 
+    /// csp-core's N-Queens model (`models::queens` for `"global"`,
+    /// `models::pairwise_queens` for `"pairwise"`): variables `q[0]` ..
+    /// `q[n-1]` are 0 .. n-1.
+    #[staticmethod]
+    fn queens(n: usize, kind: &str) -> PyResult<Self> {
+        let (model, _) = match kind {
+            "global" => csp_core::models::queens(n),
+            "pairwise" => csp_core::models::pairwise_queens(n),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown N-Queens model '{kind}' (expected pairwise or global)"
+                )));
+            }
+        }
+        .map_err(value_error)?;
+        Ok(NativeModel {
+            model: Arc::new(model),
+        })
+    }
+
     /// A variable with the values `lo..=hi`; returns its index.
     #[pyo3(signature = (lo, hi, name=None))]
     fn int_var_range(&mut self, lo: Value, hi: Value, name: Option<String>) -> PyResult<usize> {

@@ -1,6 +1,7 @@
 """The native API: variables, expressions, every global, custom constraints,
 the solver's options; solution sets against brute force."""
 
+import itertools
 import math
 
 import pytest
@@ -378,3 +379,31 @@ def test_trace_draws_the_state_space_tree():
     first = Solver(m, strategy="fc").trace()
     assert first.solutions == 1 and first.svg.count('class="solution"') == 1
     assert first.stats["tried"] < t.stats["tried"]
+
+
+@pytest.mark.parametrize("kind", ["pairwise", "global"])
+def test_nqueens_models(kind):
+    from csp_rs import nqueens
+    known = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92}
+    for n, want in known.items():
+        m, q = nqueens.model(n, kind=kind)
+        assert [v.name for v in q] == [f"q[{i}]" for i in range(n)]
+        assert Solver(m, strategy="fc").count() == want
+        assert nqueens.count(n, kind=kind, strategy="check") == want
+    m, q = nqueens.model(6, kind=kind)
+    want6 = {t for t in itertools.permutations(range(6))
+             if all(abs(t[i] - t[j]) != j - i for i in range(6) for j in range(i + 1, 6))}
+    assert {tuple(s[q]) for s in Solver(m).solutions()} == want6 and len(want6) == 4
+    with pytest.raises(ValueError, match="pairwise or global"):
+        nqueens.model(4, kind="diagonal")
+
+
+def test_doctests():
+    import doctest
+
+    import csp_rs
+    import csp_rs.constraint
+    import csp_rs.nqueens
+    for module in (csp_rs, csp_rs.constraint, csp_rs.nqueens):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module

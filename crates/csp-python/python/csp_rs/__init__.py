@@ -20,9 +20,10 @@ Two ways in:
 from ._expr import And, BoolExpr, Expr, LinExpr, Lit, Or, Rel
 from ._model import IntVar, Model
 from ._solver import Optimization, SearchIter, Solution, Solver, Trace
+from . import nqueens
 
 __all__ = [
     "And", "BoolExpr", "Expr", "IntVar", "LinExpr", "Lit", "Model", "Optimization", "Or", "Rel",
-    "SearchIter", "Solution", "Solver", "Trace",
+    "SearchIter", "Solution", "Solver", "Trace", "nqueens",
 ]
 __version__ = "0.1.0"

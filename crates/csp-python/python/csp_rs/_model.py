@@ -95,6 +95,15 @@ class Model:
         self._consts: Dict[int, int] = {}
         self._aux: Dict[int, Tuple[object, int]] = {}
 
+    @classmethod
+    def _adopt(cls, native: "_native.NativeModel") -> "Model":
+        """A model around a native one built in Rust, its variables named as there."""
+        m = cls()
+        m._native = native
+        for i in range(native.num_vars()):
+            m._new_var(i, None)
+        return m
+
     # ----- variables -----
 
     def _new_var(self, index: int, name: Optional[str]) -> IntVar:
