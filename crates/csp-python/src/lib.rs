@@ -9,7 +9,9 @@
 //!   handing its solutions back one at a time; Ctrl-C stops it;
 //! - the custom constraint [`callback::PyConstraint`], which calls a Python
 //!   function and turns an exception inside it into a Python exception of the
-//!   search, never a panic.
+//!   search, never a panic;
+//! - `trace` searches (csp-trace's SVG tree) and `compare` (csp-compare's
+//!   verified table and chart).
 //!
 //! The bindings are thin: conversion, error mapping and the GIL. The search
 //! itself is csp-core's.
@@ -17,6 +19,7 @@
 #![deny(missing_docs)]
 
 mod callback;
+mod compare;
 mod config;
 mod model;
 mod search;
@@ -35,6 +38,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeSearch>()?;
     m.add_function(wrap_pyfunction!(search::start, m)?)?;
     m.add_function(wrap_pyfunction!(config::check_strategy, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add("MAX_DOMAIN_WIDTH", csp_core::MAX_DOMAIN_WIDTH)?;
     Ok(())
 }

@@ -407,3 +407,61 @@ def test_doctests():
     for module in (csp_rs, csp_rs.constraint, csp_rs.nqueens):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module
+
+
+def queens_model(n):
+    m = Model()
+    q = m.int_vars(n, 0, n - 1, "q")
+    for i in range(n):
+        for j in range(i + 1, n):
+            m.add(q[i] != q[j], q[i] != q[j] + (j - i), q[i] != q[j] - (j - i))
+    return m
+
+
+def test_compare_verifies_and_tabulates():
+    from csp_rs import compare
+    m = queens_model(6)
+    c = compare(m, ["check", "fc", "fc+first-fail", "mac"])
+    assert [r["strategy"] for r in c.rows] == ["check", "fc", "fc+first-fail", "mac"]
+    assert all(r["solutions"] == 4 and r["complete"] for r in c.rows)
+    assert c.rows[0]["nodes"] > c.rows[1]["nodes"]  # forward checking prunes more
+    assert "fc+first-fail" in c.to_markdown() and c.to_csv().count("\n") >= 5
+    assert c._repr_svg_().startswith("<svg")
+    assert Solver(m).count() == 4  # the model is unchanged: each run had its own copy
+    by_size = compare(queens_model, ["check", "fc"], sizes=[4, 5, 6])
+    assert [r["solutions"] for r in by_size.rows] == [2, 2, 10, 10, 4, 4]
+    first = compare(m, ["fc", "mac"], mode="first")
+    assert all(r["solutions"] == 1 for r in first.rows)
+    limited = compare(queens_model, ["check"], sizes=[9], node_limit=50)
+    assert not limited.rows[0]["complete"] and limited.rows[0]["stopped_by"] == "node limit"
+    try:
+        import pandas  # noqa: F401
+        assert len(c.to_pandas()) == 4
+    except ImportError:
+        with pytest.raises(ImportError, match="pandas"):
+            c.to_pandas()
+
+
+def test_compare_catches_disagreement_and_builder_errors():
+    from csp_rs import compare
+    calls = []
+
+    def wrong(n):
+        # The second model built loses a constraint: the comparison must see it.
+        calls.append(n)
+        m = Model()
+        x = m.int_vars(3, 0, 2, "x")
+        if len(calls) == 1:
+            m.all_different(x)
+        return m
+    with pytest.raises(ValueError, match="at least one of them is wrong"):
+        compare(wrong, ["check", "fc"], sizes=[3])
+
+    def broken(n):
+        raise ArithmeticError("no model today")
+    with pytest.raises(ArithmeticError, match="no model today"):
+        compare(broken, ["fc"], sizes=[3])
+    with pytest.raises(ValueError, match="sideways"):
+        compare(queens_model(4), ["fc+sideways"])
+    with pytest.raises(TypeError):
+        compare(queens_model(4), ["fc"], sizes=[4])

@@ -21,9 +21,10 @@ from ._expr import And, BoolExpr, Expr, LinExpr, Lit, Or, Rel
 from ._model import IntVar, Model
 from ._solver import Optimization, SearchIter, Solution, Solver, Trace
 from . import nqueens
+from ._compare import Comparison, compare
 
 __all__ = [
     "And", "BoolExpr", "Expr", "IntVar", "LinExpr", "Lit", "Model", "Optimization", "Or", "Rel",
-    "SearchIter", "Solution", "Solver", "Trace", "nqueens",
+    "SearchIter", "Solution", "Solver", "Trace", "nqueens", "Comparison", "compare",
 ]
 __version__ = "0.1.0"

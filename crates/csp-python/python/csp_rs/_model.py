@@ -3,7 +3,7 @@ its Rust name."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._expr import (
@@ -81,6 +81,41 @@ def _domain_of(lo: object, hi: Optional[int]) -> Tuple[str, object]:
     return "values", values
 
 
+#: NativeModel's methods that only read: not recorded.
+_READS = frozenset({"bounds", "values", "var_name", "num_vars", "num_constraints", "is_solution"})
+
+
+class _Recorded:
+    """A NativeModel that records the calls that build it, so that `fresh()`
+    can build another, equal one (csp_rs.compare runs each strategy on its own
+    copy: the engine's models cannot be copied)."""
+
+    __slots__ = ("native", "origin", "log")
+
+    def __init__(self, origin: Callable[[], "_native.NativeModel"]) -> None:
+        self.origin = origin
+        self.native = origin()
+        self.log: List[Tuple[str, tuple]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.native, name)
+        if name in _READS:
+            return method
+
+        def recorded(*args: Any) -> Any:
+            result = method(*args)
+            self.log.append((name, args))
+            return result
+        return recorded
+
+    def fresh(self) -> "_native.NativeModel":
+        """A new NativeModel built by the same calls."""
+        native = self.origin()
+        for name, args in self.log:
+            getattr(native, name)(*args)
+        return native
+
+
 class Model:
     """Variables and constraints, solved by `Solver`.
 
@@ -90,17 +125,18 @@ class Model:
     """
 
     def __init__(self) -> None:
-        self._native = _native.NativeModel()
+        self._native: Any = _Recorded(_native.NativeModel)
         self._vars: List[IntVar] = []
         self._consts: Dict[int, int] = {}
         self._aux: Dict[int, Tuple[object, int]] = {}
 
     @classmethod
-    def _adopt(cls, native: "_native.NativeModel") -> "Model":
-        """A model around a native one built in Rust, its variables named as there."""
+    def _adopt(cls, origin: Callable[[], "_native.NativeModel"]) -> "Model":
+        """A model around a native one that `origin()` builds in Rust, its
+        variables named as there."""
         m = cls()
-        m._native = native
-        for i in range(native.num_vars()):
+        m._native = _Recorded(origin)
+        for i in range(m._native.num_vars()):
             m._new_var(i, None)
         return m
 

@@ -189,7 +189,7 @@ class Solver:
         self._last: Optional[_native.NativeSearch] = None
 
     def _start(self, task: str, objective: Optional[int] = None) -> "_native.NativeSearch":
-        return _native.start(self.model._native, task, objective, **self._options)
+        return _native.start(self.model._native.native, task, objective, **self._options)
 
     def solve(self) -> Optional[Solution]:
         """The first solution, or `None` if there is none (or a limit stopped
@@ -232,7 +232,7 @@ class Solver:
         recording the search (at most `max_events` events; the search itself
         is not cut), and draws the state-space tree with csp-trace, the
         renderer of `nqueens tree` (at most `max_nodes` nodes)."""
-        s = _native.start(self.model._native, "trace-all" if all else "trace-first",
+        s = _native.start(self.model._native.native, "trace-all" if all else "trace-first",
                           trace_cap=max_events, max_nodes=max_nodes, **self._options)
         while s.next() is not None:
             pass

@@ -20,7 +20,7 @@ def model(n: int, kind: str = "pairwise") -> Tuple[Model, List[IntVar]]:
     `"pairwise"` posts three not-equals per pair of rows (the classic promising
     function's tests), `"global"` three all-different constraints over `q[i]`,
     `q[i] + i` and `q[i] - i`. Returns the model and the row variables."""
-    m = Model._adopt(_native.NativeModel.queens(n, kind))
+    m = Model._adopt(lambda: _native.NativeModel.queens(n, kind))
     return m, m.vars[:n]
 
 
