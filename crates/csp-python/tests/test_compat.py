@@ -502,3 +502,16 @@ def test_random_problems(seed):
         assert ref != want, "python-constraint2 is fixed: drop the seed from THEIR_WRONG_ANSWERS"
     else:
         assert ref == want
+
+
+def test_hidden_values_of_a_given_domain_come_back():
+    def program(c):
+        d = c.Domain([1, 2, 3])
+        d.pushState()
+        d.hideValue(2)
+        p = c.Problem()
+        p.addVariable("a", d)
+        p.addVariable("b", [1, 2])
+        p.addConstraint("a != b")
+        return p.getSolutions()
+    assert len(same(program)) == 4

@@ -83,20 +83,50 @@ def _parse(text: str) -> Tuple[ast.expr, FrozenSet[str]]:
     return tree, frozenset(_IDENTIFIER.findall(text))
 
 
-def names(expression: str, variables: List[Any]) -> List[Any]:
-    """The problem's variables the expression mentions, in problem order."""
+def names(expression: str, position: Dict[Any, int]) -> List[Any]:
+    """The problem's variables the expression mentions, in problem order
+    (`position`: each variable's place in the problem)."""
     used = _parse(expression.strip())[1]
-    return [v for v in variables if isinstance(v, str) and v in used]
+    return sorted((v for v in used if v in position), key=position.__getitem__)
 
 
-def post(b: Any, expression: str, variables: List[Any]) -> None:
+def _not_equal_pair(tree: ast.expr, env: Dict[str, Any]) -> Any:
+    """`abs(a - b) != k` or `a != b` as `(a, b, k)` (k = 0 for the second), else None:
+    python-constraint's N-Queens form, posted without building expressions."""
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.NotEq)):
+        return None
+    left, right = tree.left, tree.comparators[0]
+    if isinstance(left, ast.Name) and isinstance(right, ast.Name) and left.id in env and right.id in env:
+        return env[left.id], env[right.id], 0
+    if (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "abs"
+            and "abs" not in env and len(left.args) == 1 and not left.keywords
+            and isinstance(left.args[0], ast.BinOp) and isinstance(left.args[0].op, ast.Sub)
+            and isinstance(left.args[0].left, ast.Name) and isinstance(left.args[0].right, ast.Name)
+            and left.args[0].left.id in env and left.args[0].right.id in env
+            and isinstance(right, ast.Constant) and type(right.value) is int):
+        return env[left.args[0].left.id], env[left.args[0].right.id], right.value
+    return None
+
+
+def post(b: Any, expression: str, position: Dict[Any, int]) -> None:
     """Posts `expression` through the builder `b`."""
     text = expression.strip()
     tree = _parse(text)[0]
-    scope = names(text, variables)
+    scope = names(text, position)
     if not scope:
         raise ValueError(f"constraint {expression!r} names none of the problem's variables")
     if b.numeric(scope):
+        env = dict(zip(scope, b.vars(scope)))
+        pair = _not_equal_pair(tree, env)
+        if pair is not None:
+            x, y, k = pair
+            if k >= 0:
+                # |x - y| != k: x != y + k and x != y - k
+                native = b.model._native
+                native.not_equal(x.index, y.index, k)
+                if k != 0:
+                    native.not_equal(x.index, y.index, -k)
+            return
         env = dict(zip(scope, b.vars(scope)))
         try:
             b.model.add(_translate(tree, env))

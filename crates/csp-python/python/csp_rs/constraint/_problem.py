@@ -33,6 +33,14 @@ def _owner(cls: type, name: str) -> type:
     return object
 
 
+def _copy_domain(d: Domain) -> Domain:
+    """A copy with the same visible and hidden values and saved states."""
+    c = Domain(d)
+    c._hidden = list(d._hidden)
+    c._states = list(d._states)
+    return c
+
+
 class _Build:
     """One engine model of a problem: variables, value codes, constraints."""
 
@@ -241,8 +249,10 @@ class Problem:
     # ----- solving -----
 
     def _build(self) -> Optional[_Build]:
-        domains = {v: copy.deepcopy(d) for v, d in self._variables.items()}
+        # Preprocessing may change the domains: it gets copies.
+        domains = {v: _copy_domain(d) for v, d in self._variables.items()}
         allvariables = list(domains)
+        position = {v: i for i, v in enumerate(allvariables)}
         constraints: List[Tuple[Any, Any]] = []
         for constraint, variables in self._constraints:
             constraints.append((constraint, list(variables) if variables else list(allvariables)))
@@ -250,7 +260,7 @@ class Problem:
         for s in strings:
             # A string naming no variable is an error (python-constraint's parser
             # cannot place it either); its variables must exist.
-            _parser.names(s, allvariables)
+            _parser.names(s, position)
         vconstraints: Dict[Any, List[Any]] = {v: [] for v in domains}
         for constraint, variables in constraints:
             for variable in variables:
@@ -267,7 +277,7 @@ class Problem:
             return None
         b = _Build(domains)
         for s in strings:
-            _parser.post(b, s, allvariables)
+            _parser.post(b, s, position)
         for constraint, variables in constraints:
             if isinstance(constraint, _Builtin) and _owner(type(constraint), "__call__") is not _Builtin:
                 b.generic(constraint, variables)
