@@ -1,7 +1,8 @@
 //! Runs the Python tests (pytest, `tests/*.py`) on the built extension, in a
 //! fresh virtual environment: maturin builds the wheel once per run, pip
-//! installs it with pytest and python-constraint2, and pytest's output shows
-//! in `cargo test`'s. Without `python3` or its `venv` module the test prints a
+//! installs it with pytest and python-constraint2 (and nbclient and ipykernel
+//! for the notebook, if they install), and pytest's output shows in
+//! `cargo test`'s. Without `python3` or its `venv` module the test prints a
 //! note and passes.
 
 use std::io::Write;
@@ -69,6 +70,21 @@ fn pytest_passes() {
         ]),
         "pip install maturin pytest python-constraint2",
     );
+    // The notebook's test runs if these install (it skips otherwise).
+    let notebook = Command::new(&vpy)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(["nbclient", "nbformat", "ipykernel"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !notebook {
+        note("nbclient/ipykernel did not install: the notebook's test is skipped");
+    }
     // Its own target directory (the outer cargo may hold the workspace's
     // lock), kept between runs. The dev profile, optimised a little and without
     // debug information, builds quickly (the test profile would build a test
