@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use csp_core::{CancelFlag, Config, Goal, Model, SearchStats, SearchStatus, Solver, Value, VarId};
-use csp_trace::{SvgOptions, TraceRecorder};
+use csp_trace::{ExploreOptions, ExploreRun, SvgOptions, TraceRecorder, explore_html};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -47,11 +47,16 @@ enum Task {
     },
 }
 
+/// A trace as Python receives it: SVG, text, JSON Lines, the explorer page.
+type TraceTexts = (String, String, String, Option<String>);
+
 /// A recorded search, rendered.
 struct TraceOut {
     svg: String,
     text: String,
     json_lines: String,
+    /// The explorer page, or why the page cannot show this model.
+    explore: Result<String, String>,
 }
 
 /// How a search ended.
@@ -101,7 +106,8 @@ fn run(
         max_nodes,
     } = task
     {
-        trace(model, config, all, cap, max_nodes, &mut done);
+        let name = options.strategy.clone().unwrap_or_else(|| "default".into());
+        trace(model, config, name, all, cap, max_nodes, &mut done);
         return done;
     }
     let mut solver = match Solver::new(model, config) {
@@ -167,8 +173,17 @@ fn run(
 }
 
 /// Runs a search recorded by csp-trace's `TraceRecorder` and renders it as
-/// the SVG state-space tree (`nqueens tree`'s renderer), text and JSON Lines.
-fn trace(model: &Model, config: Config, all: bool, cap: usize, max_nodes: usize, done: &mut Done) {
+/// the SVG state-space tree (`nqueens tree`'s renderer), text, JSON Lines and
+/// the explorer page (`nqueens explore`'s), the run named `name`.
+fn trace(
+    model: &Model,
+    config: Config,
+    name: String,
+    all: bool,
+    cap: usize,
+    max_nodes: usize,
+    done: &mut Done,
+) {
     let mut solver = match Solver::with_observer(model, config, TraceRecorder::new(cap)) {
         Ok(s) => s,
         Err(e) => {
@@ -188,10 +203,13 @@ fn trace(model: &Model, config: Config, all: bool, cap: usize, max_nodes: usize,
         max_nodes,
         ..SvgOptions::default()
     };
+    let run = ExploreRun::new(name, model, &recorded);
+    let explore = explore_html(&[run], &ExploreOptions::default()).map_err(|e| e.to_string());
     done.trace = Some(TraceOut {
         svg: recorded.to_svg(model, &options),
         text: recorded.to_text(model),
         json_lines: recorded.to_json_lines(model),
+        explore,
     });
 }
 
@@ -364,14 +382,28 @@ impl NativeSearch {
         Ok(self.finished()?.objective)
     }
 
-    /// A traced search's state-space tree: `(svg, text, json_lines)`.
+    /// A traced search's state-space tree: `(svg, text, json_lines,
+    /// explore_html)`, the last `None` when the explorer cannot show the model.
     #[getter]
-    fn trace(&self) -> PyResult<Option<(String, String, String)>> {
+    fn trace(&self) -> PyResult<Option<TraceTexts>> {
+        Ok(self.finished()?.trace.as_ref().map(|t| {
+            (
+                t.svg.clone(),
+                t.text.clone(),
+                t.json_lines.clone(),
+                t.explore.as_ref().ok().cloned(),
+            )
+        }))
+    }
+
+    /// Why the explorer page could not be made, if it could not.
+    #[getter]
+    fn explore_error(&self) -> PyResult<Option<String>> {
         Ok(self
             .finished()?
             .trace
             .as_ref()
-            .map(|t| (t.svg.clone(), t.text.clone(), t.json_lines.clone())))
+            .and_then(|t| t.explore.as_ref().err().cloned()))
     }
 
     /// The statistics: MiniZinc's names (`nodes`, `failures`, `solutions`,

@@ -376,6 +376,8 @@ def test_trace_draws_the_state_space_tree():
     assert s.count() == 2 and s.stats["tried"] == t.stats["tried"]  # recording changes nothing
     assert svg.count('class="solution"') == 2
     assert "q[0] = 1" in t.text and t.json_lines.count("\n") > 10
+    page = t.explore_html()
+    assert page.lstrip().lower().startswith("<!doctype html") and "q[0]" in page
     first = Solver(m, strategy="fc").trace()
     assert first.solutions == 1 and first.svg.count('class="solution"') == 1
     assert first.stats["tried"] < t.stats["tried"]

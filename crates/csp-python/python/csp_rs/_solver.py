@@ -144,9 +144,18 @@ class Trace:
     of docs/trace-format.md), with the search's `stats` and `status`."""
 
     def __init__(self, svg: str, text: str, json_lines: str, stats: Dict[str, Any], status: str,
-                 solutions: int) -> None:
+                 solutions: int, explore: Optional[str] = None, explore_error: Optional[str] = None) -> None:
         self.svg, self.text, self.json_lines = svg, text, json_lines
         self.stats, self.status, self.solutions = stats, status, solutions
+        self._explore, self._explore_error = explore, explore_error
+
+    def explore_html(self) -> str:
+        """The interactive explorer page (the one `nqueens explore` writes): a
+        self-contained HTML document to save and open in a browser. ValueError
+        if the page cannot show this model (a domain too wide for its grid)."""
+        if self._explore is None:
+            raise ValueError(self._explore_error or "no explorer page for this trace")
+        return self._explore
 
     def _repr_svg_(self) -> str:
         return self.svg
@@ -237,8 +246,8 @@ class Solver:
         while s.next() is not None:
             pass
         self._last = s
-        svg, text, json_lines = s.trace
-        return Trace(svg, text, json_lines, s.stats, s.status, s.count)
+        svg, text, json_lines, explore = s.trace
+        return Trace(svg, text, json_lines, s.stats, s.status, s.count, explore, s.explore_error)
 
     @property
     def status(self) -> str:
