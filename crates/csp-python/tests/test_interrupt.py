@@ -28,7 +28,7 @@ try:
         Solver(m, strategy="check").count()
     print("finished", flush=True)
 except KeyboardInterrupt:
-    print("interrupted", flush=True)
+    print("interrupted", time.time(), flush=True)
     sys.exit(3)
 """
 
@@ -40,13 +40,13 @@ def test_sigint_stops_a_long_search(kind):
     try:
         assert p.stdout.readline().strip() == "ready"
         time.sleep(0.3)  # the search is running
-        sent = time.monotonic()
+        sent = time.time()
         p.send_signal(signal.SIGINT)
         out, _ = p.communicate(timeout=10)
-        elapsed = time.monotonic() - sent
     finally:
         p.kill()
-    assert out.strip() == "interrupted" and p.returncode == 3
-    # The bound includes the interpreter's exit; the search itself stops
-    # within the 20 ms poll (docs/python.md).
-    assert elapsed < 1.0, elapsed
+    word, caught = out.split()
+    assert word == "interrupted" and p.returncode == 3
+    # From the signal to the KeyboardInterrupt caught in the script: the wait
+    # polls every 20 ms (docs/python.md); the bound leaves room for a loaded machine.
+    assert float(caught) - sent < 0.5, float(caught) - sent
