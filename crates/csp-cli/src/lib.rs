@@ -52,6 +52,9 @@ pub struct StrategyArgs {
     /// Print search statistics to standard error as `%%%mzn-stat: name=value` lines.
     #[arg(long)]
     pub stats: bool,
+    /// The memory the search's domains may take: `512M`, `2G` (default 4G).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
 }
 
 impl StrategyArgs {
@@ -77,6 +80,9 @@ impl StrategyArgs {
         }
         if let Some(t) = self.time_limit {
             c.limits.time = Some(t);
+        }
+        if let Some(m) = self.memory_limit {
+            c.memory_limit = Some(m);
         }
         c
     }

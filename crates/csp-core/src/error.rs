@@ -12,6 +12,17 @@ use crate::Value;
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CspError {
+    /// Building the model or the solver would take more memory than the
+    /// limit allows ([`Config::with_memory_limit`](crate::Config::with_memory_limit)).
+    #[error("{what}: needs about {needed} bytes, more than the memory limit of {limit} bytes")]
+    MemoryLimit {
+        /// What would need the memory.
+        what: String,
+        /// The bytes it would need, about.
+        needed: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// A variable was declared with no values.
     #[error("variable {var}: empty domain")]
     EmptyDomain {

@@ -251,8 +251,8 @@ pub use observer::{
 pub use progress::{Progress, ProgressHook};
 pub use pruning::{Pruning, UnknownName};
 pub use search::{
-    Config, CountResult, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET, DEFAULT_VAR_ORDER, Goal, Optimum,
-    Restarts, Solution, Solutions, SolveResult, Solver,
+    Config, CountResult, DEFAULT_MEMORY_LIMIT, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET,
+    DEFAULT_VAR_ORDER, Goal, Optimum, Restarts, Solution, Solutions, SolveResult, Solver,
 };
 pub use state::{ForwardStep, StateLayout, TrailedState};
 pub use stats::SearchStats;

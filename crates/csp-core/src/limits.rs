@@ -72,6 +72,10 @@ pub enum StopReason {
     /// constraint's `promising` or `propagate` is wrong. The search stops
     /// instead of reporting it, and nothing it counted is claimed complete.
     InvalidSolution,
+    /// The domains needed more memory than
+    /// [`Config::with_memory_limit`](crate::Config::with_memory_limit)
+    /// allows (a variable declared as a wide range got its bits).
+    MemoryLimit,
 }
 
 impl fmt::Display for StopReason {
@@ -83,6 +87,7 @@ impl fmt::Display for StopReason {
             StopReason::TimeLimit => "time limit",
             StopReason::Cancelled => "cancelled",
             StopReason::InvalidSolution => "an invalid solution (a constraint's check refused it)",
+            StopReason::MemoryLimit => "memory limit",
         })
     }
 }

@@ -214,6 +214,18 @@ impl Model {
     }
 
     /// `count` new variables named `name[0]`, `name[1]`, ..., all with `domain`.
+    ///
+    /// Fails, before allocating anything, if the declarations alone would
+    /// take more than [`DEFAULT_MEMORY_LIMIT`](crate::DEFAULT_MEMORY_LIMIT)
+    /// ([`CspError::MemoryLimit`]), and if the memory cannot be had.
+    ///
+    /// ```
+    /// use csp_core::{CspError, Model};
+    /// let mut m = Model::new();
+    /// let e = m.int_var_array("v", usize::MAX / 2, 0..=1).unwrap_err();
+    /// assert!(matches!(e, CspError::MemoryLimit { .. }), "{e}");
+    /// assert_eq!(m.num_vars(), 0);
+    /// ```
     pub fn int_var_array(
         &mut self,
         name: &str,
@@ -221,6 +233,18 @@ impl Model {
         domain: impl Into<Domain>,
     ) -> Result<Vec<VarId>, CspError> {
         let domain = domain.into();
+        let each = std::mem::size_of::<VarDecl>() + std::mem::size_of::<VarId>() + name.len() + 24;
+        let needed = (count as u64).saturating_mul(each as u64);
+        let limit = crate::DEFAULT_MEMORY_LIMIT;
+        let refused = || CspError::MemoryLimit {
+            what: format!("int_var_array(\"{name}\", {count}, ..)"),
+            needed,
+            limit,
+        };
+        if needed > limit {
+            return Err(refused());
+        }
+        self.vars.try_reserve(count).map_err(|_| refused())?;
         (0..count)
             .map(|i| self.declare(Some(format!("{name}[{i}]")), domain.clone()))
             .collect()

@@ -379,7 +379,11 @@ fn element_whose_index_and_result_are_views_of_one_variable() {
                 .with_binary_branching(binary)
                 .with_solution_check(true);
             let r = Solver::new(&m, config).unwrap().count();
-            assert_eq!((r.solutions, r.status), (0, SearchStatus::Complete), "{pruning}");
+            assert_eq!(
+                (r.solutions, r.status),
+                (0, SearchStatus::Complete),
+                "{pruning}"
+            );
         }
     }
 }

@@ -47,6 +47,9 @@ pub struct Options {
     pub cancel: Option<CancelFlag>,
     /// A heartbeat while searching (fzn-csp draws one on a terminal).
     pub progress: Option<csp_core::ProgressHook>,
+    /// `--memory-limit`: the memory the search's domains may take (default
+    /// [`csp_core::DEFAULT_MEMORY_LIMIT`]).
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for Options {
@@ -64,6 +67,7 @@ impl Default for Options {
             restarts: None,
             cancel: None,
             progress: None,
+            memory_limit: None,
         }
     }
 }
@@ -220,6 +224,9 @@ pub fn solve(
         .with_restarts(plan.restarts)
         .with_limits(limits);
     config.progress = options.progress.clone();
+    if let Some(m) = options.memory_limit {
+        config.memory_limit = Some(m);
+    }
     if plan.declared_first {
         config = config.with_decision_vars(&t.decision_vars);
     }

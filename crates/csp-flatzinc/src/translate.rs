@@ -40,6 +40,13 @@ pub(crate) enum Symbol {
     Float,
 }
 
+/// The memory a declared variable takes, about, from the model to the
+/// solver (its name, domain, watches and store entry): an array declaration
+/// whose variables would need more than csp-core's
+/// [`DEFAULT_MEMORY_LIMIT`](csp_core::DEFAULT_MEMORY_LIMIT) is refused before
+/// any is made.
+pub const BYTES_PER_VARIABLE: u64 = 256;
+
 /// Choices that change the translation.
 #[derive(Clone, Debug, Default)]
 pub struct TranslateOptions {
@@ -421,6 +428,19 @@ impl Context {
                     }
                     None => {
                         let domain = domain?;
+                        // Checked before anything is allocated: a 49-byte
+                        // file may declare billions of variables.
+                        let needed = (a.len as u64).saturating_mul(BYTES_PER_VARIABLE);
+                        if needed > csp_core::DEFAULT_MEMORY_LIMIT {
+                            return Err(TranslateError::Core {
+                                source: csp_core::CspError::MemoryLimit {
+                                    what: format!("array `{}` of {} variables", a.name, a.len),
+                                    needed,
+                                    limit: csp_core::DEFAULT_MEMORY_LIMIT,
+                                },
+                                line: self.line,
+                            });
+                        }
                         (0..a.len)
                             .map(|i| {
                                 let name = format!("{}[{}]", a.name, i + 1);

@@ -406,3 +406,34 @@ fn a_constant_objective_ends_complete() {
         );
     }
 }
+
+#[test]
+fn a_tiny_file_declaring_billions_of_variables_is_one_line() {
+    for len in ["20000000", "4000000000"] {
+        let src = format!("array [1..{len}] of var 1..3: x;\nsolve satisfy;\n");
+        let (status, stdout, stderr, _) = solve(&["-t", "2000"], &format!("huge{len}"), &src);
+        assert_eq!(status, 1, "{stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("array `x` of {len} variables"))
+                && stderr.contains("more than the memory limit"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_search_past_its_memory_limit_stops_without_a_claim() {
+    // A thousand variables of a million values, all different, under forward
+    // checking: every variable gets its bits (125 MB) past a 16 MB limit.
+    let src = "array [1..1000] of var 0..999999: x :: output_array([1..1000]);\n\
+               constraint fzn_all_different_int(x);\nsolve satisfy;\n";
+    let (status, stdout, stderr, _) = solve(
+        &["--pruning", "fc", "--memory-limit", "16M"],
+        "wide_alldiff",
+        src,
+    );
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(stdout.trim_end(), "=====UNKNOWN=====", "{stdout}");
+}

@@ -72,8 +72,8 @@ impl Domains {
             });
         }
         for &(var, _) in &resolved {
-            if self.vars[var.index()].is_interval() {
-                self.give_bits(var.index());
+            if self.vars[var.index()].is_interval() && !self.give_bits(var.index()) {
+                return None;
             }
         }
         resolved

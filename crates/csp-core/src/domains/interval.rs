@@ -82,19 +82,28 @@ impl Domains {
         } else if value == d.hi() {
             self.set_interval(v, lo, hi - 1)?;
         } else {
-            self.give_bits(v);
+            if !self.give_bits(v) {
+                // Past the memory budget: refused; the search stops.
+                return Err(Wipeout);
+            }
             return self.remove(crate::VarId::new(v), value);
         }
         Ok(true)
     }
 
     /// Gives interval `v` its words: the whole declared span, set exactly
-    /// for its current values.
+    /// for its current values. `false` (and nothing allocated) if that would
+    /// pass the memory budget.
     #[inline(never)]
-    pub(super) fn give_bits(&mut self, v: usize) {
+    pub(super) fn give_bits(&mut self, v: usize) -> bool {
         let d = self.vars[v];
         debug_assert!(d.is_interval());
         let words = (d.width as usize).div_ceil(WORD_BITS);
+        let added = words * 2 * std::mem::size_of::<usize>();
+        if self.bytes().saturating_add(added) > self.budget {
+            self.over_budget = true;
+            return false;
+        }
         let first = self.bits.len();
         self.bits.resize(first + words, 0);
         self.saved_at.resize(first + words, 0);
@@ -103,6 +112,7 @@ impl Domains {
         if d.now.size > 0 {
             self.set_bits(v, d.now.lo, d.now.hi);
         }
+        true
     }
 
     /// Sets the bits of offsets `from..=to` of `v`, without trailing.

@@ -130,6 +130,10 @@ pub struct Domains {
     /// The levels (from the bottom of `marks`) whose undo records were
     /// dropped to bound memory: they come back by recomputation only.
     forgotten: usize,
+    /// The most bytes the domains may take ([`set_budget`](Self::set_budget)).
+    budget: usize,
+    /// A range could not get its bits within the budget.
+    over_budget: bool,
 }
 
 /// Marker for a domain that became empty: the caller turns it into a
@@ -219,7 +223,27 @@ impl Domains {
             next_stamp: 2,
             marks: Vec::new(),
             forgotten: 0,
+            budget: usize::MAX,
+            over_budget: false,
         }
+    }
+
+    /// The bytes the domains take now, about (their words and bookkeeping).
+    pub(crate) fn bytes(&self) -> usize {
+        (self.bits.len() + self.saved_at.len()) * std::mem::size_of::<usize>()
+            + self.vars.len() * std::mem::size_of::<Var>()
+    }
+
+    /// Bounds [`bytes`](Self::bytes): a range that must get its bits past
+    /// the budget does not, and [`over_budget`](Self::over_budget) says so.
+    pub(crate) fn set_budget(&mut self, bytes: usize) {
+        self.budget = bytes;
+    }
+
+    /// Whether a range could not get its bits within the budget (the
+    /// search must stop: the removal was refused, not done).
+    pub(crate) fn over_budget(&self) -> bool {
+        self.over_budget
     }
 
     /// Number of variables.

@@ -47,7 +47,13 @@ pub struct Config {
     /// Re-check every solution with each constraint's `check` (see
     /// [`with_solution_check`](Config::with_solution_check)).
     pub solution_check: bool,
+    /// The memory the domains may take, in bytes (see
+    /// [`with_memory_limit`](Config::with_memory_limit)).
+    pub memory_limit: Option<u64>,
 }
+
+/// The default [`Config::memory_limit`]: 4 GiB.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 4 << 30;
 
 /// The default [`Config::trail_budget`]: 64 MiB.
 pub const DEFAULT_TRAIL_BUDGET: usize = 64 << 20;
@@ -125,7 +131,36 @@ impl Config {
             restarts: Restarts::Never,
             progress: None,
             solution_check: false,
+            memory_limit: Some(DEFAULT_MEMORY_LIMIT),
         }
+    }
+
+    /// Bounds the memory of the domains to about `bytes` (`None`: no bound;
+    /// default [`DEFAULT_MEMORY_LIMIT`], 4 GiB). [`Solver::new`](crate::Solver::new)
+    /// refuses a model whose domains already need more
+    /// ([`CspError::MemoryLimit`](crate::CspError::MemoryLimit)); during the
+    /// search, a range declared wide (kept as bounds, without bits) gets
+    /// its bits when a value inside it must go, and if that would pass the
+    /// limit the search stops with
+    /// [`StopReason::MemoryLimit`](crate::StopReason::MemoryLimit): never
+    /// an abort, and nothing claimed complete. The undo information has a
+    /// budget of its own ([`with_trail_budget`](Config::with_trail_budget)).
+    ///
+    /// ```
+    /// use csp_core::{Config, CspError, Model, Pruning, Solver, StopReason, SearchStatus};
+    /// // A million variables of a million values each: 125 GB as bits.
+    /// let mut m = Model::new();
+    /// let v = m.int_var_array("v", 1_000_000, 0..=999_999)?;
+    /// m.all_different(&v)?;
+    /// let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
+    /// let mut s = Solver::new(&m, config.with_memory_limit(Some(64 << 20)))?;
+    /// let r = s.first();
+    /// assert_eq!(r.status, SearchStatus::Stopped(StopReason::MemoryLimit));
+    /// # Ok::<(), CspError>(())
+    /// ```
+    pub fn with_memory_limit(mut self, bytes: Option<u64>) -> Self {
+        self.memory_limit = bytes;
+        self
     }
 
     /// Re-checks every solution the search reaches with each constraint's

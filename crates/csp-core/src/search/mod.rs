@@ -33,7 +33,9 @@ mod split;
 #[cfg(test)]
 mod tests;
 
-pub use config::{Config, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET, DEFAULT_VAR_ORDER};
+pub use config::{
+    Config, DEFAULT_MEMORY_LIMIT, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET, DEFAULT_VAR_ORDER,
+};
 use optimize::Objective;
 pub use restart::Restarts;
 pub use results::{CountResult, Goal, Optimum, Solution, Solutions, SolveResult};
@@ -300,6 +302,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             .map(|c| c.state_layout(config.pruning))
             .collect();
         let mut domains = Domains::with_views(model.declared(), views, config.lazy_bits_above);
+        if let Some(limit) = config.memory_limit {
+            let needed = domains.bytes() as u64;
+            if needed > limit {
+                return Err(CspError::MemoryLimit {
+                    what: "the domains".into(),
+                    needed,
+                    limit,
+                });
+            }
+            domains.set_budget(usize::try_from(limit).unwrap_or(usize::MAX));
+        }
         let mut state = TrailedState::new(layouts.iter(), &mut domains);
         for (cid, c) in model.posted().iter().enumerate() {
             let invalid = |message| CspError::InvalidArgument {

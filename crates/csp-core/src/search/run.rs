@@ -55,6 +55,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         if let Some(reason) = self.changes.interrupted {
             return self.stop(reason);
         }
+        if self.domains.over_budget() {
+            return self.stop(StopReason::MemoryLimit);
+        }
         if self.root_failed {
             self.status = SearchStatus::Complete;
             return false;
@@ -270,6 +273,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         if let Some(reason) = self.changes.interrupted {
             return Some(self.stop(reason));
         }
+        if self.domains.over_budget() {
+            return Some(self.stop(StopReason::MemoryLimit));
+        }
         self.bound_trail();
         match result {
             Ok(()) => {
@@ -320,6 +326,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     fn conclude(&mut self, node: &Node, result: Result<(), Failure>) -> Option<bool> {
         if let Some(reason) = self.changes.interrupted {
             return Some(self.stop(reason));
+        }
+        if self.domains.over_budget() {
+            // A removal was refused for memory: this node proves nothing.
+            return Some(self.stop(StopReason::MemoryLimit));
         }
         self.bound_trail();
         match result {

@@ -93,6 +93,9 @@ struct Cli {
         requires = "compare"
     )]
     output: Option<PathBuf>,
+    /// The memory the search's domains may take: 512M, 2G (default 4G).
+    #[arg(long, value_name = "SIZE", value_parser = csp_cli::parse_size)]
+    memory_limit: Option<u64>,
     /// Write csp.msc and csp-mznlib/ for MiniZinc into --solver-dir, then exit.
     #[arg(long)]
     install: bool,
@@ -172,6 +175,7 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
         // On a terminal, a heartbeat line (MiniZinc reads fzn-csp through
         // pipes: nothing is drawn there).
         progress: csp_cli::progress::hook(None),
+        memory_limit: cli.memory_limit,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
