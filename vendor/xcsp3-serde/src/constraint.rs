@@ -1761,6 +1761,19 @@ impl<Identifier: Clone + Hash + Eq + ToString> Constraint<Identifier, VarRef<Ide
 				.map(|row| instantiate_ints(row))
 				.collect::<Result<Vec<_>, _>>()
 		};
+		// The one-dimensional form (`<origins> s[] </origins>`) is read as
+		// one box per token; a token such as `s[]` stands for several boxes,
+		// so it is expanded into one box per expression.
+		let instantiate_boxes = |rows: &[Vec<IntExp<_>>]| {
+			if rows.iter().all(|row| row.len() == 1) {
+				Ok(instantiate_ints(&rows.concat())?
+					.into_iter()
+					.map(|e| vec![e])
+					.collect())
+			} else {
+				instantiate_int_rows(rows)
+			}
+		};
 		// A matrix given as a single array slice only gains its row structure
 		// here, where the dimensions of the array are known.
 		let instantiate_matrix = |rows: &[Vec<IntExp<_>>]| {
@@ -2044,8 +2057,8 @@ impl<Identifier: Clone + Hash + Eq + ToString> Constraint<Identifier, VarRef<Ide
 			}) => Ok(Constraint::NoOverlap(NoOverlap {
 				info: info.clone(),
 				zero_ignored: *zero_ignored,
-				origins: instantiate_int_rows(origins)?,
-				lengths: instantiate_int_rows(lengths)?,
+				origins: instantiate_boxes(origins)?,
+				lengths: instantiate_boxes(lengths)?,
 			})),
 			Constraint::Ordered(Ordered {
 				info,
