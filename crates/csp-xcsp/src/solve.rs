@@ -95,6 +95,10 @@ pub fn run(problem: &Problem, options: &Options, out: &mut dyn Write) -> Result<
     let begun = std::time::Instant::now();
     let t = translate(problem)?;
     let mut config = csp_cli::time_left(options.config.clone(), begun);
+    if config.decision_vars.is_none() {
+        // The instance's variables first: the auxiliary ones follow from them.
+        config = config.with_decision_vars(&t.vars);
+    }
     let config_cancel = options.cancel.clone().unwrap_or_default();
     config.limits.cancel = Some(config_cancel.clone());
     let io = Error::Output;

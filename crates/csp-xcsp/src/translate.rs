@@ -1,6 +1,6 @@
 //! XCSP3-core to a [`csp_core::Model`]: variables one to one, `intension`
-//! trees through linear constraints, reified linear constraints, clauses,
-//! views and auxiliary variables ([`intension`](self)), global constraints to
+//! trees through linear constraints, reified linear constraints, clauses
+//! and auxiliary variables ([`intension`](self)), global constraints to
 //! the engine's own or to a decomposition ([`globals`]).
 
 mod globals;
@@ -358,11 +358,9 @@ impl T {
         match lin.terms[..] {
             [] => return self.constant(c),
             [(1, v)] if c == 0 => return Ok(v),
-            [(k, v)] => {
-                if let Ok(view) = self.m.view(v, k, c) {
-                    return Ok(view);
-                }
-            }
+            // No views: the engine wants every variable declared before its
+            // first view, and the translation declares auxiliary variables
+            // as it goes.
             _ => {}
         }
         let (lo, hi) = self.lin_bounds(&lin)?;
@@ -510,7 +508,7 @@ impl T {
             }
             Op::Not if args.len() == 1 => {
                 let a = self.reify(&args[0])?;
-                return Ok(self.m.view(a, -1, 1)?);
+                self.m.linear(&[1, 1], &[a, b], Relation::Eq, 1)?;
             }
             Op::Or | Op::And => {
                 let mut lits = args.iter().map(|a| self.lit(a)).collect::<Result<Vec<_>>>()?;
