@@ -4,7 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::expr::{Expr, Op};
-use crate::flat::{Cond, Flat};
+use crate::flat::Flat;
 
 fn all(list: &[Expr], values: &[i64]) -> Option<Vec<i64>> {
     list.iter().map(|e| e.eval(values)).collect()
@@ -104,8 +104,11 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
             let x = all(list, values)?;
             if let Some(v) = value {
                 let v = v.eval(values)?;
+                // Exactly one 1, at position `value`.
                 return Some(
-                    x.iter().enumerate().all(|(i, &b)| (b == 1) == (i as i64 == v)) && x.iter().all(|&b| b == 0 || b == 1),
+                    x.iter().enumerate().all(|(i, &b)| (b == 1) == (i as i64 == v))
+                        && x.iter().all(|&b| b == 0 || b == 1)
+                        && x.iter().filter(|&&b| b == 1).count() == 1,
                 );
             }
             let y = if inverse.is_empty() { x.clone() } else { all(inverse, values)? };
@@ -113,7 +116,8 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
             let ok = |a: &[i64], b: &[i64]| {
                 a.iter().enumerate().all(|(i, &j)| usize::try_from(j).ok().and_then(|j| b.get(j)).is_some_and(|&k| k == i as i64))
             };
-            if x.len() <= y.len() { ok(&x, &y) } else { ok(&x, &y) && ok(&y, &x) }
+            // Lists of different lengths: the shorter one maps into the longer.
+            if x.len() < y.len() { ok(&x, &y) } else { ok(&x, &y) && ok(&y, &x) }
         }
         Flat::Regular { list, automaton } => {
             let t = all(list, values)?;
@@ -209,9 +213,4 @@ fn lex_cmp(a: &[i64], b: &[i64]) -> i64 {
         std::cmp::Ordering::Equal => 0,
         std::cmp::Ordering::Greater => 1,
     }
-}
-
-#[allow(dead_code)]
-fn cond_in(c: &Cond) -> bool {
-    matches!(c, Cond::In(_))
 }

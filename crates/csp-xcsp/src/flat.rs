@@ -219,10 +219,12 @@ impl Resolve<'_> {
                 },
                 _ => return Err(Error::Unsupported("an `in` condition on a variable".into())),
             };
-            let set = set
+            let mut set = set
                 .iter()
                 .map(|e| e.as_const().ok_or_else(|| Error::Unsupported("variables in an `in` set".into())))
                 .collect::<Result<Vec<_>>>()?;
+            set.sort_unstable();
+            set.dedup();
             return Ok(Cond::In(set));
         }
         Ok(Cond::Rel(rel(&c.operator), self.c.any(&c.operand)?))

@@ -469,12 +469,14 @@ impl T {
     fn reify_uncached(&mut self, e: &Expr) -> Result<VarId> {
         let (op, args) = match e {
             Expr::Const(c) => return self.constant(i64::from(*c != 0)),
+            Expr::In(x, set) if set.iter().any(|s| s.as_const().is_none()) => {
+                // Variables among the values: one equality each.
+                let eqs = set.iter().map(|s| call(Op::Eq, vec![(**x).clone(), s.clone()])).collect();
+                return self.reify(&call(Op::Or, eqs));
+            }
             Expr::In(x, set) => {
                 let x = self.term(x)?;
-                let set: Vec<i64> = set
-                    .iter()
-                    .map(|s| s.as_const().ok_or_else(|| Error::Unsupported("variables in an `in` set".into())))
-                    .collect::<Result<_>>()?;
+                let set: Vec<i64> = set.iter().filter_map(Expr::as_const).collect();
                 let dom = self.m.domain(x)?.clone();
                 if dom.len() as u64 > MAX_LISTED_VALUES {
                     return Err(Error::Translate("`in` over a domain larger than 2^20 values".into()));
