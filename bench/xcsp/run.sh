@@ -22,7 +22,7 @@ tail -n +2 "$set_dir/expected.tsv" | while IFS=$'\t' read -r model file kind exp
   /usr/bin/time -f '%U %S' -o "$tmp/time" "$bin" "$set_dir/$file" --time-limit "$limit" "$@" > "$tmp/out" 2> "$tmp/err"
   answer=$(grep '^s ' "$tmp/out" | sed 's/^s //')
   obj=$(grep '^o ' "$tmp/out" | tail -1 | sed 's/^o //')
-  cpu=$(awk '{printf "%.2f", $1 + $2}' "$tmp/time")
+  cpu=$(tail -1 "$tmp/time" | awk '{printf "%.2f", $1 + $2}')
   verdict=ok
   case "$expected" in
     sat) [ "$answer" = SATISFIABLE ] || verdict=WRONG ;;

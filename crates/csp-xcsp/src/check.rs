@@ -38,15 +38,23 @@ pub fn holds(c: &Flat, values: &[i64]) -> bool {
 fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
     Some(match c {
         Flat::Intension(e) => e.eval(values)? != 0,
-        Flat::Extension { list, tuples, supports } => {
+        Flat::Extension {
+            list,
+            tuples,
+            supports,
+        } => {
             let t = all(list, values)?;
-            let found = tuples.iter().any(|row| row.iter().zip(&t).all(|(r, &v)| r.is_none_or(|r| r == v)));
+            let found = tuples
+                .iter()
+                .any(|row| row.iter().zip(&t).all(|(r, &v)| r.is_none_or(|r| r == v)));
             found == *supports
         }
         Flat::AllDifferent { list, except } => {
             let t = all(list, values)?;
             let mut seen = BTreeSet::new();
-            t.iter().filter(|v| !except.contains(v)).all(|&v| seen.insert(v))
+            t.iter()
+                .filter(|v| !except.contains(v))
+                .all(|&v| seen.insert(v))
         }
         Flat::AllEqual { list } => {
             let t = all(list, values)?;
@@ -55,19 +63,36 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
         Flat::Ordered { list, lengths, op } => {
             let t = all(list, values)?;
             let l = all(lengths, values)?;
-            (1..t.len()).all(|i| compare(*op, t[i - 1].saturating_add(l.get(i - 1).copied().unwrap_or(0)), t[i]))
+            (1..t.len()).all(|i| {
+                compare(
+                    *op,
+                    t[i - 1].saturating_add(l.get(i - 1).copied().unwrap_or(0)),
+                    t[i],
+                )
+            })
         }
         Flat::Lex { lists, op } => {
-            let ts: Vec<Vec<i64>> = lists.iter().map(|l| all(l, values)).collect::<Option<_>>()?;
-            ts.windows(2).all(|w| compare(*op, lex_cmp(&w[0], &w[1]), 0))
+            let ts: Vec<Vec<i64>> = lists
+                .iter()
+                .map(|l| all(l, values))
+                .collect::<Option<_>>()?;
+            ts.windows(2)
+                .all(|w| compare(*op, lex_cmp(&w[0], &w[1]), 0))
         }
         Flat::Sum { list, coeffs, cond } => {
             let t = all(list, values)?;
             let c = all(coeffs, values)?;
-            let s = t.iter().zip(&c).try_fold(0i64, |s, (&x, &k)| s.checked_add(x.checked_mul(k)?))?;
+            let s = t
+                .iter()
+                .zip(&c)
+                .try_fold(0i64, |s, (&x, &k)| s.checked_add(x.checked_mul(k)?))?;
             cond.holds(s, values)?
         }
-        Flat::Count { list, values: vals, cond } => {
+        Flat::Count {
+            list,
+            values: vals,
+            cond,
+        } => {
             let t = all(list, values)?;
             let vs = all(vals, values)?;
             cond.holds(t.iter().filter(|v| vs.contains(v)).count() as i64, values)?
@@ -77,7 +102,12 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
             let distinct: BTreeSet<i64> = t.into_iter().filter(|v| !except.contains(v)).collect();
             cond.holds(distinct.len() as i64, values)?
         }
-        Flat::Cardinality { list, values: vals, occurs, closed } => {
+        Flat::Cardinality {
+            list,
+            values: vals,
+            occurs,
+            closed,
+        } => {
             let t = all(list, values)?;
             let vs = all(vals, values)?;
             if *closed && t.iter().any(|v| !vs.contains(v)) {
@@ -92,32 +122,60 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
         }
         Flat::Extremum { max, list, cond } => {
             let t = all(list, values)?;
-            let m = if *max { t.iter().max()? } else { t.iter().min()? };
+            let m = if *max {
+                t.iter().max()?
+            } else {
+                t.iter().min()?
+            };
             cond.holds(*m, values)?
         }
-        Flat::Element { list, start, index, cond } => {
+        Flat::Element {
+            list,
+            start,
+            index,
+            cond,
+        } => {
             let i = index.eval(values)?.checked_sub(*start)?;
             let v = list.get(usize::try_from(i).ok()?)?.eval(values)?;
             cond.holds(v, values)?
         }
-        Flat::Channel { list, inverse, value } => {
+        Flat::Channel {
+            list,
+            inverse,
+            value,
+        } => {
             let x = all(list, values)?;
             if let Some(v) = value {
                 let v = v.eval(values)?;
                 // Exactly one 1, at position `value`.
                 return Some(
-                    x.iter().enumerate().all(|(i, &b)| (b == 1) == (i as i64 == v))
+                    x.iter()
+                        .enumerate()
+                        .all(|(i, &b)| (b == 1) == (i as i64 == v))
                         && x.iter().all(|&b| b == 0 || b == 1)
                         && x.iter().filter(|&&b| b == 1).count() == 1,
                 );
             }
-            let y = if inverse.is_empty() { x.clone() } else { all(inverse, values)? };
+            let y = if inverse.is_empty() {
+                x.clone()
+            } else {
+                all(inverse, values)?
+            };
             // x[i] = j <=> y[j] = i (with one list: x[i] = j <=> x[j] = i).
             let ok = |a: &[i64], b: &[i64]| {
-                a.iter().enumerate().all(|(i, &j)| usize::try_from(j).ok().and_then(|j| b.get(j)).is_some_and(|&k| k == i as i64))
+                a.iter().enumerate().all(|(i, &j)| {
+                    usize::try_from(j)
+                        .ok()
+                        .and_then(|j| b.get(j))
+                        .is_some_and(|&k| k == i as i64)
+                })
             };
             // Lists of different lengths: the shorter one maps into the longer.
-            if x.len() < y.len() { ok(&x, &y) } else { ok(&x, &y) && ok(&y, &x) }
+            if x.len() < y.len() {
+                ok(&x, &y)
+            } else {
+                ok(&x, &y) && ok(&y, &x)
+            }
         }
         Flat::Regular { list, automaton } => {
             let t = all(list, values)?;
@@ -127,12 +185,24 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
             }
             let mut now: BTreeSet<usize> = [automaton.start].into();
             for v in t {
-                now = now.iter().flat_map(|&q| arcs.get(&(q, v)).into_iter().flatten().copied()).collect();
+                now = now
+                    .iter()
+                    .flat_map(|&q| arcs.get(&(q, v)).into_iter().flatten().copied())
+                    .collect();
             }
             now.iter().any(|q| automaton.finals.contains(q))
         }
-        Flat::Cumulative { origins, lengths, heights, cond } => {
-            let (o, l, h) = (all(origins, values)?, all(lengths, values)?, all(heights, values)?);
+        Flat::Cumulative {
+            origins,
+            lengths,
+            heights,
+            cond,
+        } => {
+            let (o, l, h) = (
+                all(origins, values)?,
+                all(lengths, values)?,
+                all(heights, values)?,
+            );
             // The load only changes at the start of a task: check there.
             for &t in &o {
                 let load = (0..o.len())
@@ -144,9 +214,19 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
             }
             true
         }
-        Flat::NoOverlap { origins, lengths, zero_ignored } => {
-            let o: Vec<Vec<i64>> = origins.iter().map(|b| all(b, values)).collect::<Option<_>>()?;
-            let l: Vec<Vec<i64>> = lengths.iter().map(|b| all(b, values)).collect::<Option<_>>()?;
+        Flat::NoOverlap {
+            origins,
+            lengths,
+            zero_ignored,
+        } => {
+            let o: Vec<Vec<i64>> = origins
+                .iter()
+                .map(|b| all(b, values))
+                .collect::<Option<_>>()?;
+            let l: Vec<Vec<i64>> = lengths
+                .iter()
+                .map(|b| all(b, values))
+                .collect::<Option<_>>()?;
             for i in 0..o.len() {
                 for j in i + 1..o.len() {
                     if *zero_ignored && (l[i].contains(&0) || l[j].contains(&0)) {
@@ -154,7 +234,8 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
                     }
                     // Boxes overlap unless separated along some dimension.
                     let apart = (0..o[i].len()).any(|d| {
-                        o[i][d].saturating_add(l[i][d]) <= o[j][d] || o[j][d].saturating_add(l[j][d]) <= o[i][d]
+                        o[i][d].saturating_add(l[i][d]) <= o[j][d]
+                            || o[j][d].saturating_add(l[j][d]) <= o[i][d]
                     });
                     if !apart {
                         return Some(false);
@@ -168,14 +249,20 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
             let n = t.len();
             let succ: Vec<usize> = t
                 .iter()
-                .map(|&v| usize::try_from(v.checked_sub(*start)?).ok().filter(|&k| k < n))
+                .map(|&v| {
+                    usize::try_from(v.checked_sub(*start)?)
+                        .ok()
+                        .filter(|&k| k < n)
+                })
                 .collect::<Option<_>>()?;
             let mut seen = BTreeSet::new();
             if !succ.iter().all(|s| seen.insert(*s)) {
                 return Some(false);
             }
             let on: Vec<usize> = (0..n).filter(|&i| succ[i] != i).collect();
-            let Some(&first) = on.first() else { return Some(false) };
+            let Some(&first) = on.first() else {
+                return Some(false);
+            };
             // Following the successors from one node of the circuit visits all of them.
             let (mut k, mut len) = (succ[first], 1);
             while k != first && len <= n {
@@ -189,7 +276,11 @@ fn holds_opt(c: &Flat, values: &[i64]) -> Option<bool> {
             len == on.len() && size_ok
         }
         Flat::Instantiation { list, values: vals } => all(list, values)? == *vals,
-        Flat::Precedence { list, values: vals, covered } => {
+        Flat::Precedence {
+            list,
+            values: vals,
+            covered,
+        } => {
             let t = all(list, values)?;
             let first = |v: i64| t.iter().position(|&x| x == v);
             let mut ok = true;

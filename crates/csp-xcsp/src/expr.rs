@@ -11,8 +11,31 @@ use crate::names::Names;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum Op {
-    Neg, Abs, Add, Sub, Mul, Div, Mod, Sqr, Pow, Min, Max, Dist, If,
-    Not, And, Or, Xor, Iff, Imp, Eq, Ne, Lt, Le, Gt, Ge,
+    Neg,
+    Abs,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Sqr,
+    Pow,
+    Min,
+    Max,
+    Dist,
+    If,
+    Not,
+    And,
+    Or,
+    Xor,
+    Iff,
+    Imp,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
 }
 
 impl Op {
@@ -20,7 +43,18 @@ impl Op {
     pub fn is_boolean(self) -> bool {
         matches!(
             self,
-            Op::Not | Op::And | Op::Or | Op::Xor | Op::Iff | Op::Imp | Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge
+            Op::Not
+                | Op::And
+                | Op::Or
+                | Op::Xor
+                | Op::Iff
+                | Op::Imp
+                | Op::Eq
+                | Op::Ne
+                | Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
         )
     }
 }
@@ -137,7 +171,9 @@ impl Convert<'_> {
 
     pub(crate) fn int(&self, e: &IntExp<SimpleRef<String>>) -> Result<Expr> {
         let call = |op: Op, args: Vec<Expr>| Ok(Expr::Call(op, args));
-        let all = |es: &[IntExp<SimpleRef<String>>]| es.iter().map(|e| self.int(e)).collect::<Result<Vec<_>>>();
+        let all = |es: &[IntExp<SimpleRef<String>>]| {
+            es.iter().map(|e| self.int(e)).collect::<Result<Vec<_>>>()
+        };
         match e {
             IntExp::Const(c) => Ok(Expr::Const(*c)),
             IntExp::Var(r) => self.var(r),
@@ -161,7 +197,11 @@ impl Convert<'_> {
 
     pub(crate) fn boolean(&self, e: &BoolExp<SimpleRef<String>>) -> Result<Expr> {
         let call = |op: Op, args: Vec<Expr>| Ok(Expr::Call(op, args));
-        let all = |es: &[BoolExp<SimpleRef<String>>]| es.iter().map(|e| self.boolean(e)).collect::<Result<Vec<_>>>();
+        let all = |es: &[BoolExp<SimpleRef<String>>]| {
+            es.iter()
+                .map(|e| self.boolean(e))
+                .collect::<Result<Vec<_>>>()
+        };
         match e {
             BoolExp::Const(b) => Ok(Expr::Const(i64::from(*b))),
             BoolExp::Var(r) => self.var(r),
@@ -176,7 +216,10 @@ impl Convert<'_> {
             BoolExp::GreaterThan(a, b) => call(Op::Gt, vec![self.int(a)?, self.int(b)?]),
             BoolExp::GreaterThanEq(a, b) => call(Op::Ge, vec![self.int(a)?, self.int(b)?]),
             BoolExp::NotEqual(a, b) => call(Op::Ne, vec![self.any(a)?, self.any(b)?]),
-            BoolExp::Equal(v) => call(Op::Eq, v.iter().map(|e| self.any(e)).collect::<Result<Vec<_>>>()?),
+            BoolExp::Equal(v) => call(
+                Op::Eq,
+                v.iter().map(|e| self.any(e)).collect::<Result<Vec<_>>>()?,
+            ),
             BoolExp::Member(x, s) => Ok(Expr::In(Box::new(self.int(x)?), self.set(s)?)),
             _ => Err(unsupported("a set relation")),
         }
@@ -199,8 +242,12 @@ impl Convert<'_> {
             SetExp::Range((a, b)) => {
                 let (a, b) = (self.int(a)?, self.int(b)?);
                 match (a.as_const(), b.as_const()) {
-                    (Some(a), Some(b)) if (b as i128 - a as i128) < (1 << 20) => Ok((a..=b).map(Expr::Const).collect()),
-                    (Some(_), Some(_)) => Err(Error::Translate("a range of more than 2^20 values in a set".into())),
+                    (Some(a), Some(b)) if (b as i128 - a as i128) < (1 << 20) => {
+                        Ok((a..=b).map(Expr::Const).collect())
+                    }
+                    (Some(_), Some(_)) => Err(Error::Translate(
+                        "a range of more than 2^20 values in a set".into(),
+                    )),
                     _ => Err(unsupported("a range with variable bounds")),
                 }
             }
@@ -222,8 +269,18 @@ mod tests {
         assert_eq!(d.eval(&[2]), None);
         let m = Expr::Call(Op::Mod, vec![Expr::Const(-7), Expr::Const(2)]);
         assert_eq!(m.eval(&[]), Some(-1));
-        let i = Expr::Call(Op::If, vec![Expr::Call(Op::Gt, vec![x(), Expr::Const(0)]), Expr::Const(1), Expr::Const(2)]);
+        let i = Expr::Call(
+            Op::If,
+            vec![
+                Expr::Call(Op::Gt, vec![x(), Expr::Const(0)]),
+                Expr::Const(1),
+                Expr::Const(2),
+            ],
+        );
         assert_eq!(i.eval(&[0]), Some(2));
-        assert_eq!(Expr::In(Box::new(x()), vec![Expr::Const(1), Expr::Const(3)]).eval(&[3]), Some(1));
+        assert_eq!(
+            Expr::In(Box::new(x()), vec![Expr::Const(1), Expr::Const(3)]).eval(&[3]),
+            Some(1)
+        );
     }
 }

@@ -63,25 +63,96 @@ pub struct Automaton {
 #[allow(missing_docs)]
 pub enum Flat {
     Intension(Expr),
-    Extension { list: Vec<Expr>, tuples: Vec<Vec<Option<i64>>>, supports: bool },
-    AllDifferent { list: Vec<Expr>, except: Vec<i64> },
-    AllEqual { list: Vec<Expr> },
-    Ordered { list: Vec<Expr>, lengths: Vec<Expr>, op: Op },
-    Lex { lists: Vec<Vec<Expr>>, op: Op },
-    Sum { list: Vec<Expr>, coeffs: Vec<Expr>, cond: Cond },
-    Count { list: Vec<Expr>, values: Vec<Expr>, cond: Cond },
-    NValues { list: Vec<Expr>, except: Vec<i64>, cond: Cond },
-    Cardinality { list: Vec<Expr>, values: Vec<Expr>, occurs: Vec<Cond>, closed: bool },
-    Extremum { max: bool, list: Vec<Expr>, cond: Cond },
-    Element { list: Vec<Expr>, start: i64, index: Expr, cond: Cond },
-    Channel { list: Vec<Expr>, inverse: Vec<Expr>, value: Option<Expr> },
-    Regular { list: Vec<Expr>, automaton: Automaton },
-    Cumulative { origins: Vec<Expr>, lengths: Vec<Expr>, heights: Vec<Expr>, cond: Cond },
-    NoOverlap { origins: Vec<Vec<Expr>>, lengths: Vec<Vec<Expr>>, zero_ignored: bool },
-    Circuit { list: Vec<Expr>, start: i64, size: Option<Expr> },
-    Instantiation { list: Vec<Expr>, values: Vec<i64> },
-    Precedence { list: Vec<Expr>, values: Vec<i64>, covered: bool },
-    Clause { list: Vec<Expr> },
+    Extension {
+        list: Vec<Expr>,
+        tuples: Vec<Vec<Option<i64>>>,
+        supports: bool,
+    },
+    AllDifferent {
+        list: Vec<Expr>,
+        except: Vec<i64>,
+    },
+    AllEqual {
+        list: Vec<Expr>,
+    },
+    Ordered {
+        list: Vec<Expr>,
+        lengths: Vec<Expr>,
+        op: Op,
+    },
+    Lex {
+        lists: Vec<Vec<Expr>>,
+        op: Op,
+    },
+    Sum {
+        list: Vec<Expr>,
+        coeffs: Vec<Expr>,
+        cond: Cond,
+    },
+    Count {
+        list: Vec<Expr>,
+        values: Vec<Expr>,
+        cond: Cond,
+    },
+    NValues {
+        list: Vec<Expr>,
+        except: Vec<i64>,
+        cond: Cond,
+    },
+    Cardinality {
+        list: Vec<Expr>,
+        values: Vec<Expr>,
+        occurs: Vec<Cond>,
+        closed: bool,
+    },
+    Extremum {
+        max: bool,
+        list: Vec<Expr>,
+        cond: Cond,
+    },
+    Element {
+        list: Vec<Expr>,
+        start: i64,
+        index: Expr,
+        cond: Cond,
+    },
+    Channel {
+        list: Vec<Expr>,
+        inverse: Vec<Expr>,
+        value: Option<Expr>,
+    },
+    Regular {
+        list: Vec<Expr>,
+        automaton: Automaton,
+    },
+    Cumulative {
+        origins: Vec<Expr>,
+        lengths: Vec<Expr>,
+        heights: Vec<Expr>,
+        cond: Cond,
+    },
+    NoOverlap {
+        origins: Vec<Vec<Expr>>,
+        lengths: Vec<Vec<Expr>>,
+        zero_ignored: bool,
+    },
+    Circuit {
+        list: Vec<Expr>,
+        start: i64,
+        size: Option<Expr>,
+    },
+    Instantiation {
+        list: Vec<Expr>,
+        values: Vec<i64>,
+    },
+    Precedence {
+        list: Vec<Expr>,
+        values: Vec<i64>,
+        covered: bool,
+    },
+    Clause {
+        list: Vec<Expr>,
+    },
 }
 
 /// The objective: minimise or maximise an expression.
@@ -106,11 +177,17 @@ pub enum ObjKind {
 impl ObjKind {
     /// The objective's value under `values`.
     pub fn eval(&self, values: &[i64]) -> Option<i64> {
-        let all = |l: &[Expr]| l.iter().map(|e| e.eval(values)).collect::<Option<Vec<i64>>>();
+        let all = |l: &[Expr]| {
+            l.iter()
+                .map(|e| e.eval(values))
+                .collect::<Option<Vec<i64>>>()
+        };
         match self {
             ObjKind::Sum { list, coeffs } => {
                 let v = all(list)?;
-                v.iter().zip(coeffs).try_fold(0i64, |s, (&x, &c)| s.checked_add(x.checked_mul(c)?))
+                v.iter()
+                    .zip(coeffs)
+                    .try_fold(0i64, |s, (&x, &c)| s.checked_add(x.checked_mul(c)?))
             }
             ObjKind::Maximum(l) => all(l)?.into_iter().max(),
             ObjKind::Minimum(l) => all(l)?.into_iter().min(),
@@ -158,18 +235,26 @@ impl Problem {
                 unrolled.len()
             )));
         }
-        let r = Resolve { c: Convert { names: &names } };
+        let r = Resolve {
+            c: Convert { names: &names },
+        };
         let mut constraints = Vec::with_capacity(unrolled.len());
         for c in &unrolled {
             r.constraint(c, &mut constraints)?;
         }
         let goal = r.goal(instance)?;
-        Ok(Problem { constraints, goal, names })
+        Ok(Problem {
+            constraints,
+            goal,
+            names,
+        })
     }
 
     /// The index of the first constraint `values` violates (`None`: all hold).
     pub fn violated(&self, values: &[i64]) -> Option<usize> {
-        self.constraints.iter().position(|c| !crate::check::holds(c, values))
+        self.constraints
+            .iter()
+            .position(|c| !crate::check::holds(c, values))
     }
 }
 
@@ -215,13 +300,20 @@ impl Resolve<'_> {
                 Exp::Set(s) => self.c.set(s)?,
                 Exp::Int(i) => match &**i {
                     IntExp::Const(v) => vec![Expr::Const(*v)],
-                    _ => return Err(Error::Unsupported("an `in` condition on an expression".into())),
+                    _ => {
+                        return Err(Error::Unsupported(
+                            "an `in` condition on an expression".into(),
+                        ));
+                    }
                 },
                 _ => return Err(Error::Unsupported("an `in` condition on a variable".into())),
             };
             let mut set = set
                 .iter()
-                .map(|e| e.as_const().ok_or_else(|| Error::Unsupported("variables in an `in` set".into())))
+                .map(|e| {
+                    e.as_const()
+                        .ok_or_else(|| Error::Unsupported("variables in an `in` set".into()))
+                })
                 .collect::<Result<Vec<_>>>()?;
             set.sort_unstable();
             set.dedup();
@@ -237,7 +329,10 @@ impl Resolve<'_> {
                 self.c
                     .set(s)?
                     .iter()
-                    .map(|e| e.as_const().ok_or_else(|| Error::Unsupported("variables in a range".into())))
+                    .map(|e| {
+                        e.as_const()
+                            .ok_or_else(|| Error::Unsupported("variables in a range".into()))
+                    })
                     .collect::<Result<Vec<_>>>()?,
             )),
             e => Ok(Cond::Rel(Op::Eq, self.c.any(e)?)),
@@ -249,7 +344,11 @@ impl Resolve<'_> {
             Constraint::Intension(i) => Flat::Intension(self.c.boolean(&i.function)?),
             Constraint::Extension(e) => {
                 let supports = e.conflicts.is_empty();
-                let tuples = if supports { e.supports.clone() } else { e.conflicts.clone() };
+                let tuples = if supports {
+                    e.supports.clone()
+                } else {
+                    e.conflicts.clone()
+                };
                 let list = self.list(&e.list)?;
                 if tuples.iter().any(|t| t.len() != list.len()) {
                     return Err(Error::Translate(format!(
@@ -257,22 +356,38 @@ impl Resolve<'_> {
                         list.len()
                     )));
                 }
-                Flat::Extension { list, tuples, supports }
+                Flat::Extension {
+                    list,
+                    tuples,
+                    supports,
+                }
             }
             Constraint::AllDifferent(a) if !a.matrix.is_empty() => {
-                let rows = a.matrix.iter().map(|r| self.list(r)).collect::<Result<Vec<_>>>()?;
+                let rows = a
+                    .matrix
+                    .iter()
+                    .map(|r| self.list(r))
+                    .collect::<Result<Vec<_>>>()?;
                 let cols = columns(&rows)?;
                 for list in rows.into_iter().chain(cols) {
-                    out.push(Flat::AllDifferent { list, except: a.except.clone() });
+                    out.push(Flat::AllDifferent {
+                        list,
+                        except: a.except.clone(),
+                    });
                 }
                 return Ok(());
             }
-            Constraint::AllDifferent(a) => Flat::AllDifferent { list: self.list(&a.list)?, except: a.except.clone() },
+            Constraint::AllDifferent(a) => Flat::AllDifferent {
+                list: self.list(&a.list)?,
+                except: a.except.clone(),
+            },
             Constraint::AllEqual(a) => {
                 if !a.except.is_empty() {
                     return Err(Error::Unsupported("allEqual with except".into()));
                 }
-                Flat::AllEqual { list: self.list(&a.list)? }
+                Flat::AllEqual {
+                    list: self.list(&a.list)?,
+                }
             }
             Constraint::Ordered(o) => Flat::Ordered {
                 list: self.list(&o.list)?,
@@ -281,23 +396,50 @@ impl Resolve<'_> {
             },
             Constraint::Lex(l) => {
                 if l.matrix.is_empty() {
-                    let lists = l.lists.iter().map(|r| self.list(r)).collect::<Result<Vec<_>>>()?;
-                    Flat::Lex { lists, op: rel(&l.operator) }
+                    let lists = l
+                        .lists
+                        .iter()
+                        .map(|r| self.list(r))
+                        .collect::<Result<Vec<_>>>()?;
+                    Flat::Lex {
+                        lists,
+                        op: rel(&l.operator),
+                    }
                 } else {
                     // Rows ordered, and columns ordered.
-                    let rows = l.matrix.iter().map(|r| self.list(r)).collect::<Result<Vec<_>>>()?;
+                    let rows = l
+                        .matrix
+                        .iter()
+                        .map(|r| self.list(r))
+                        .collect::<Result<Vec<_>>>()?;
                     let cols = columns(&rows)?;
-                    out.push(Flat::Lex { lists: rows, op: rel(&l.operator) });
-                    Flat::Lex { lists: cols, op: rel(&l.operator) }
+                    out.push(Flat::Lex {
+                        lists: rows,
+                        op: rel(&l.operator),
+                    });
+                    Flat::Lex {
+                        lists: cols,
+                        op: rel(&l.operator),
+                    }
                 }
             }
             Constraint::Sum(s) => {
                 let list = self.list(&s.list)?;
-                let coeffs = if s.coeffs.is_empty() { vec![Expr::Const(1); list.len()] } else { self.list(&s.coeffs)? };
+                let coeffs = if s.coeffs.is_empty() {
+                    vec![Expr::Const(1); list.len()]
+                } else {
+                    self.list(&s.coeffs)?
+                };
                 if coeffs.len() != list.len() {
-                    return Err(Error::Translate("sum: coeffs and list differ in length".into()));
+                    return Err(Error::Translate(
+                        "sum: coeffs and list differ in length".into(),
+                    ));
                 }
-                Flat::Sum { list, coeffs, cond: self.cond(&s.condition)? }
+                Flat::Sum {
+                    list,
+                    coeffs,
+                    cond: self.cond(&s.condition)?,
+                }
             }
             Constraint::Count(n) => Flat::Count {
                 list: self.list(&n.list)?,
@@ -311,14 +453,33 @@ impl Resolve<'_> {
             },
             Constraint::Cardinality(k) => {
                 let values = self.list(&k.values)?;
-                let occurs = k.occurs.iter().map(|e| self.operand(e)).collect::<Result<Vec<_>>>()?;
+                let occurs = k
+                    .occurs
+                    .iter()
+                    .map(|e| self.operand(e))
+                    .collect::<Result<Vec<_>>>()?;
                 if occurs.len() != values.len() {
-                    return Err(Error::Translate("cardinality: values and occurs differ in length".into()));
+                    return Err(Error::Translate(
+                        "cardinality: values and occurs differ in length".into(),
+                    ));
                 }
-                Flat::Cardinality { list: self.list(&k.list)?, values, occurs, closed: k.closed }
+                Flat::Cardinality {
+                    list: self.list(&k.list)?,
+                    values,
+                    occurs,
+                    closed: k.closed,
+                }
             }
-            Constraint::Maximum(m) => Flat::Extremum { max: true, list: self.list(&m.list)?, cond: self.cond(&m.condition)? },
-            Constraint::Minimum(m) => Flat::Extremum { max: false, list: self.list(&m.list)?, cond: self.cond(&m.condition)? },
+            Constraint::Maximum(m) => Flat::Extremum {
+                max: true,
+                list: self.list(&m.list)?,
+                cond: self.cond(&m.condition)?,
+            },
+            Constraint::Minimum(m) => Flat::Extremum {
+                max: false,
+                list: self.list(&m.list)?,
+                cond: self.cond(&m.condition)?,
+            },
             Constraint::Element(e) => {
                 if !e.matrix.is_empty() {
                     return Err(Error::Unsupported("element over a matrix".into()));
@@ -329,9 +490,18 @@ impl Resolve<'_> {
                 let cond = match (&e.value, &e.condition) {
                     (Some(v), _) => Cond::Rel(Op::Eq, self.c.int(v)?),
                     (None, Some(c)) => self.cond(c)?,
-                    (None, None) => return Err(Error::Translate("element without value or condition".into())),
+                    (None, None) => {
+                        return Err(Error::Translate(
+                            "element without value or condition".into(),
+                        ));
+                    }
                 };
-                Flat::Element { list: self.list(&e.list.list)?, start: e.list.start_index, index: self.c.int(index)?, cond }
+                Flat::Element {
+                    list: self.list(&e.list.list)?,
+                    start: e.list.start_index,
+                    index: self.c.int(index)?,
+                    cond,
+                }
             }
             Constraint::Channel(ch) => Flat::Channel {
                 list: self.list(&ch.list)?,
@@ -342,7 +512,10 @@ impl Resolve<'_> {
                 list: self.list(&r.list)?,
                 automaton: automaton(&r.transitions, Some((&r.start, &r.finish)))?,
             },
-            Constraint::Mdd(m) => Flat::Regular { list: self.list(&m.list)?, automaton: automaton(&m.transitions, None)? },
+            Constraint::Mdd(m) => Flat::Regular {
+                list: self.list(&m.list)?,
+                automaton: automaton(&m.transitions, None)?,
+            },
             Constraint::Cumulative(c) => Flat::Cumulative {
                 origins: self.list(&c.origins)?,
                 lengths: self.list(&c.lengths)?,
@@ -350,9 +523,21 @@ impl Resolve<'_> {
                 cond: self.cond(&c.condition)?,
             },
             Constraint::NoOverlap(n) => {
-                let origins = n.origins.iter().map(|r| self.list(r)).collect::<Result<Vec<_>>>()?;
-                let lengths = n.lengths.iter().map(|r| self.list(r)).collect::<Result<Vec<_>>>()?;
-                Flat::NoOverlap { origins, lengths, zero_ignored: n.zero_ignored }
+                let origins = n
+                    .origins
+                    .iter()
+                    .map(|r| self.list(r))
+                    .collect::<Result<Vec<_>>>()?;
+                let lengths = n
+                    .lengths
+                    .iter()
+                    .map(|r| self.list(r))
+                    .collect::<Result<Vec<_>>>()?;
+                Flat::NoOverlap {
+                    origins,
+                    lengths,
+                    zero_ignored: n.zero_ignored,
+                }
             }
             Constraint::Circuit(c) => Flat::Circuit {
                 list: self.list(&c.list.list)?,
@@ -370,9 +555,17 @@ impl Resolve<'_> {
                 }
                 Flat::Instantiation { list, values }
             }
-            Constraint::Precedence(p) => Flat::Precedence { list: self.list(&p.list)?, values: p.values.clone(), covered: p.covered },
+            Constraint::Precedence(p) => Flat::Precedence {
+                list: self.list(&p.list)?,
+                values: p.values.clone(),
+                covered: p.covered,
+            },
             Constraint::Clause(cl) => Flat::Clause {
-                list: cl.list.iter().map(|b| self.c.boolean(b)).collect::<Result<Vec<_>>>()?,
+                list: cl
+                    .list
+                    .iter()
+                    .map(|b| self.c.boolean(b))
+                    .collect::<Result<Vec<_>>>()?,
             },
             Constraint::Knapsack(_) => return Err(Error::Unsupported("knapsack".into())),
             Constraint::BinPacking(_) => return Err(Error::Unsupported("binPacking".into())),
@@ -386,18 +579,28 @@ impl Resolve<'_> {
         if objs.len() > 1 {
             return Err(Error::Unsupported("several objectives".into()));
         }
-        let Some(o) = objs.first() else { return Ok(None) };
+        let Some(o) = objs.first() else {
+            return Ok(None);
+        };
         let (minimize, e) = match o {
             Objective::Minimize(e) => (true, e),
             Objective::Maximize(e) => (false, e),
         };
-        let e = e.unroll(instance).map_err(|e| Error::Translate(one_line(&e.to_string())))?;
+        let e = e
+            .unroll(instance)
+            .map_err(|e| Error::Translate(one_line(&e.to_string())))?;
         let list = self.list(&e.list)?;
         let kind = match e.ty {
             ObjType::Sum => {
-                let coeffs = if e.coeffs.is_empty() { vec![1; list.len()] } else { e.coeffs.clone() };
+                let coeffs = if e.coeffs.is_empty() {
+                    vec![1; list.len()]
+                } else {
+                    e.coeffs.clone()
+                };
                 if coeffs.len() != list.len() {
-                    return Err(Error::Translate("objective: coeffs and list differ in length".into()));
+                    return Err(Error::Translate(
+                        "objective: coeffs and list differ in length".into(),
+                    ));
                 }
                 ObjKind::Sum { list, coeffs }
             }
@@ -414,9 +617,13 @@ impl Resolve<'_> {
 fn columns(rows: &[Vec<Expr>]) -> Result<Vec<Vec<Expr>>> {
     let width = rows.first().map_or(0, Vec::len);
     if rows.iter().any(|r| r.len() != width) {
-        return Err(Error::Translate("a matrix with rows of different lengths".into()));
+        return Err(Error::Translate(
+            "a matrix with rows of different lengths".into(),
+        ));
     }
-    Ok((0..width).map(|j| rows.iter().map(|r| r[j].clone()).collect()).collect())
+    Ok((0..width)
+        .map(|j| rows.iter().map(|r| r[j].clone()).collect())
+        .collect())
 }
 
 /// The automaton of a `regular` (states named, `start` and `final` given) or
@@ -455,10 +662,17 @@ fn automaton(
             let roots: Vec<usize> = (0..n).filter(|&q| !arcs.iter().any(|a| a.2 == q)).collect();
             let sinks: Vec<usize> = (0..n).filter(|&q| !arcs.iter().any(|a| a.0 == q)).collect();
             let ([root], [sink]) = (&roots[..], &sinks[..]) else {
-                return Err(Error::Translate("an mdd needs one root and one terminal node".into()));
+                return Err(Error::Translate(
+                    "an mdd needs one root and one terminal node".into(),
+                ));
             };
             (*root, vec![*sink])
         }
     };
-    Ok(Automaton { states: ids.len(), start, finals, transitions: arcs })
+    Ok(Automaton {
+        states: ids.len(),
+        start,
+        finals,
+        transitions: arcs,
+    })
 }

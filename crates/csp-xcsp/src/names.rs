@@ -51,7 +51,10 @@ pub struct Names {
 }
 
 fn ranges(r: &xcsp3_serde::RangeList<i64>) -> Vec<(i64, i64)> {
-    r.iter().map(|x| (*x.start(), *x.end())).filter(|(a, b)| a <= b).collect()
+    r.iter()
+        .map(|x| (*x.start(), *x.end()))
+        .filter(|(a, b)| a <= b)
+        .collect()
 }
 
 impl Names {
@@ -61,7 +64,10 @@ impl Names {
         for v in &instance.variables {
             let id = names.vars.len();
             names.add(&v.identifier)?;
-            names.vars.push(VarInfo { name: v.identifier.clone(), domain: ranges(&v.domain) });
+            names.vars.push(VarInfo {
+                name: v.identifier.clone(),
+                domain: ranges(&v.domain),
+            });
             names.singles.insert(v.identifier.clone(), id);
             names.decls.push(Decl::Single(id));
         }
@@ -78,7 +84,9 @@ impl Names {
                         a.identifier
                     ))
                 })?;
-            let unrolled = a.unroll().map_err(|e| Error::Translate(one_line(&e.to_string())))?;
+            let unrolled = a
+                .unroll()
+                .map_err(|e| Error::Translate(one_line(&e.to_string())))?;
             let mut domains: Vec<Option<Vec<(i64, i64)>>> = vec![None; cells];
             let mut others = None;
             for (refs, dom) in &unrolled.domains {
@@ -113,14 +121,18 @@ impl Names {
                 }
             }
             names.arrays.insert(a.identifier.clone(), names.decls.len());
-            names.decls.push(Decl::Array(a.identifier.clone(), a.size.clone(), ids));
+            names
+                .decls
+                .push(Decl::Array(a.identifier.clone(), a.size.clone(), ids));
         }
         Ok(names)
     }
 
     fn add(&self, name: &str) -> Result<()> {
         if self.singles.contains_key(name) || self.arrays.contains_key(name) {
-            return Err(Error::Translate(format!("variable {name} is declared twice")));
+            return Err(Error::Translate(format!(
+                "variable {name} is declared twice"
+            )));
         }
         Ok(())
     }
@@ -141,8 +153,9 @@ impl Names {
                 let Decl::Array(_, size, cells) = &self.decls[d] else {
                     unreachable!("arrays map to array declarations")
                 };
-                let cell = flat_index(size, idx)
-                    .ok_or_else(|| Error::Translate(format!("{} is outside its array", ref_name(r))))?;
+                let cell = flat_index(size, idx).ok_or_else(|| {
+                    Error::Translate(format!("{} is outside its array", ref_name(r)))
+                })?;
                 Ok(cells[cell])
             }
         }
@@ -208,6 +221,11 @@ mod tests {
         let r = SimpleRef::ArrayAccess("x".to_string(), vec![0, 0]);
         assert_eq!(names.lookup(&r).unwrap(), None);
         assert!(names.var(&r).is_err());
-        assert_eq!(names.var(&SimpleRef::ArrayAccess("x".into(), vec![1, 1])).unwrap(), 3);
+        assert_eq!(
+            names
+                .var(&SimpleRef::ArrayAccess("x".into(), vec![1, 1]))
+                .unwrap(),
+            3
+        );
     }
 }

@@ -29,7 +29,11 @@ pub fn instantiation(names: &Names, values: &[i64], cost: Option<i64>) -> String
             }
             Decl::Array(name, size, cells) => {
                 list.push(format!("{name}{}", "[]".repeat(size.len())));
-                vals.extend(cells.iter().map(|c| c.map_or("*".to_string(), |i| values[i].to_string())));
+                vals.extend(
+                    cells
+                        .iter()
+                        .map(|c| c.map_or("*".to_string(), |i| values[i].to_string())),
+                );
             }
         }
     }
@@ -37,7 +41,11 @@ pub fn instantiation(names: &Names, values: &[i64], cost: Option<i64>) -> String
         Some(c) => format!("<instantiation type=\"solution\" cost=\"{c}\">"),
         None => "<instantiation type=\"solution\">".to_string(),
     };
-    format!("{head}\n  <list> {} </list>\n  <values> {} </values>\n</instantiation>", list.join(" "), vals.join(" "))
+    format!(
+        "{head}\n  <list> {} </list>\n  <values> {} </values>\n</instantiation>",
+        list.join(" "),
+        vals.join(" ")
+    )
 }
 
 /// Reads an `<instantiation>` (optionally as competition `v ` lines, other
@@ -46,13 +54,22 @@ pub fn instantiation(names: &Names, values: &[i64], cost: Option<i64>) -> String
 pub fn read_solution(names: &Names, text: &str) -> Result<Vec<i64>> {
     let has_v = text.lines().any(|l| l.starts_with("v "));
     let xml: String = if has_v {
-        text.lines().filter_map(|l| l.strip_prefix("v ")).collect::<Vec<_>>().join("\n")
+        text.lines()
+            .filter_map(|l| l.strip_prefix("v "))
+            .collect::<Vec<_>>()
+            .join("\n")
     } else {
         text.to_string()
     };
-    let start = xml.find("<instantiation").ok_or_else(|| Error::Solution("no <instantiation> in the solution".into()))?;
-    let inst: Instantiation = quick_xml::de::from_str(&xml[start..])
-        .map_err(|e| Error::Solution(format!("invalid instantiation: {}", one_line(&e.to_string()))))?;
+    let start = xml
+        .find("<instantiation")
+        .ok_or_else(|| Error::Solution("no <instantiation> in the solution".into()))?;
+    let inst: Instantiation = quick_xml::de::from_str(&xml[start..]).map_err(|e| {
+        Error::Solution(format!(
+            "invalid instantiation: {}",
+            one_line(&e.to_string())
+        ))
+    })?;
     let mut refs = Vec::new();
     for r in &inst.list {
         refs.extend(expand(names, r)?);
@@ -70,14 +87,19 @@ pub fn read_solution(names: &Names, text: &str) -> Result<Vec<i64>> {
             (Some(i), Some(v)) => values[i] = Some(*v),
             (None, _) => {}
             (Some(i), None) => {
-                return Err(Error::Solution(format!("no value for {}", names.vars[i].name)));
+                return Err(Error::Solution(format!(
+                    "no value for {}",
+                    names.vars[i].name
+                )));
             }
         }
     }
     values
         .iter()
         .enumerate()
-        .map(|(i, v)| v.ok_or_else(|| Error::Solution(format!("no value for {}", names.vars[i].name))))
+        .map(|(i, v)| {
+            v.ok_or_else(|| Error::Solution(format!("no value for {}", names.vars[i].name)))
+        })
         .collect()
 }
 
@@ -94,7 +116,10 @@ fn expand(names: &Names, r: &VarRef) -> Result<Vec<SimpleRef<String>>> {
                 })
                 .ok_or_else(|| Error::Solution(format!("unknown array {n}")))?;
             if size.len() != idx.len() {
-                return Err(Error::Solution(format!("{n} has {} dimensions", size.len())));
+                return Err(Error::Solution(format!(
+                    "{n} has {} dimensions",
+                    size.len()
+                )));
             }
             let mut out: Vec<Vec<usize>> = vec![vec![]];
             for (d, ix) in idx.iter().enumerate() {
@@ -106,9 +131,15 @@ fn expand(names: &Names, r: &VarRef) -> Result<Vec<SimpleRef<String>>> {
                 if *range.end() >= size[d] {
                     return Err(Error::Solution(format!("index out of bounds in {n}")));
                 }
-                out = out.into_iter().flat_map(|p| range.clone().map(move |i| [&p[..], &[i]].concat())).collect();
+                out = out
+                    .into_iter()
+                    .flat_map(|p| range.clone().map(move |i| [&p[..], &[i]].concat()))
+                    .collect();
             }
-            Ok(out.into_iter().map(|i| SimpleRef::ArrayAccess(n.clone(), i)).collect())
+            Ok(out
+                .into_iter()
+                .map(|i| SimpleRef::ArrayAccess(n.clone(), i))
+                .collect())
         }
         VarRef::Placeholder(_) => Err(Error::Solution("a placeholder in a solution".into())),
     }

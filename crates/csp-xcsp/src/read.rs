@@ -18,9 +18,12 @@ pub const MAX_INSTANCE_BYTES: u64 = csp_cli::input::MAX_INPUT_BYTES;
 /// decompression.
 pub fn read_instance_text(path: &Path) -> Result<String> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| Error::Read(format!("cannot read {name}: {e}")))?;
+    let file =
+        std::fs::File::open(path).map_err(|e| Error::Read(format!("cannot read {name}: {e}")))?;
     if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(Error::Read(format!("cannot read {name}: it is a directory")));
+        return Err(Error::Read(format!(
+            "cannot read {name}: it is a directory"
+        )));
     }
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     let bytes = match ext {
@@ -34,11 +37,13 @@ pub fn read_instance_text(path: &Path) -> Result<String> {
                 lzma_rs::lzma_decompress(&mut input, &mut out).map_err(|e| e.to_string())
             };
             if let Err(e) = result {
-                return Err(Error::Read(if out.bytes.len() as u64 > MAX_INSTANCE_BYTES {
-                    too_large(&name)
-                } else {
-                    format!("cannot decompress {name}: {}", one_line(&e))
-                }));
+                return Err(Error::Read(
+                    if out.bytes.len() as u64 > MAX_INSTANCE_BYTES {
+                        too_large(&name)
+                    } else {
+                        format!("cannot decompress {name}: {}", one_line(&e))
+                    },
+                ));
             }
             out.bytes
         }
@@ -117,7 +122,13 @@ pub fn parse_instance(text: &str) -> Result<Instance> {
 /// XCSP3-core, or of the first XML error.
 fn check_core(text: &str) -> Result<()> {
     let mut reader = quick_xml::Reader::from_str(text);
-    let line_of = |pos: u64| text.as_bytes()[..(pos as usize).min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_of = |pos: u64| {
+        text.as_bytes()[..(pos as usize).min(text.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
+    };
     let mut seen_instance = false;
     loop {
         let pos = reader.buffer_position();
@@ -135,7 +146,9 @@ fn check_core(text: &str) -> Result<()> {
                         seen_instance = true;
                         let ty = attr("type").unwrap_or_default();
                         if ty != "CSP" && ty != "COP" {
-                            return Err(Error::Unsupported(format!("framework {ty} (only CSP and COP)")));
+                            return Err(Error::Unsupported(format!(
+                                "framework {ty} (only CSP and COP)"
+                            )));
                         }
                     }
                     "var" | "array" => {
@@ -152,8 +165,14 @@ fn check_core(text: &str) -> Result<()> {
                             )));
                         }
                     }
-                    _ if attr("type").is_some_and(|t| t.contains("soft")) || attr("violationCost").is_some() || attr("defaultCost").is_some() => {
-                        return Err(Error::Unsupported(format!("soft constraint <{tag}> (line {})", line_of(pos))));
+                    _ if attr("type").is_some_and(|t| t.contains("soft"))
+                        || attr("violationCost").is_some()
+                        || attr("defaultCost").is_some() =>
+                    {
+                        return Err(Error::Unsupported(format!(
+                            "soft constraint <{tag}> (line {})",
+                            line_of(pos)
+                        )));
                     }
                     _ => {}
                 }
@@ -170,7 +189,9 @@ fn check_core(text: &str) -> Result<()> {
         }
     }
     if !seen_instance {
-        return Err(Error::Parse("no <instance> element: not an XCSP3 file".into()));
+        return Err(Error::Parse(
+            "no <instance> element: not an XCSP3 file".into(),
+        ));
     }
     Ok(())
 }
@@ -181,7 +202,9 @@ mod tests {
 
     #[test]
     fn malformed_xml_is_one_line_with_its_line() {
-        let err = parse_instance("<instance type=\"CSP\">\n<variables>\n<var id=\"x\"> 0..1 </vars>").unwrap_err();
+        let err =
+            parse_instance("<instance type=\"CSP\">\n<variables>\n<var id=\"x\"> 0..1 </vars>")
+                .unwrap_err();
         let msg = err.to_string();
         assert!(msg.starts_with("malformed XML at line 3"), "{msg}");
         assert!(!msg.contains('\n'));
@@ -190,7 +213,10 @@ mod tests {
     #[test]
     fn set_variables_are_refused() {
         let err = parse_instance("<instance type=\"CSP\"><variables><var id=\"s\" type=\"set\"> [] </var></variables></instance>").unwrap_err();
-        assert_eq!(err.to_string(), "not in XCSP3-core: set variables (line 1; only integer variables)");
+        assert_eq!(
+            err.to_string(),
+            "not in XCSP3-core: set variables (line 1; only integer variables)"
+        );
     }
 
     #[test]
@@ -209,7 +235,12 @@ mod tests {
         std::fs::write(&lz, out).unwrap();
         assert_eq!(read_instance_text(&lz).unwrap(), text);
         std::fs::write(&lz, b"garbage").unwrap();
-        assert!(read_instance_text(&lz).unwrap_err().to_string().starts_with("cannot decompress"));
+        assert!(
+            read_instance_text(&lz)
+                .unwrap_err()
+                .to_string()
+                .starts_with("cannot decompress")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -37,7 +37,13 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { config: default_config(), all_solutions: false, num_solutions: None, stats: false, cancel: None }
+        Options {
+            config: default_config(),
+            all_solutions: false,
+            num_solutions: None,
+            stats: false,
+            cancel: None,
+        }
     }
 }
 
@@ -111,11 +117,17 @@ pub fn run(problem: &Problem, options: &Options, out: &mut dyn Write) -> Result<
         t.model.num_constraints()
     )
     .map_err(io)?;
-    let project = |t: &Translation, values: &[i64]| -> Vec<i64> { t.vars.iter().map(|v| values[v.index()]).collect() };
+    let project = |t: &Translation, values: &[i64]| -> Vec<i64> {
+        t.vars.iter().map(|v| values[v.index()]).collect()
+    };
     let mut solutions = Vec::new();
     let (answer, objective, stats) = match t.objective {
         None => {
-            let limit = if options.all_solutions { options.num_solutions } else { Some(options.num_solutions.unwrap_or(1)) };
+            let limit = if options.all_solutions {
+                options.num_solutions
+            } else {
+                Some(options.num_solutions.unwrap_or(1))
+            };
             config.limits.solutions = limit;
             let mut solver = Solver::new(&t.model, config)?;
             while let Some(s) = solver.next_solution() {
@@ -138,7 +150,9 @@ pub fn run(problem: &Problem, options: &Options, out: &mut dyn Write) -> Result<
             let stop = config_cancel.clone();
             let optimum = solver.optimize_with(var, goal, |s| {
                 let values = project(&t, s.values());
-                if let Err(e) = writeln!(out, "o {}", s.values()[var.index()]).and_then(|()| out.flush()) {
+                if let Err(e) =
+                    writeln!(out, "o {}", s.values()[var.index()]).and_then(|()| out.flush())
+                {
                     // Nobody reads what the search would find: stop it.
                     stop.cancel();
                     failed.get_or_insert(e);
@@ -169,7 +183,11 @@ pub fn run(problem: &Problem, options: &Options, out: &mut dyn Write) -> Result<
         write_v(out, &instantiation(&problem.names, last, objective)).map_err(io)?;
     }
     out.flush().map_err(io)?;
-    Ok(Outcome { answer, solutions, objective })
+    Ok(Outcome {
+        answer,
+        solutions,
+        objective,
+    })
 }
 
 fn write_v(out: &mut dyn Write, text: &str) -> std::io::Result<()> {

@@ -42,9 +42,15 @@ pub struct Translation {
 /// # Ok::<(), csp_xcsp::Error>(())
 /// ```
 pub fn translate(problem: &Problem) -> Result<Translation> {
-    let mut t = T { m: Model::new(), vars: Vec::new(), consts: HashMap::new(), cache: HashMap::new() };
+    let mut t = T {
+        m: Model::new(),
+        vars: Vec::new(),
+        consts: HashMap::new(),
+        cache: HashMap::new(),
+    };
     for v in &problem.names.vars {
-        let domain = domain_of(&v.domain).map_err(|e| Error::Translate(format!("variable {}: {e}", v.name)))?;
+        let domain = domain_of(&v.domain)
+            .map_err(|e| Error::Translate(format!("variable {}: {e}", v.name)))?;
         let id = t.m.named_int_var(v.name.clone(), domain)?;
         t.vars.push(id);
     }
@@ -58,19 +64,33 @@ pub fn translate(problem: &Problem) -> Result<Translation> {
             let e = match &g.kind {
                 ObjKind::Sum { list, coeffs } => Expr::Call(
                     Op::Add,
-                    list.iter().zip(coeffs).map(|(e, &c)| Expr::Call(Op::Mul, vec![Expr::Const(c), e.clone()])).collect(),
+                    list.iter()
+                        .zip(coeffs)
+                        .map(|(e, &c)| Expr::Call(Op::Mul, vec![Expr::Const(c), e.clone()]))
+                        .collect(),
                 ),
                 ObjKind::Maximum(l) => Expr::Call(Op::Max, l.clone()),
                 ObjKind::Minimum(l) => Expr::Call(Op::Min, l.clone()),
                 ObjKind::NValues(l) => t.nvalues_expr(l, &[])?,
             };
             let v = t.term(&e)?;
-            Some((v, if g.minimize { CoreGoal::Minimize } else { CoreGoal::Maximize }))
+            Some((
+                v,
+                if g.minimize {
+                    CoreGoal::Minimize
+                } else {
+                    CoreGoal::Maximize
+                },
+            ))
         }
     };
     let mut vars = t.vars;
     vars.truncate(n);
-    Ok(Translation { model: t.m, vars, objective })
+    Ok(Translation {
+        model: t.m,
+        vars,
+        objective,
+    })
 }
 
 fn domain_of(ranges: &[(i64, i64)]) -> std::result::Result<Domain, String> {
@@ -78,9 +98,14 @@ fn domain_of(ranges: &[(i64, i64)]) -> std::result::Result<Domain, String> {
         [] => Err("empty domain".into()),
         [(lo, hi)] => Ok(Domain::from(*lo..=*hi)),
         _ => {
-            let count: u64 = ranges.iter().map(|&(a, b)| (b as i128 - a as i128 + 1) as u64).sum();
+            let count: u64 = ranges
+                .iter()
+                .map(|&(a, b)| (b as i128 - a as i128 + 1) as u64)
+                .sum();
             if count > MAX_LISTED_VALUES {
-                return Err(format!("a domain of {count} values in several ranges (limit {MAX_LISTED_VALUES})"));
+                return Err(format!(
+                    "a domain of {count} values in several ranges (limit {MAX_LISTED_VALUES})"
+                ));
             }
             Ok(Domain::from_values(ranges.iter().flat_map(|&(a, b)| a..=b)))
         }
@@ -192,7 +217,13 @@ impl T {
             self.linear(e, 1, &mut lin)?;
             return self.lin_var(lin);
         }
-        let f = |t: &mut T, function: Function, x: VarId, y: Option<VarId>, lo: i128, hi: i128| -> Result<VarId> {
+        let f = |t: &mut T,
+                 function: Function,
+                 x: VarId,
+                 y: Option<VarId>,
+                 lo: i128,
+                 hi: i128|
+         -> Result<VarId> {
             let z = t.aux(lo, hi)?;
             t.m.post(match y {
                 Some(y) => Func::binary(function, x, y, z),
@@ -200,17 +231,31 @@ impl T {
             })?;
             Ok(z)
         };
-        let vs = args.iter().map(|a| self.term(a)).collect::<Result<Vec<_>>>()?;
-        let bs = vs.iter().map(|&v| self.bounds(v).map(|(a, b)| (a as i128, b as i128))).collect::<Result<Vec<_>>>()?;
+        let vs = args
+            .iter()
+            .map(|a| self.term(a))
+            .collect::<Result<Vec<_>>>()?;
+        let bs = vs
+            .iter()
+            .map(|&v| self.bounds(v).map(|(a, b)| (a as i128, b as i128)))
+            .collect::<Result<Vec<_>>>()?;
         let arity = |n: usize| {
-            if vs.len() == n { Ok(()) } else { Err(Error::Translate(format!("{op:?} takes {n} arguments"))) }
+            if vs.len() == n {
+                Ok(())
+            } else {
+                Err(Error::Translate(format!("{op:?} takes {n} arguments")))
+            }
         };
         match op {
             Op::Abs => {
                 arity(1)?;
                 let (a, b) = bs[0];
                 let hi = a.abs().max(b.abs());
-                let lo = if a <= 0 && 0 <= b { 0 } else { a.abs().min(b.abs()) };
+                let lo = if a <= 0 && 0 <= b {
+                    0
+                } else {
+                    a.abs().min(b.abs())
+                };
                 f(self, Function::Abs, vs[0], None, lo, hi)
             }
             Op::Dist => {
@@ -223,7 +268,14 @@ impl T {
                     arity(1)?;
                     (vs[0], vec![(vs[0], bs[0])])
                 } else {
-                    (vs[0], vs[1..].iter().copied().zip(bs[1..].iter().copied()).collect())
+                    (
+                        vs[0],
+                        vs[1..]
+                            .iter()
+                            .copied()
+                            .zip(bs[1..].iter().copied())
+                            .collect(),
+                    )
                 };
                 let mut ab = bs[0];
                 for (v, b) in rest.drain(..) {
@@ -243,7 +295,11 @@ impl T {
             Op::Mod => {
                 arity(2)?;
                 let m = (bs[1].0.abs().max(bs[1].1.abs()) - 1).max(0);
-                let (lo, hi) = if bs[0].0 >= 0 { (0, m.min(bs[0].1)) } else { (-m, m) };
+                let (lo, hi) = if bs[0].0 >= 0 {
+                    (0, m.min(bs[0].1))
+                } else {
+                    (-m, m)
+                };
                 f(self, Function::Mod, vs[0], Some(vs[1]), lo, hi)
             }
             Op::Pow => {
@@ -273,7 +329,11 @@ impl T {
                     (lo.max().unwrap_or(0), hi.max().unwrap_or(0))
                 };
                 let z = self.aux(lo, hi)?;
-                if *op == Op::Min { self.m.min(&vs, z)? } else { self.m.max(&vs, z)? };
+                if *op == Op::Min {
+                    self.m.min(&vs, z)?
+                } else {
+                    self.m.max(&vs, z)?
+                };
                 Ok(z)
             }
             Op::If => {
@@ -303,8 +363,12 @@ impl T {
                 self.linear(&args[0], k, lin)?;
                 self.linear(&args[1], k.checked_neg().ok_or_else(overflow)?, lin)?;
             }
-            Expr::Call(Op::Neg, args) if args.len() == 1 => self.linear(&args[0], k.checked_neg().ok_or_else(overflow)?, lin)?,
-            Expr::Call(Op::Mul, args) if args.iter().filter(|a| a.as_const().is_none()).count() <= 1 => {
+            Expr::Call(Op::Neg, args) if args.len() == 1 => {
+                self.linear(&args[0], k.checked_neg().ok_or_else(overflow)?, lin)?
+            }
+            Expr::Call(Op::Mul, args)
+                if args.iter().filter(|a| a.as_const().is_none()).count() <= 1 =>
+            {
                 let mut k = k;
                 let mut rest = None;
                 for a in args {
@@ -336,7 +400,10 @@ impl T {
             }
         }
         terms.retain(|t| t.0 != 0);
-        Lin { terms, constant: lin.constant }
+        Lin {
+            terms,
+            constant: lin.constant,
+        }
     }
 
     fn lin_bounds(&self, lin: &Lin) -> Result<(i128, i128)> {
@@ -354,7 +421,8 @@ impl T {
     /// auxiliary variable tied by a linear equation.
     fn lin_var(&mut self, lin: Lin) -> Result<VarId> {
         let lin = Self::normal(lin);
-        let c = i64::try_from(lin.constant).map_err(|_| Error::Translate("a constant overflows 64 bits".into()))?;
+        let c = i64::try_from(lin.constant)
+            .map_err(|_| Error::Translate("a constant overflows 64 bits".into()))?;
         match lin.terms[..] {
             [] => return self.constant(c),
             [(1, v)] if c == 0 => return Ok(v),
@@ -379,8 +447,13 @@ impl T {
         self.linear(a, 1, &mut lin)?;
         self.linear(b, -1, &mut lin)?;
         let lin = Self::normal(lin);
-        let rhs = i64::try_from(-lin.constant).map_err(|_| Error::Translate("a constant overflows 64 bits".into()))?;
-        Ok((lin.terms.iter().map(|t| t.0).collect(), lin.terms.iter().map(|t| t.1).collect(), rhs))
+        let rhs = i64::try_from(-lin.constant)
+            .map_err(|_| Error::Translate("a constant overflows 64 bits".into()))?;
+        Ok((
+            lin.terms.iter().map(|t| t.0).collect(),
+            lin.terms.iter().map(|t| t.1).collect(),
+            rhs,
+        ))
     }
 
     /// Posts `e` as a constraint (it must hold).
@@ -397,10 +470,14 @@ impl T {
                     self.post(a)?;
                 }
             }
-            Expr::Call(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Ne), args) if args.len() == 2 => {
+            Expr::Call(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Ne), args)
+                if args.len() == 2 =>
+            {
                 let (coeffs, vars, rhs) = self.comparison(&args[0], &args[1])?;
                 if vars.is_empty() {
-                    return self.post(&Expr::Const(i64::from(relation(*op).holds(0, i128::from(rhs)))));
+                    return self.post(&Expr::Const(i64::from(
+                        relation(*op).holds(0, i128::from(rhs)),
+                    )));
                 }
                 self.m.linear(&coeffs, &vars, relation(*op), rhs)?;
             }
@@ -415,7 +492,10 @@ impl T {
                 }
             }
             Expr::Call(Op::Or, args) => {
-                let lits = args.iter().map(|a| self.lit(a)).collect::<Result<Vec<_>>>()?;
+                let lits = args
+                    .iter()
+                    .map(|a| self.lit(a))
+                    .collect::<Result<Vec<_>>>()?;
                 self.m.post(BoolOr::clause(&lits))?;
             }
             Expr::Call(Op::Imp, args) if args.len() == 2 => {
@@ -428,7 +508,11 @@ impl T {
             }
             Expr::In(x, set) if set.iter().all(|s| s.as_const().is_some()) => {
                 let v = self.term(x)?;
-                let tuples: Vec<Vec<Value>> = set.iter().filter_map(Expr::as_const).map(|c| vec![c]).collect();
+                let tuples: Vec<Vec<Value>> = set
+                    .iter()
+                    .filter_map(Expr::as_const)
+                    .map(|c| vec![c])
+                    .collect();
                 self.m.table(&[v], tuples)?;
             }
             e => {
@@ -471,7 +555,10 @@ impl T {
             Expr::Const(c) => return self.constant(i64::from(*c != 0)),
             Expr::In(x, set) if set.iter().any(|s| s.as_const().is_none()) => {
                 // Variables among the values: one equality each.
-                let eqs = set.iter().map(|s| call(Op::Eq, vec![(**x).clone(), s.clone()])).collect();
+                let eqs = set
+                    .iter()
+                    .map(|s| call(Op::Eq, vec![(**x).clone(), s.clone()]))
+                    .collect();
                 return self.reify(&call(Op::Or, eqs));
             }
             Expr::In(x, set) => {
@@ -479,10 +566,16 @@ impl T {
                 let set: Vec<i64> = set.iter().filter_map(Expr::as_const).collect();
                 let dom = self.m.domain(x)?.clone();
                 if dom.len() as u64 > MAX_LISTED_VALUES {
-                    return Err(Error::Translate("`in` over a domain larger than 2^20 values".into()));
+                    return Err(Error::Translate(
+                        "`in` over a domain larger than 2^20 values".into(),
+                    ));
                 }
                 let b = self.m.bool_var();
-                let tuples = dom.values().into_iter().map(|v| vec![v, i64::from(set.contains(&v))]).collect();
+                let tuples = dom
+                    .values()
+                    .into_iter()
+                    .map(|v| vec![v, i64::from(set.contains(&v))])
+                    .collect();
                 self.m.table(&[x, b], tuples)?;
                 return Ok(b);
             }
@@ -513,7 +606,10 @@ impl T {
                 self.m.linear(&[1, 1], &[a, b], Relation::Eq, 1)?;
             }
             Op::Or | Op::And => {
-                let mut lits = args.iter().map(|a| self.lit(a)).collect::<Result<Vec<_>>>()?;
+                let mut lits = args
+                    .iter()
+                    .map(|a| self.lit(a))
+                    .collect::<Result<Vec<_>>>()?;
                 if op == Op::Or {
                     self.m.post(BoolOr::reified(&lits, Lit::pos(b)))?;
                 } else {
@@ -522,7 +618,10 @@ impl T {
                 }
             }
             Op::Imp if args.len() == 2 => {
-                return self.reify(&call(Op::Or, vec![call(Op::Not, vec![args[0].clone()]), args[1].clone()]));
+                return self.reify(&call(
+                    Op::Or,
+                    vec![call(Op::Not, vec![args[0].clone()]), args[1].clone()],
+                ));
             }
             Op::Iff if args.len() >= 2 => {
                 if args.len() > 2 {
@@ -533,13 +632,21 @@ impl T {
                 self.m.linear_reif(&[1, -1], &[x, y], Relation::Eq, 0, b)?;
             }
             Op::Xor => {
-                let bits = args.iter().map(|a| self.reify(a)).collect::<Result<Vec<_>>>()?;
+                let bits = args
+                    .iter()
+                    .map(|a| self.reify(a))
+                    .collect::<Result<Vec<_>>>()?;
                 let bits: Vec<Expr> = bits.into_iter().map(|v| self.expr_of(v)).collect();
                 let sum = self.term(&call(Op::Add, bits))?;
                 let two = self.constant(2)?;
                 self.m.modulo(sum, two, b)?;
             }
-            _ => return Err(Error::Translate(format!("{op:?} with {} arguments", args.len()))),
+            _ => {
+                return Err(Error::Translate(format!(
+                    "{op:?} with {} arguments",
+                    args.len()
+                )));
+            }
         }
         Ok(b)
     }
@@ -555,7 +662,10 @@ impl T {
                         self.post(&call(Op::Ge, vec![lhs.clone(), Expr::Const(lo)]))?;
                         self.post(&call(Op::Le, vec![lhs, Expr::Const(hi)]))
                     }
-                    _ => self.post(&Expr::In(Box::new(lhs), set.iter().map(|&c| Expr::Const(c)).collect())),
+                    _ => self.post(&Expr::In(
+                        Box::new(lhs),
+                        set.iter().map(|&c| Expr::Const(c)).collect(),
+                    )),
                 }
             }
         }

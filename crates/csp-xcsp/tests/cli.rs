@@ -10,7 +10,9 @@ fn bin() -> Command {
 }
 
 fn set(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/xcsp3-benchmarks").join(file)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/xcsp3-benchmarks")
+        .join(file)
 }
 
 fn run(args: &[&str]) -> Output {
@@ -36,23 +38,39 @@ fn solves_and_the_printed_solution_checks() {
     assert!(out.status.success());
     let stdout = text(&out.stdout);
     assert!(stdout.contains("\ns SATISFIABLE\n"), "{stdout}");
-    assert!(stdout.contains("v <instantiation type=\"solution\">\nv   <list> q[] </list>\n"), "{stdout}");
+    assert!(
+        stdout.contains("v <instantiation type=\"solution\">\nv   <list> q[] </list>\n"),
+        "{stdout}"
+    );
     let solution = temp("queens.sol", stdout.as_bytes());
-    let check = run(&[file.to_str().unwrap(), "--check", solution.to_str().unwrap()]);
+    let check = run(&[
+        file.to_str().unwrap(),
+        "--check",
+        solution.to_str().unwrap(),
+    ]);
     assert!(check.status.success(), "{}", text(&check.stderr));
-    assert_eq!(text(&check.stdout), "c solution verified: 3 constraints hold\n");
+    assert_eq!(
+        text(&check.stdout),
+        "c solution verified: 3 constraints hold\n"
+    );
 }
 
 #[test]
 fn a_wrong_solution_is_refused_in_one_line() {
     let file = set("Queens/Queens-8.xml");
-    let bad = temp("bad.sol", b"<instantiation><list> q[] </list><values> 0 0 0 0 0 0 0 0 </values></instantiation>");
+    let bad = temp(
+        "bad.sol",
+        b"<instantiation><list> q[] </list><values> 0 0 0 0 0 0 0 0 </values></instantiation>",
+    );
     let out = run(&[file.to_str().unwrap(), "--check", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("constraint 1 of 3 is violated"), "{err}");
-    let short = temp("short.sol", b"<instantiation><list> q[0..6] </list><values> 0 0 0 0 0 0 0 </values></instantiation>");
+    let short = temp(
+        "short.sol",
+        b"<instantiation><list> q[0..6] </list><values> 0 0 0 0 0 0 0 </values></instantiation>",
+    );
     let out = run(&[file.to_str().unwrap(), "--check", short.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no value for q[7]"));
@@ -65,8 +83,14 @@ fn optimisation_prints_improvements_then_the_optimum() {
     let stdout = text(&out.stdout);
     let o: Vec<&str> = stdout.lines().filter(|l| l.starts_with("o ")).collect();
     assert_eq!(o.last(), Some(&"o 25"), "{stdout}");
-    assert!(stdout.contains("\ns OPTIMUM FOUND\nv <instantiation type=\"solution\" cost=\"25\">\n"), "{stdout}");
-    assert!(stdout.lines().any(|l| l.starts_with("c nodes = ")), "{stdout}");
+    assert!(
+        stdout.contains("\ns OPTIMUM FOUND\nv <instantiation type=\"solution\" cost=\"25\">\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().any(|l| l.starts_with("c nodes = ")),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -138,10 +162,16 @@ fn bad_input_is_one_line_never_a_panic() {
 #[test]
 fn truncated_instances_never_panic() {
     // Every prefix of a few instances, at a stride: an error or an answer.
-    for file in ["Blackhole/Blackhole-example.xml", "BIBD/BIBD-7-7-3-3-1.xml", "RCPSP/RCPSP-j030-01-01.xml"] {
+    for file in [
+        "Blackhole/Blackhole-example.xml",
+        "BIBD/BIBD-7-7-3-3-1.xml",
+        "RCPSP/RCPSP-j030-01-01.xml",
+    ] {
         let text = std::fs::read_to_string(set(file)).unwrap();
         for cut in (0..text.len()).step_by(53) {
-            let Some(prefix) = text.get(..cut) else { continue };
+            let Some(prefix) = text.get(..cut) else {
+                continue;
+            };
             if let Ok(instance) = csp_xcsp::parse_instance(prefix)
                 && let Ok(problem) = csp_xcsp::Problem::new(&instance)
             {

@@ -24,7 +24,8 @@ fn every_shared_instance_parses_and_resolves() {
     for line in expected.lines().skip(1) {
         let file = line.split('\t').nth(1).unwrap();
         let text = read_instance_text(&dir().join(file)).unwrap();
-        let problem = Problem::new(&parse_instance(&text).unwrap()).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let problem =
+            Problem::new(&parse_instance(&text).unwrap()).unwrap_or_else(|e| panic!("{file}: {e}"));
         csp_xcsp::translate(&problem).unwrap_or_else(|e| panic!("{file}: {e}"));
         n += 1;
     }
@@ -55,21 +56,36 @@ fn shared_instances_are_answered_and_every_solution_verified() {
             ("satisfy", _) => assert_eq!(outcome.answer, Answer::Unsatisfiable, "{file}"),
             _ => {
                 assert_eq!(outcome.answer, Answer::OptimumFound, "{file}");
-                assert_eq!(outcome.objective.map(|o| o.to_string()).as_deref(), Some(answer), "{file}");
+                assert_eq!(
+                    outcome.objective.map(|o| o.to_string()).as_deref(),
+                    Some(answer),
+                    "{file}"
+                );
             }
         }
         assert!(!outcome.solutions.is_empty() || answer == "unsat", "{file}");
         let goal = problem.goal.as_ref();
         let mut last_objective = None;
         for values in &outcome.solutions {
-            assert_eq!(problem.violated(values), None, "{file}: a printed solution violates a constraint");
+            assert_eq!(
+                problem.violated(values),
+                None,
+                "{file}: a printed solution violates a constraint"
+            );
             for (v, x) in problem.names.vars.iter().zip(values) {
-                assert!(v.contains(*x), "{file}: {} = {x} outside its domain", v.name);
+                assert!(
+                    v.contains(*x),
+                    "{file}: {} = {x} outside its domain",
+                    v.name
+                );
             }
             if let Some(g) = goal {
                 let o = g.kind.eval(values).unwrap();
                 if let Some(prev) = last_objective {
-                    assert!(if g.minimize { o < prev } else { o > prev }, "{file}: not improving");
+                    assert!(
+                        if g.minimize { o < prev } else { o > prev },
+                        "{file}: not improving"
+                    );
                 }
                 last_objective = Some(o);
             }

@@ -18,8 +18,12 @@ fn instance(vars: &str, constraints: &str, objective: &str) -> String {
 
 /// Every assignment of the instance's variables the verifier accepts.
 fn brute(p: &Problem) -> BTreeSet<Vec<i64>> {
-    let domains: Vec<Vec<i64>> =
-        p.names.vars.iter().map(|v| v.domain.iter().flat_map(|&(a, b)| a..=b).collect()).collect();
+    let domains: Vec<Vec<i64>> = p
+        .names
+        .vars
+        .iter()
+        .map(|v| v.domain.iter().flat_map(|&(a, b)| a..=b).collect())
+        .collect();
     let mut all = BTreeSet::new();
     let mut idx = vec![0usize; domains.len()];
     loop {
@@ -58,7 +62,11 @@ fn agree(vars: &str, constraints: &str) -> usize {
     let p = Problem::new(&parse_instance(&xml).unwrap()).unwrap();
     let expected = brute(&p);
     for pruning in [Pruning::ForwardChecking, Pruning::Propagators] {
-        assert_eq!(engine(&p, pruning), expected, "{constraints} under {pruning:?}");
+        assert_eq!(
+            engine(&p, pruning),
+            expected,
+            "{constraints} under {pruning:?}"
+        );
     }
     expected.len()
 }
@@ -105,56 +113,143 @@ fn intension_logic() {
 
 #[test]
 fn extension_supports_conflicts_and_stars() {
-    agree(X3, "<extension><list> x[] </list><supports> (0,*,1)(2,2,*)(1,0,0) </supports></extension>");
-    agree(X3, "<extension><list> x[] </list><conflicts> (0,*,1)(2,2,2) </conflicts></extension>");
-    agree(X3, "<extension><list> x[0] x[0] x[1] </list><supports> (0,0,1)(1,2,0)(2,2,2) </supports></extension>");
+    agree(
+        X3,
+        "<extension><list> x[] </list><supports> (0,*,1)(2,2,*)(1,0,0) </supports></extension>",
+    );
+    agree(
+        X3,
+        "<extension><list> x[] </list><conflicts> (0,*,1)(2,2,2) </conflicts></extension>",
+    );
+    agree(
+        X3,
+        "<extension><list> x[0] x[0] x[1] </list><supports> (0,0,1)(1,2,0)(2,2,2) </supports></extension>",
+    );
 }
 
 #[test]
 fn all_different_all_equal_ordered_lex() {
     assert_eq!(agree(X3, "<allDifferent> x[] </allDifferent>"), 6);
-    agree(X4, "<allDifferent><list> x[] </list><except> 0 </except></allDifferent>");
-    agree(r#"<array id="m" size="[2][2]"> 0..2 </array>"#, "<allDifferent><matrix> m[][] </matrix></allDifferent>");
+    agree(
+        X4,
+        "<allDifferent><list> x[] </list><except> 0 </except></allDifferent>",
+    );
+    agree(
+        r#"<array id="m" size="[2][2]"> 0..2 </array>"#,
+        "<allDifferent><matrix> m[][] </matrix></allDifferent>",
+    );
     agree(X3, "<allEqual> x[] </allEqual>");
-    agree(X4, "<ordered><list> x[] </list><operator> lt </operator></ordered>");
-    agree(X3, "<ordered><list> x[] </list><lengths> 1 0 </lengths><operator> le </operator></ordered>");
+    agree(
+        X4,
+        "<ordered><list> x[] </list><operator> lt </operator></ordered>",
+    );
+    agree(
+        X3,
+        "<ordered><list> x[] </list><lengths> 1 0 </lengths><operator> le </operator></ordered>",
+    );
     let two = r#"<array id="a" size="[2]"> 0..2 </array><array id="b" size="[2]"> 0..2 </array>"#;
     for op in ["lt", "le", "gt", "ge"] {
-        agree(two, &format!("<lex><list> a[] </list><list> b[] </list><operator> {op} </operator></lex>"));
+        agree(
+            two,
+            &format!("<lex><list> a[] </list><list> b[] </list><operator> {op} </operator></lex>"),
+        );
     }
-    agree(r#"<array id="m" size="[2][2]"> 0..1 </array>"#, "<lex><matrix> m[][] </matrix><operator> lt </operator></lex>");
+    agree(
+        r#"<array id="m" size="[2][2]"> 0..1 </array>"#,
+        "<lex><matrix> m[][] </matrix><operator> lt </operator></lex>",
+    );
 }
 
 #[test]
 fn sums_counts_and_values() {
-    agree(X4, "<sum><list> x[] </list><coeffs> 2 -1 1 3 </coeffs><condition> (eq,3) </condition></sum>");
-    agree(X4, "<sum><list> x[0..2] </list><condition> (in,0..2) </condition></sum>");
-    agree(X3, "<sum><list> x[0..1] </list><coeffs> x[1] x[2] </coeffs><condition> (ge,3) </condition></sum>");
-    agree(X3, "<sum><list> x[] </list><condition> (ne,x[0]) </condition></sum>");
-    agree(X3, "<sum><list> x[] </list><condition> (in,set(1,4)) </condition></sum>");
-    agree(X4, "<count><list> x[] </list><values> 1 </values><condition> (eq,2) </condition></count>");
-    agree(X4, "<count><list> x[] </list><values> 0 2 </values><condition> (lt,x[0]) </condition></count>");
-    agree(X3, "<count><list> x[0..1] </list><values> x[2] </values><condition> (ge,1) </condition></count>");
-    agree(X4, "<nValues><list> x[] </list><condition> (eq,2) </condition></nValues>");
-    agree(X4, "<nValues><list> x[] </list><except> 0 </except><condition> (le,1) </condition></nValues>");
+    agree(
+        X4,
+        "<sum><list> x[] </list><coeffs> 2 -1 1 3 </coeffs><condition> (eq,3) </condition></sum>",
+    );
+    agree(
+        X4,
+        "<sum><list> x[0..2] </list><condition> (in,0..2) </condition></sum>",
+    );
+    agree(
+        X3,
+        "<sum><list> x[0..1] </list><coeffs> x[1] x[2] </coeffs><condition> (ge,3) </condition></sum>",
+    );
+    agree(
+        X3,
+        "<sum><list> x[] </list><condition> (ne,x[0]) </condition></sum>",
+    );
+    agree(
+        X3,
+        "<sum><list> x[] </list><condition> (in,set(1,4)) </condition></sum>",
+    );
+    agree(
+        X4,
+        "<count><list> x[] </list><values> 1 </values><condition> (eq,2) </condition></count>",
+    );
+    agree(
+        X4,
+        "<count><list> x[] </list><values> 0 2 </values><condition> (lt,x[0]) </condition></count>",
+    );
+    agree(
+        X3,
+        "<count><list> x[0..1] </list><values> x[2] </values><condition> (ge,1) </condition></count>",
+    );
+    agree(
+        X4,
+        "<nValues><list> x[] </list><condition> (eq,2) </condition></nValues>",
+    );
+    agree(
+        X4,
+        "<nValues><list> x[] </list><except> 0 </except><condition> (le,1) </condition></nValues>",
+    );
 }
 
 #[test]
 fn cardinality_extrema_element_channel() {
     let v = r#"<array id="x" size="[3]"> 0..2 </array><array id="c" size="[2]"> 0..3 </array>"#;
-    agree(v, "<cardinality><list> x[] </list><values> 0 1 </values><occurs> c[] </occurs></cardinality>");
-    agree(X3, r#"<cardinality><list> x[] </list><values closed="true"> 0 2 </values><occurs> 1 2 </occurs></cardinality>"#);
-    agree(X4, "<cardinality><list> x[] </list><values> 0 1 </values><occurs> 0..1 1..2 </occurs></cardinality>");
-    agree(X4, "<maximum><list> x[0..2] </list><condition> (eq,x[3]) </condition></maximum>");
-    agree(X4, "<minimum><list> x[] </list><condition> (gt,-1) </condition></minimum>");
-    agree(X4, "<element><list> 3 -1 2 </list><index> x[0] </index><value> x[1] </value></element>");
-    agree(X4, r#"<element><list startIndex="1"> x[1..3] </list><index> x[0] </index><value> 2 </value></element>"#);
-    agree(X4, "<element><list> x[1..3] </list><index> x[0] </index><condition> (ne,x[1]) </condition></element>");
+    agree(
+        v,
+        "<cardinality><list> x[] </list><values> 0 1 </values><occurs> c[] </occurs></cardinality>",
+    );
+    agree(
+        X3,
+        r#"<cardinality><list> x[] </list><values closed="true"> 0 2 </values><occurs> 1 2 </occurs></cardinality>"#,
+    );
+    agree(
+        X4,
+        "<cardinality><list> x[] </list><values> 0 1 </values><occurs> 0..1 1..2 </occurs></cardinality>",
+    );
+    agree(
+        X4,
+        "<maximum><list> x[0..2] </list><condition> (eq,x[3]) </condition></maximum>",
+    );
+    agree(
+        X4,
+        "<minimum><list> x[] </list><condition> (gt,-1) </condition></minimum>",
+    );
+    agree(
+        X4,
+        "<element><list> 3 -1 2 </list><index> x[0] </index><value> x[1] </value></element>",
+    );
+    agree(
+        X4,
+        r#"<element><list startIndex="1"> x[1..3] </list><index> x[0] </index><value> 2 </value></element>"#,
+    );
+    agree(
+        X4,
+        "<element><list> x[1..3] </list><index> x[0] </index><condition> (ne,x[1]) </condition></element>",
+    );
     agree(X3, "<channel><list> x[] </list></channel>");
     let two = r#"<array id="a" size="[3]"> 0..2 </array><array id="b" size="[3]"> 0..2 </array>"#;
-    agree(two, "<channel><list> a[] </list><list> b[] </list></channel>");
+    agree(
+        two,
+        "<channel><list> a[] </list><list> b[] </list></channel>",
+    );
     let bits = r#"<array id="b" size="[3]"> 0..1 </array><var id="v"> 0..3 </var>"#;
-    agree(bits, "<channel><list> b[] </list><value> v </value></channel>");
+    agree(
+        bits,
+        "<channel><list> b[] </list><value> v </value></channel>",
+    );
 }
 
 #[test]
@@ -169,42 +264,105 @@ fn automata_scheduling_circuit() {
         "<mdd><list> x[] </list><transitions> (r,0,n1)(r,1,n2)(n1,2,n3)(n2,0,n3)(n2,1,n3)(n3,1,t)(n3,2,t) </transitions></mdd>",
     );
     let tasks = r#"<array id="s" size="[3]"> 0..3 </array><array id="l" size="[3]"> 0..2 </array>"#;
-    agree(tasks, "<cumulative><origins> s[] </origins><lengths> l[] </lengths><heights> 2 1 1 </heights><condition> (le,2) </condition></cumulative>");
-    agree(tasks, "<noOverlap><origins> s[] </origins><lengths> l[] </lengths></noOverlap>");
-    agree(tasks, r#"<noOverlap zeroIgnored="false"><origins> s[] </origins><lengths> l[] </lengths></noOverlap>"#);
-    agree(r#"<array id="s" size="[3]"> 0..3 </array>"#, "<noOverlap><origins> s[] </origins><lengths> 2 1 2 </lengths></noOverlap>");
+    agree(
+        tasks,
+        "<cumulative><origins> s[] </origins><lengths> l[] </lengths><heights> 2 1 1 </heights><condition> (le,2) </condition></cumulative>",
+    );
+    agree(
+        tasks,
+        "<noOverlap><origins> s[] </origins><lengths> l[] </lengths></noOverlap>",
+    );
+    agree(
+        tasks,
+        r#"<noOverlap zeroIgnored="false"><origins> s[] </origins><lengths> l[] </lengths></noOverlap>"#,
+    );
+    agree(
+        r#"<array id="s" size="[3]"> 0..3 </array>"#,
+        "<noOverlap><origins> s[] </origins><lengths> 2 1 2 </lengths></noOverlap>",
+    );
     let boxes = r#"<array id="x" size="[3]"> 0..2 </array><array id="y" size="[3]"> 0..1 </array>"#;
-    agree(boxes, "<noOverlap><origins> (x[0],y[0])(x[1],y[1])(x[2],y[2]) </origins><lengths> (1,2)(2,1)(1,1) </lengths></noOverlap>");
-    assert_eq!(agree(r#"<array id="s" size="[4]"> 0..3 </array>"#, "<circuit> s[] </circuit>"), 20);
-    agree(r#"<array id="s" size="[3]"> 1..3 </array>"#, r#"<circuit><list startIndex="1"> s[] </list></circuit>"#);
-    agree(X3, "<instantiation><list> x[0] x[2] </list><values> 1 2 </values></instantiation>");
-    agree(X4, "<precedence><list> x[] </list><values> 0 1 2 </values></precedence>");
-    agree(X3, r#"<precedence><list> x[] </list><values> 0 1 </values><covered> true </covered></precedence>"#);
+    agree(
+        boxes,
+        "<noOverlap><origins> (x[0],y[0])(x[1],y[1])(x[2],y[2]) </origins><lengths> (1,2)(2,1)(1,1) </lengths></noOverlap>",
+    );
+    assert_eq!(
+        agree(
+            r#"<array id="s" size="[4]"> 0..3 </array>"#,
+            "<circuit> s[] </circuit>"
+        ),
+        20
+    );
+    agree(
+        r#"<array id="s" size="[3]"> 1..3 </array>"#,
+        r#"<circuit><list startIndex="1"> s[] </list></circuit>"#,
+    );
+    agree(
+        X3,
+        "<instantiation><list> x[0] x[2] </list><values> 1 2 </values></instantiation>",
+    );
+    agree(
+        X4,
+        "<precedence><list> x[] </list><values> 0 1 2 </values></precedence>",
+    );
+    agree(
+        X3,
+        r#"<precedence><list> x[] </list><values> 0 1 </values><covered> true </covered></precedence>"#,
+    );
 }
 
 #[test]
 fn groups_slides_and_blocks_unroll() {
-    agree(X4, "<group><intension> ne(%0,%1) </intension><args> x[0..1] </args><args> x[2] x[3] </args></group>");
-    agree(X4, "<group><sum><list> %... </list><condition> (eq,%0) </condition></sum><args> x[0] x[1..3] </args></group>");
-    agree(X4, "<slide><list> x[] </list><intension> lt(%0,%1) </intension></slide>");
-    agree(X4, r#"<slide circular="true"><list> x[] </list><intension> ne(%0,%1) </intension></slide>"#);
-    agree(X4, "<block><allDifferent> x[0..2] </allDifferent><intension> gt(x[3],x[0]) </intension></block>");
+    agree(
+        X4,
+        "<group><intension> ne(%0,%1) </intension><args> x[0..1] </args><args> x[2] x[3] </args></group>",
+    );
+    agree(
+        X4,
+        "<group><sum><list> %... </list><condition> (eq,%0) </condition></sum><args> x[0] x[1..3] </args></group>",
+    );
+    agree(
+        X4,
+        "<slide><list> x[] </list><intension> lt(%0,%1) </intension></slide>",
+    );
+    agree(
+        X4,
+        r#"<slide circular="true"><list> x[] </list><intension> ne(%0,%1) </intension></slide>"#,
+    );
+    agree(
+        X4,
+        "<block><allDifferent> x[0..2] </allDifferent><intension> gt(x[3],x[0]) </intension></block>",
+    );
 }
 
 #[test]
 fn objectives_reach_the_brute_force_optimum() {
     for (objective, minimize) in [
-        ("<minimize type=\"sum\"><list> x[] </list><coeffs> 3 -2 1 1 </coeffs></minimize>", true),
+        (
+            "<minimize type=\"sum\"><list> x[] </list><coeffs> 3 -2 1 1 </coeffs></minimize>",
+            true,
+        ),
         ("<maximize type=\"maximum\"> x[] </maximize>", false),
         ("<minimize type=\"minimum\"> x[0..2] </minimize>", true),
         ("<maximize type=\"nValues\"> x[] </maximize>", false),
         ("<minimize> add(mul(x[0],x[1]),x[2]) </minimize>", true),
     ] {
-        let xml = instance(X4, "<allDifferent> x[0..2] </allDifferent>", &format!("<objectives>{objective}</objectives>"));
+        let xml = instance(
+            X4,
+            "<allDifferent> x[0..2] </allDifferent>",
+            &format!("<objectives>{objective}</objectives>"),
+        );
         let p = Problem::new(&parse_instance(&xml).unwrap()).unwrap();
         let goal = p.goal.clone().unwrap();
-        let values = brute(&p).iter().map(|s| goal.kind.eval(s).unwrap()).collect::<Vec<_>>();
-        let best = if minimize { values.iter().min() } else { values.iter().max() }.copied();
+        let values = brute(&p)
+            .iter()
+            .map(|s| goal.kind.eval(s).unwrap())
+            .collect::<Vec<_>>();
+        let best = if minimize {
+            values.iter().min()
+        } else {
+            values.iter().max()
+        }
+        .copied();
         let mut out = Vec::new();
         let outcome = csp_xcsp::solve::run(&p, &Default::default(), &mut out).unwrap();
         assert_eq!(outcome.objective, best, "{objective}");

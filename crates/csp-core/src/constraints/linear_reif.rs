@@ -368,7 +368,16 @@ mod reified_pseudo_boolean {
         m.linear_reif(&[1, 1, 1], &x, Relation::Eq, 1, b).unwrap();
         m.linear(&[1], &[b], Relation::Eq, 1).unwrap();
         // Exactly one of three: 3 solutions.
-        assert_eq!(Solver::new(&m, Config::default().with_pruning(crate::Pruning::Propagators)).unwrap().count().solutions, 3);
+        assert_eq!(
+            Solver::new(
+                &m,
+                Config::default().with_pruning(crate::Pruning::Propagators)
+            )
+            .unwrap()
+            .count()
+            .solutions,
+            3
+        );
     }
 }
 

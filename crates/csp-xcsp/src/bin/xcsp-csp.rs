@@ -58,7 +58,10 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
         Err(e) => {
-            csp_cli::errln!("xcsp-csp: {name}: {}", csp_cli::input::shorten_quoted(&e.to_string()));
+            csp_cli::errln!(
+                "xcsp-csp: {name}: {}",
+                csp_cli::input::shorten_quoted(&e.to_string())
+            );
             ExitCode::from(2)
         }
     }
@@ -95,7 +98,12 @@ fn check(problem: &Problem, solution: &std::path::Path) -> Result<ExitCode, Erro
     }
     .map_err(Error::Read)?;
     let values = csp_xcsp::output::read_solution(&problem.names, &text)?;
-    let out_of_domain = problem.names.vars.iter().zip(&values).find(|(v, x)| !v.contains(**x));
+    let out_of_domain = problem
+        .names
+        .vars
+        .iter()
+        .zip(&values)
+        .find(|(v, x)| !v.contains(**x));
     if let Some((v, x)) = out_of_domain {
         csp_cli::errln!("xcsp-csp: {sname}: {} = {x} is outside its domain", v.name);
         return Ok(ExitCode::FAILURE);
@@ -111,8 +119,14 @@ fn check(problem: &Problem, solution: &std::path::Path) -> Result<ExitCode, Erro
     }
     let objective = problem.goal.as_ref().and_then(|g| g.kind.eval(&values));
     let line = match objective {
-        Some(o) => format!("c solution verified: {} constraints hold, objective {o}", problem.constraints.len()),
-        None => format!("c solution verified: {} constraints hold", problem.constraints.len()),
+        Some(o) => format!(
+            "c solution verified: {} constraints hold, objective {o}",
+            problem.constraints.len()
+        ),
+        None => format!(
+            "c solution verified: {} constraints hold",
+            problem.constraints.len()
+        ),
     };
     writeln!(std::io::stdout(), "{line}").map_err(Error::Output)?;
     Ok(ExitCode::SUCCESS)

@@ -2,7 +2,7 @@
 //! decomposition into what [`T::post`] knows (each noted in docs/xcsp.md).
 
 use csp_core::constraints::{Automaton, Circuit, SubCircuit};
-use csp_core::{Relation, Value, VarId};
+use csp_core::{Value, VarId};
 
 use super::{T, call};
 use crate::error::{Error, Result};
@@ -29,11 +29,15 @@ impl T {
         for &v in vars {
             let d = self.m.domain(v)?;
             if d.len() as u64 > MAX_LISTED_VALUES {
-                return Err(Error::Translate("a domain of more than 2^20 values where values are listed".into()));
+                return Err(Error::Translate(
+                    "a domain of more than 2^20 values where values are listed".into(),
+                ));
             }
             all.extend(d.values());
             if all.len() as u64 > MAX_LISTED_VALUES {
-                return Err(Error::Translate("more than 2^20 values where values are listed".into()));
+                return Err(Error::Translate(
+                    "more than 2^20 values where values are listed".into(),
+                ));
             }
         }
         Ok(all.into_iter().collect())
@@ -46,7 +50,10 @@ impl T {
         let values = self.union_of(&vars)?;
         let mut sum = Vec::new();
         for v in values.into_iter().filter(|v| !except.contains(v)) {
-            let taken: Vec<Expr> = list.iter().map(|x| call(Op::Eq, vec![x.clone(), c(v)])).collect();
+            let taken: Vec<Expr> = list
+                .iter()
+                .map(|x| call(Op::Eq, vec![x.clone(), c(v)]))
+                .collect();
             sum.push(call(Op::Or, taken));
         }
         Ok(call(Op::Add, sum))
@@ -55,7 +62,11 @@ impl T {
     pub(crate) fn constraint(&mut self, f: &Flat) -> Result<()> {
         match f {
             Flat::Intension(e) => self.post(e)?,
-            Flat::Extension { list, tuples, supports } => self.extension(list, tuples, *supports)?,
+            Flat::Extension {
+                list,
+                tuples,
+                supports,
+            } => self.extension(list, tuples, *supports)?,
             Flat::AllDifferent { list, except } if except.is_empty() => {
                 let vars = self.terms(list)?;
                 self.m.all_different(&vars)?;
@@ -93,17 +104,27 @@ impl T {
                     };
                     let (xs, ys) = (self.terms(a)?, self.terms(b)?);
                     if xs.len() != ys.len() {
-                        return Err(Error::Translate("lex over lists of different lengths".into()));
+                        return Err(Error::Translate(
+                            "lex over lists of different lengths".into(),
+                        ));
                     }
                     self.m.lex_less_eq(&xs, &ys)?;
                     if matches!(op, Op::Lt | Op::Gt) {
-                        let differ = a.iter().zip(b).map(|(x, y)| call(Op::Ne, vec![x.clone(), y.clone()])).collect();
+                        let differ = a
+                            .iter()
+                            .zip(b)
+                            .map(|(x, y)| call(Op::Ne, vec![x.clone(), y.clone()]))
+                            .collect();
                         self.post(&call(Op::Or, differ))?;
                     }
                 }
             }
             Flat::Sum { list, coeffs, cond } => {
-                let sum = list.iter().zip(coeffs).map(|(x, k)| call(Op::Mul, vec![k.clone(), x.clone()])).collect();
+                let sum = list
+                    .iter()
+                    .zip(coeffs)
+                    .map(|(x, k)| call(Op::Mul, vec![k.clone(), x.clone()]))
+                    .collect();
                 self.post_cond(call(Op::Add, sum), cond)?;
             }
             Flat::Count { list, values, cond } => {
@@ -114,7 +135,10 @@ impl T {
                     let r = self.expr_of(r);
                     self.post_cond(r, cond)?;
                 } else {
-                    let hits = list.iter().map(|x| Expr::In(Box::new(x.clone()), values.clone())).collect();
+                    let hits = list
+                        .iter()
+                        .map(|x| Expr::In(Box::new(x.clone()), values.clone()))
+                        .collect();
                     self.post_cond(call(Op::Add, hits), cond)?;
                 }
             }
@@ -122,18 +146,31 @@ impl T {
                 let n = self.nvalues_expr(list, except)?;
                 self.post_cond(n, cond)?;
             }
-            Flat::Cardinality { list, values, occurs, closed } => self.cardinality(list, values, occurs, *closed)?,
+            Flat::Cardinality {
+                list,
+                values,
+                occurs,
+                closed,
+            } => self.cardinality(list, values, occurs, *closed)?,
             Flat::Extremum { max, list, cond } => {
                 let e = call(if *max { Op::Max } else { Op::Min }, list.clone());
                 self.post_cond(e, cond)?;
             }
-            Flat::Element { list, start, index, cond } => {
+            Flat::Element {
+                list,
+                start,
+                index,
+                cond,
+            } => {
                 let idx = self.term(index)?;
                 let result = match cond {
                     Cond::Rel(Op::Eq, e) => self.term(e)?,
                     _ => {
                         let vars = self.terms(list)?;
-                        let bs = vars.iter().map(|&v| self.bounds(v)).collect::<Result<Vec<_>>>()?;
+                        let bs = vars
+                            .iter()
+                            .map(|&v| self.bounds(v))
+                            .collect::<Result<Vec<_>>>()?;
                         let lo = bs.iter().map(|b| b.0).min().unwrap_or(0);
                         let hi = bs.iter().map(|b| b.1).max().unwrap_or(0);
                         let r = self.aux(lo.into(), hi.into())?;
@@ -149,22 +186,48 @@ impl T {
                     self.m.element_var_offset(idx, &vars, *start, result)?;
                 }
             }
-            Flat::Channel { list, inverse, value } => self.channel(list, inverse, value.as_ref())?,
+            Flat::Channel {
+                list,
+                inverse,
+                value,
+            } => self.channel(list, inverse, value.as_ref())?,
             Flat::Regular { list, automaton } => {
-                let a = Automaton::new(automaton.states, automaton.start, &automaton.finals, &automaton.transitions)?;
+                let a = Automaton::new(
+                    automaton.states,
+                    automaton.start,
+                    &automaton.finals,
+                    &automaton.transitions,
+                )?;
                 let vars = self.terms(list)?;
                 self.m.regular(&vars, &a)?;
             }
-            Flat::Cumulative { origins, lengths, heights, cond } => {
+            Flat::Cumulative {
+                origins,
+                lengths,
+                heights,
+                cond,
+            } => {
                 let capacity = match cond {
                     Cond::Rel(Op::Le, e) => self.term(e)?,
                     Cond::Rel(Op::Lt, e) => self.term(&call(Op::Sub, vec![e.clone(), c(1)]))?,
-                    _ => return Err(Error::Unsupported("cumulative with a condition other than le or lt".into())),
+                    _ => {
+                        return Err(Error::Unsupported(
+                            "cumulative with a condition other than le or lt".into(),
+                        ));
+                    }
                 };
-                let (s, d, h) = (self.terms(origins)?, self.terms(lengths)?, self.terms(heights)?);
+                let (s, d, h) = (
+                    self.terms(origins)?,
+                    self.terms(lengths)?,
+                    self.terms(heights)?,
+                );
                 self.m.cumulative(&s, &d, &h, capacity)?;
             }
-            Flat::NoOverlap { origins, lengths, zero_ignored } => self.no_overlap(origins, lengths, *zero_ignored)?,
+            Flat::NoOverlap {
+                origins,
+                lengths,
+                zero_ignored,
+            } => self.no_overlap(origins, lengths, *zero_ignored)?,
             Flat::Circuit { list, start, size } => {
                 if size.is_some() {
                     return Err(Error::Unsupported("circuit with a size".into()));
@@ -188,35 +251,55 @@ impl T {
                     self.post(&call(Op::Eq, vec![x.clone(), c(v)]))?;
                 }
             }
-            Flat::Precedence { list, values, covered } => self.precedence(list, values, *covered)?,
+            Flat::Precedence {
+                list,
+                values,
+                covered,
+            } => self.precedence(list, values, *covered)?,
             Flat::Clause { list } => self.post(&call(Op::Or, list.clone()))?,
         }
         Ok(())
     }
 
-    fn extension(&mut self, list: &[Expr], tuples: &[Vec<Option<i64>>], supports: bool) -> Result<()> {
+    fn extension(
+        &mut self,
+        list: &[Expr],
+        tuples: &[Vec<Option<i64>>],
+        supports: bool,
+    ) -> Result<()> {
         let vars = self.terms(list)?;
         let domains: Vec<Vec<Value>> = vars
             .iter()
             .map(|&v| {
                 let d = self.m.domain(v)?;
                 if d.len() as u64 > MAX_LISTED_VALUES {
-                    return Err(Error::Translate("extension over a domain larger than 2^20 values".into()));
+                    return Err(Error::Translate(
+                        "extension over a domain larger than 2^20 values".into(),
+                    ));
                 }
                 Ok(d.values())
             })
             .collect::<Result<_>>()?;
         if !supports {
-            let product = domains.iter().try_fold(1u64, |p, d| p.checked_mul(d.len() as u64));
+            let product = domains
+                .iter()
+                .try_fold(1u64, |p, d| p.checked_mul(d.len() as u64));
             if product.is_some_and(|p| p <= MAX_TUPLES) {
                 // The complement of the conflicts, as a table of supports.
                 let mut all = vec![vec![]];
                 for d in &domains {
-                    all = all.into_iter().flat_map(|t: Vec<Value>| d.iter().map(move |&v| [&t[..], &[v]].concat())).collect();
+                    all = all
+                        .into_iter()
+                        .flat_map(|t: Vec<Value>| d.iter().map(move |&v| [&t[..], &[v]].concat()))
+                        .collect();
                 }
                 let allowed = all
                     .into_iter()
-                    .filter(|t| !tuples.iter().any(|c| c.iter().zip(t).all(|(c, &v)| c.is_none_or(|c| c == v))))
+                    .filter(|t| {
+                        !tuples
+                            .iter()
+                            .any(|c| c.iter().zip(t).all(|(c, &v)| c.is_none_or(|c| c == v)))
+                    })
                     .collect();
                 self.m.table(&vars, allowed)?;
             } else {
@@ -239,9 +322,14 @@ impl T {
                     Some(v) => vec![*v],
                     None => domains[i].clone(),
                 };
-                expanded = expanded.into_iter().flat_map(|p: Vec<Value>| choices.iter().map(move |&v| [&p[..], &[v]].concat())).collect();
+                expanded = expanded
+                    .into_iter()
+                    .flat_map(|p: Vec<Value>| choices.iter().map(move |&v| [&p[..], &[v]].concat()))
+                    .collect();
                 if (rows.len() + expanded.len()) as u64 > MAX_TUPLES {
-                    return Err(Error::Translate("a table of more than 2^20 tuples once `*` is expanded".into()));
+                    return Err(Error::Translate(
+                        "a table of more than 2^20 tuples once `*` is expanded".into(),
+                    ));
                 }
             }
             rows.extend(expanded);
@@ -250,7 +338,13 @@ impl T {
         Ok(())
     }
 
-    fn cardinality(&mut self, list: &[Expr], values: &[Expr], occurs: &[Cond], closed: bool) -> Result<()> {
+    fn cardinality(
+        &mut self,
+        list: &[Expr],
+        values: &[Expr],
+        occurs: &[Cond],
+        closed: bool,
+    ) -> Result<()> {
         if closed {
             for x in list {
                 self.post(&Expr::In(Box::new(x.clone()), values.to_vec()))?;
@@ -269,17 +363,19 @@ impl T {
             for o in occurs {
                 counts.push(match o {
                     Cond::Rel(Op::Eq, e) => self.term(e)?,
-                    Cond::In(set) => {
-                        let v = self.m.int_var(csp_core::Domain::from_values(set.iter().copied()))?;
-                        v
-                    }
+                    Cond::In(set) => self
+                        .m
+                        .int_var(csp_core::Domain::from_values(set.iter().copied()))?,
                     Cond::Rel(..) => unreachable!("occurs are values or ranges"),
                 });
             }
             self.m.global_cardinality(&vars, &values, &counts)?;
         } else {
             for (v, o) in values.iter().zip(occurs) {
-                let hits = list.iter().map(|x| call(Op::Eq, vec![x.clone(), v.clone()])).collect();
+                let hits = list
+                    .iter()
+                    .map(|x| call(Op::Eq, vec![x.clone(), v.clone()]))
+                    .collect();
                 self.post_cond(call(Op::Add, hits), o)?;
             }
         }
@@ -315,10 +411,18 @@ impl T {
         Ok(())
     }
 
-    fn no_overlap(&mut self, origins: &[Vec<Expr>], lengths: &[Vec<Expr>], zero_ignored: bool) -> Result<()> {
+    fn no_overlap(
+        &mut self,
+        origins: &[Vec<Expr>],
+        lengths: &[Vec<Expr>],
+        zero_ignored: bool,
+    ) -> Result<()> {
         let dims = origins.first().map_or(0, Vec::len);
-        if origins.iter().chain(lengths).any(|b| b.len() != dims) || origins.len() != lengths.len() {
-            return Err(Error::Translate("noOverlap: origins and lengths of different shapes".into()));
+        if origins.iter().chain(lengths).any(|b| b.len() != dims) || origins.len() != lengths.len()
+        {
+            return Err(Error::Translate(
+                "noOverlap: origins and lengths of different shapes".into(),
+            ));
         }
         let mut positive = true;
         for b in lengths {
@@ -343,7 +447,9 @@ impl T {
             for j in i + 1..origins.len() {
                 let mut apart = Vec::new();
                 for d in 0..dims {
-                    let end = |a: usize| call(Op::Add, vec![origins[a][d].clone(), lengths[a][d].clone()]);
+                    let end = |a: usize| {
+                        call(Op::Add, vec![origins[a][d].clone(), lengths[a][d].clone()])
+                    };
                     apart.push(call(Op::Le, vec![end(i), origins[j][d].clone()]));
                     apart.push(call(Op::Le, vec![end(j), origins[i][d].clone()]));
                     if zero_ignored {
@@ -380,6 +486,3 @@ impl T {
         Ok(())
     }
 }
-
-#[allow(dead_code)]
-fn relation_unused(_: Relation) {}
