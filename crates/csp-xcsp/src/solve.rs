@@ -174,7 +174,6 @@ pub fn run(problem: &Problem, options: &Options, out: &mut dyn Write) -> Result<
         for (name, value) in stats.mzn_stats() {
             writeln!(out, "c {name} = {value}").map_err(io)?;
         }
-        writeln!(out, "c solutions = {}", solutions.len()).map_err(io)?;
     }
     writeln!(out, "s {}", answer.text()).map_err(io)?;
     if let Some(last) = solutions.last()
