@@ -10,15 +10,25 @@ use crate::flat::Problem;
 use crate::output::instantiation;
 use crate::translate::{Translation, translate};
 
-/// The search `xcsp-csp` runs when no option says otherwise: propagation,
-/// afc/size variable order, binary choices (`x = v`, then `x != v`), no
-/// restarts — the engine's strongest general search.
+/// The search `xcsp-csp` runs when no option says otherwise: the engine's
+/// strongest general search (propagation, afc/size variable order, binary
+/// choices `x = v`, then `x != v`) with [`DEFAULT_RESTARTS`].
 pub fn default_config() -> Config {
     Config::default()
         .with_pruning(csp_core::Pruning::Propagators)
         .with_var_order(csp_core::VarOrder::AfcSize)
         .with_binary_branching(true)
+        .with_restarts(DEFAULT_RESTARTS)
 }
+
+/// The default restarts: geometric, 250 failures then 1.5 times more each
+/// run. On the shared XCSP3 set (docs/xcsp.md, "The default search") they
+/// answer all 30 instances in 2.7 s of CPU in total; without restarts one
+/// instance (RotatingWorkforce1-0103) is not answered in 20 s.
+pub const DEFAULT_RESTARTS: csp_core::Restarts = csp_core::Restarts::Geometric {
+    base: 250,
+    factor: 1.5,
+};
 
 /// What a run was asked to do.
 #[derive(Clone, Debug)]

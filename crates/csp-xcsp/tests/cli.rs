@@ -96,7 +96,13 @@ fn optimisation_prints_improvements_then_the_optimum() {
 #[test]
 fn the_time_limit_ends_in_unknown() {
     let file = set("RotatingWorkforce1/RotatingWorkforce1-0103.xml");
-    let out = run(&[file.to_str().unwrap(), "--time-limit", "200ms"]);
+    let out = run(&[
+        file.to_str().unwrap(),
+        "--time-limit",
+        "200ms",
+        "--restart",
+        "none",
+    ]);
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("\ns UNKNOWN\n"));
 }

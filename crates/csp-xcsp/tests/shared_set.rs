@@ -10,8 +10,8 @@ use csp_xcsp::solve::{Answer, Options, default_config, run};
 use csp_xcsp::{Problem, parse_instance, read_instance_text};
 
 /// Instances our search does not answer within seconds yet (bench/xcsp/run.sh
-/// runs them with the full time limit).
-const SLOW: &[&str] = &["RotatingWorkforce1/RotatingWorkforce1-0103.xml"];
+/// runs them with the full time limit): none since the default restarts.
+const SLOW: &[&str] = &[];
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/xcsp3-benchmarks")

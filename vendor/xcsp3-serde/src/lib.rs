@@ -913,16 +913,16 @@ impl<'de, Identifier: From<String>, Var: IntoVar> Deserialize<'de> for Instance<
 		#[derive(Deserialize)]
 		#[serde(bound(deserialize = "Identifier: From<String>, Var: IntoVar"))]
 		struct Variables<Identifier, Var> {
-			/// Deserialized content of <variables> element
-			#[serde(rename = "$value")]
+			/// Deserialized content of <variables> element (none in `<variables/>`)
+			#[serde(default, rename = "$value")]
 			vars: Vec<V<Identifier, Var>>,
 		}
 		/// Deserialized <constraints> element
 		#[derive(Deserialize)]
 		#[serde(bound(deserialize = "Identifier: From<String>, Var: IntoVar"))]
 		struct Constraints<Identifier, Var> {
-			/// Deserialized content of <constraints> element
-			#[serde(rename = "$value")]
+			/// Deserialized content of <constraints> element (none in `<constraints/>`)
+			#[serde(default, rename = "$value")]
 			content: Vec<MetaConstraint<Identifier, Var>>,
 		}
 		/// Deserialized <instance> element
@@ -1707,6 +1707,15 @@ mod pycsp3_tests {
 			]
 		);
 		assert_eq!(n.lengths.len(), 3);
+	}
+
+	#[test]
+	fn empty_variables_and_constraints_elements_are_read() {
+		let inst: Instance = quick_xml::de::from_str(
+			r#"<instance format="XCSP3" type="CSP"><variables/><constraints/></instance>"#,
+		)
+		.unwrap();
+		assert!(inst.variables.is_empty() && inst.constraints.is_empty());
 	}
 
 	#[test]

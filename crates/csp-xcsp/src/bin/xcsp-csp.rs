@@ -27,6 +27,13 @@ struct Cli {
     /// Stop after N solutions of a satisfaction instance (N >= 1).
     #[arg(short = 'n', long = "num-solutions", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     num_solutions: Option<u64>,
+    /// Restarts: geometric (the default), luby, none (as fzn-csp spells
+    /// them); each run ends after its budget of failures (geometric: 250 x
+    /// 1.5^run; luby: 250 x 1,1,2,1,1,2,4,...), then the search starts again
+    /// from the root.
+    #[arg(long = "restart", value_name = "KIND", default_value = "geometric",
+          value_parser = ["geometric", "luby", "none"])]
+    restart: String,
     #[command(flatten)]
     strategy: StrategyArgs,
 }
@@ -73,8 +80,15 @@ fn main_with(cli: &Cli) -> Result<ExitCode, Error> {
     if let Some(solution) = &cli.check {
         return check(&problem, solution);
     }
+    let restarts = match cli.restart.as_str() {
+        "luby" => csp_core::Restarts::Luby { scale: 250 },
+        "none" => csp_core::Restarts::Never,
+        _ => csp_xcsp::solve::DEFAULT_RESTARTS,
+    };
     let options = Options {
-        config: cli.strategy.config_with(csp_xcsp::solve::default_config()),
+        config: cli
+            .strategy
+            .config_with(csp_xcsp::solve::default_config().with_restarts(restarts)),
         all_solutions: cli.all_solutions,
         num_solutions: cli.num_solutions,
         stats: cli.strategy.stats,
