@@ -2,7 +2,7 @@
 # Times xcsp-csp against ACE on the shared XCSP3 set, in CPU time (user +
 # system, /usr/bin/time), the two solvers alternating instance by instance,
 # and writes the table between the "xcsp-vs-ace" markers of
-# docs/performance.md.
+# docs/performance.md (or of $DOC).
 #
 #   bench/xcsp/vs-ace.sh [SET_DIR] [ACE_JAR]
 #
@@ -53,7 +53,8 @@ while IFS=$'\t' read -r model file kind expected ace_ref constraints; do
   ace=$(awk -v a="$(cpu "$tmp/ta")" -v s="$startup" 'BEGIN { t = a - s; if (t < 0.01) t = 0.01; printf "%.2f", t }')
   ours=$(cpu "$tmp/tc")
   ours_s=$(grep '^s ' "$tmp/csp.out" | head -1 | sed 's/^s //')
-  ace_s=$(grep '^s ' "$tmp/ace.out" | head -1 | sed 's/^s //')
+  # ACE colours its output: strip the escape sequences first.
+  ace_s=$(sed 's/\x1b\[[0-9;]*m//g' "$tmp/ace.out" | grep '^s ' | head -1 | sed 's/^s //')
   ratio=$(awk -v c="$ours" -v a="$ace" 'BEGIN { if (c < 0.01) c = 0.01; printf "%.2f", c / a }')
   ratios="$ratios $ratio"
   rows="$rows| $file | $ace_s | $ace | $ours_s | $ours | ${ratio}x |\n"
@@ -73,11 +74,11 @@ the two solvers alternating. Geometric mean of xcsp-csp/ACE: **${geomean}x**, wo
 |---|---|---|---|---|---|
 $(printf "$rows")
 <!-- /xcsp-vs-ace -->"
-doc=$root/docs/performance.md
+doc=${DOC:-$root/docs/performance.md}
 if grep -q '<!-- xcsp-vs-ace -->' "$doc"; then
   awk -v t="$table" '/<!-- xcsp-vs-ace -->/ { print t; skip = 1 } /<!-- \/xcsp-vs-ace -->/ { skip = 0; next } !skip' "$doc" > "$tmp/doc"
   cp "$tmp/doc" "$doc"
 else
   printf '\n%s\n' "$table" >> "$doc"
 fi
-echo "geomean ${geomean}x, worst ${worst}x; table written to docs/performance.md" >&2
+echo "geomean ${geomean}x, worst ${worst}x; table written to $doc" >&2
