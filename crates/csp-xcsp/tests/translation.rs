@@ -239,6 +239,15 @@ fn cardinality_extrema_element_channel() {
         X4,
         "<element><list> x[1..3] </list><index> x[0] </index><condition> (ne,x[1]) </condition></element>",
     );
+    let grid = r#"<array id="m" size="[2][2]"> 0..2 </array><var id="i"> -1..2 </var><var id="j"> 0..2 </var><var id="v"> 0..2 </var>"#;
+    agree(
+        grid,
+        "<element><matrix> m[][] </matrix><index> i j </index><value> v </value></element>",
+    );
+    agree(
+        grid,
+        "<element><matrix> (1,2)(0,1) </matrix><index> i j </index><value> v </value></element>",
+    );
     agree(X3, "<channel><list> x[] </list></channel>");
     let two = r#"<array id="a" size="[3]"> 0..2 </array><array id="b" size="[3]"> 0..2 </array>"#;
     agree(

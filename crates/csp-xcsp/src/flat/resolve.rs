@@ -235,12 +235,6 @@ impl Resolve<'_> {
                 cond: self.cond(&m.condition)?,
             },
             Constraint::Element(e) => {
-                if !e.matrix.is_empty() {
-                    return Err(Error::Unsupported("element over a matrix".into()));
-                }
-                let [index] = &e.index[..] else {
-                    return Err(Error::Translate("element needs one index".into()));
-                };
                 let cond = match (&e.value, &e.condition) {
                     (Some(v), _) => Cond::Rel(Op::Eq, self.c.int(v)?),
                     (None, Some(c)) => self.cond(c)?,
@@ -250,11 +244,53 @@ impl Resolve<'_> {
                         ));
                     }
                 };
-                Flat::Element {
-                    list: self.list(&e.list.list)?,
-                    start: e.list.start_index,
-                    index: self.c.int(index)?,
-                    cond,
+                if !e.matrix.is_empty() {
+                    // matrix[i][j], read as list[i * width + j] with i and j
+                    // kept inside the matrix (so that j cannot wrap a row).
+                    let rows = e
+                        .matrix
+                        .iter()
+                        .map(|r| self.list(r))
+                        .collect::<Result<Vec<_>>>()?;
+                    let width = rows.first().map_or(0, Vec::len);
+                    let [i, j] = &e.index[..] else {
+                        return Err(Error::Translate(
+                            "element over a matrix needs two indexes".into(),
+                        ));
+                    };
+                    if width == 0 || rows.iter().any(|r| r.len() != width) {
+                        return Err(Error::Translate(
+                            "element over a matrix with rows of different lengths".into(),
+                        ));
+                    }
+                    let (i, j) = (self.c.int(i)?, self.c.int(j)?);
+                    let inside = |x: &Expr, n: usize| {
+                        let lo = Expr::Call(Op::Ge, vec![x.clone(), Expr::Const(0)]);
+                        let hi = Expr::Call(Op::Lt, vec![x.clone(), Expr::Const(n as i64)]);
+                        Flat::Intension(Expr::Call(Op::And, vec![lo, hi]))
+                    };
+                    out.push(inside(&i, rows.len()));
+                    out.push(inside(&j, width));
+                    let index = Expr::Call(
+                        Op::Add,
+                        vec![Expr::Call(Op::Mul, vec![i, Expr::Const(width as i64)]), j],
+                    );
+                    Flat::Element {
+                        list: rows.concat(),
+                        start: 0,
+                        index,
+                        cond,
+                    }
+                } else {
+                    let [index] = &e.index[..] else {
+                        return Err(Error::Translate("element needs one index".into()));
+                    };
+                    Flat::Element {
+                        list: self.list(&e.list.list)?,
+                        start: e.list.start_index,
+                        index: self.c.int(index)?,
+                        cond,
+                    }
                 }
             }
             Constraint::Channel(ch) => Flat::Channel {
