@@ -378,3 +378,44 @@ fn objectives_reach_the_brute_force_optimum() {
         assert_eq!(outcome.answer, csp_xcsp::solve::Answer::OptimumFound);
     }
 }
+
+#[test]
+fn repeated_variables_in_lists() {
+    agree(
+        X3,
+        "<regular><list> x[0] x[1] x[0] </list><transitions> (a,0,b)(a,1,a)(b,2,a)(b,0,b)(a,2,b) </transitions>\
+         <start> a </start><final> a </final></regular>",
+    );
+    agree(
+        X3,
+        "<sum><list> x[0] x[1] x[0] </list><coeffs> 1 2 -1 </coeffs><condition> (eq,2) </condition></sum>",
+    );
+    agree(
+        X3,
+        "<count><list> x[0] x[1] x[0] </list><values> 1 </values><condition> (eq,2) </condition></count>",
+    );
+    agree(
+        X3,
+        "<element><list> x[0] x[1] x[2] </list><index> x[1] </index><value> x[0] </value></element>",
+    );
+    agree(
+        X3,
+        "<cardinality><list> x[0] x[0] x[1] </list><values> 0 1 2 </values><occurs> x[2] 1 x[2] </occurs></cardinality>",
+    );
+    agree(
+        X3,
+        "<lex><list> x[0] x[1] </list><list> x[1] x[0] </list><operator> lt </operator></lex>",
+    );
+    agree(
+        X3,
+        "<maximum><list> x[0] x[1] x[0] </list><condition> (eq,x[1]) </condition></maximum>",
+    );
+    agree(
+        X3,
+        "<nValues><list> x[0] x[1] x[0] x[2] </list><condition> (eq,2) </condition></nValues>",
+    );
+    agree(
+        X3,
+        "<mdd><list> x[0] x[0] </list><transitions> (r,0,n)(r,1,n)(n,1,t)(n,2,t) </transitions></mdd>",
+    );
+}
