@@ -201,3 +201,64 @@ fn standard_input_solutions_are_checked() {
     let checked = child.wait_with_output().unwrap();
     assert!(checked.status.success());
 }
+
+#[test]
+fn ctrl_c_prints_the_best_solution_and_unknown() {
+    // 40 all-different values maximising an alternating sum: improving
+    // solutions come fast, the proof takes far longer than the test waits.
+    let coeffs: Vec<&str> = (0..40)
+        .map(|i| if i % 2 == 0 { "1" } else { "-1" })
+        .collect();
+    let xml = format!(
+        "<instance format=\"XCSP3\" type=\"COP\"><variables><array id=\"x\" size=\"[40]\"> 0..40 </array></variables>\
+         <constraints><allDifferent> x[] </allDifferent></constraints><objectives><maximize type=\"sum\">\
+         <list> x[] </list><coeffs> {} </coeffs></maximize></objectives></instance>",
+        coeffs.join(" ")
+    );
+    let file = temp("ctrlc.xml", xml.as_bytes());
+    let child = bin()
+        .args([
+            file.to_str().unwrap(),
+            "--restart",
+            "none",
+            "--var",
+            "input",
+            "--pruning",
+            "fc",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("\ns UNKNOWN\nv <instantiation type=\"solution\" cost=\""),
+        "{stdout}"
+    );
+    let last_o = stdout
+        .lines()
+        .filter(|l| l.starts_with("o "))
+        .last()
+        .unwrap()
+        .to_string();
+    assert!(
+        stdout.contains(&format!("cost=\"{}\"", &last_o[2..])),
+        "{stdout}"
+    );
+    let solution = temp("ctrlc.sol", stdout.as_bytes());
+    let check = run(&[
+        file.to_str().unwrap(),
+        "--check",
+        solution.to_str().unwrap(),
+    ]);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+}
