@@ -246,8 +246,7 @@ fn ctrl_c_prints_the_best_solution_and_unknown() {
     );
     let last_o = stdout
         .lines()
-        .filter(|l| l.starts_with("o "))
-        .last()
+        .rfind(|l| l.starts_with("o "))
         .unwrap()
         .to_string();
     assert!(
