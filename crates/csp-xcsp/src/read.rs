@@ -130,10 +130,13 @@ fn check_core(text: &str) -> Result<()> {
             + 1
     };
     let mut seen_instance = false;
+    // The open elements, each with the number of <list> children seen so far.
+    let mut open: Vec<(String, usize)> = Vec::new();
     loop {
         let pos = reader.buffer_position();
-        match reader.read_event() {
-            Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
+        let event = reader.read_event();
+        match event {
+            Ok(Event::Start(ref e)) | Ok(Event::Empty(ref e)) => {
                 let tag = String::from_utf8_lossy(e.name().as_ref()).into_owned();
                 let attr = |name: &str| -> Option<String> {
                     e.attributes()
@@ -141,6 +144,23 @@ fn check_core(text: &str) -> Result<()> {
                         .find(|a| a.key.as_ref() == name.as_bytes())
                         .map(|a| String::from_utf8_lossy(&a.value).into_owned())
                 };
+                let parent = open.last().map(|p| p.0.clone()).unwrap_or_default();
+                if tag == "list"
+                    && let Some(p) = open.last_mut()
+                {
+                    p.1 += 1;
+                }
+                if let Some(what) =
+                    unread_form(&tag, &parent, open.last().map_or(0, |p| p.1), &attr)
+                {
+                    return Err(Error::Unsupported(format!(
+                        "{what} (line {})",
+                        line_of(pos)
+                    )));
+                }
+                if matches!(event, Ok(Event::Start(_))) {
+                    open.push((tag.clone(), 0));
+                }
                 match tag.as_str() {
                     "instance" => {
                         seen_instance = true;
@@ -177,6 +197,9 @@ fn check_core(text: &str) -> Result<()> {
                     _ => {}
                 }
             }
+            Ok(Event::End(_)) => {
+                open.pop();
+            }
             Ok(Event::Eof) => break,
             Ok(_) => {}
             Err(e) => {
@@ -196,6 +219,34 @@ fn check_core(text: &str) -> Result<()> {
     Ok(())
 }
 
+/// A form of a constraint that `xcsp3-serde` would read without its
+/// meaning (an attribute or child it does not know and silently skips):
+/// refused rather than solved as a different constraint.
+fn unread_form(
+    tag: &str,
+    parent: &str,
+    lists_in_parent: usize,
+    attr: &dyn Fn(&str) -> Option<String>,
+) -> Option<&'static str> {
+    let nonzero = |name: &str| attr(name).is_some_and(|v| v.trim() != "0");
+    if tag == "index" && matches!(parent, "maximum" | "minimum") {
+        return Some("maximum/minimum with an index");
+    }
+    if attr("rank").is_some() {
+        return Some("an index with a rank");
+    }
+    if tag == "list" && parent == "channel" && nonzero("startIndex") {
+        return Some("channel lists with startIndex");
+    }
+    if nonzero("startRowIndex") || nonzero("startColIndex") {
+        return Some("element over a matrix with start indexes");
+    }
+    if tag == "list" && matches!(parent, "allDifferent" | "allEqual") && lists_in_parent > 1 {
+        return Some("allDifferent/allEqual over several lists");
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,6 +259,49 @@ mod tests {
         let msg = err.to_string();
         assert!(msg.starts_with("malformed XML at line 3"), "{msg}");
         assert!(!msg.contains('\n'));
+    }
+
+    #[test]
+    fn forms_the_parser_would_skip_are_refused() {
+        let wrap = |c: &str| {
+            format!(
+                "<instance type=\"CSP\"><variables><array id=\"x\" size=\"[3]\"> 0..2 </array><var id=\"i\"> 0..2 </var></variables>\
+                 <constraints>{c}</constraints></instance>"
+            )
+        };
+        for (c, what) in [
+            (
+                "<maximum><list> x[] </list><index> i </index><condition> (eq,2) </condition></maximum>",
+                "maximum/minimum with an index",
+            ),
+            (
+                "<element><list> x[] </list><index rank=\"first\"> i </index><value> 1 </value></element>",
+                "an index with a rank",
+            ),
+            (
+                "<channel><list startIndex=\"1\"> x[] </list></channel>",
+                "channel lists with startIndex",
+            ),
+            (
+                "<allDifferent><list> x[0..1] </list><list> x[1..2] </list></allDifferent>",
+                "allDifferent/allEqual over several lists",
+            ),
+        ] {
+            let err = parse_instance(&wrap(c)).unwrap_err().to_string();
+            assert_eq!(err, format!("not in XCSP3-core: {what} (line 1)"));
+        }
+        assert!(
+            parse_instance(&wrap(
+                "<allDifferent><list> x[] </list><except> 0 </except></allDifferent>"
+            ))
+            .is_ok()
+        );
+        assert!(
+            parse_instance(&wrap(
+                "<channel><list startIndex=\"0\"> x[] </list></channel>"
+            ))
+            .is_ok()
+        );
     }
 
     #[test]

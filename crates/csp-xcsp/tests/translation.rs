@@ -125,6 +125,14 @@ fn extension_supports_conflicts_and_stars() {
         X3,
         "<extension><list> x[0] x[0] x[1] </list><supports> (0,0,1)(1,2,0)(2,2,2) </supports></extension>",
     );
+    agree(
+        X4,
+        "<extension><list> x[0] </list><supports> -1 1..2 </supports></extension>",
+    );
+    agree(
+        X4,
+        "<extension><list> x[1] </list><conflicts> 0..1 </conflicts></extension>",
+    );
 }
 
 #[test]
