@@ -138,6 +138,7 @@ fn extension_supports_conflicts_and_stars() {
 #[test]
 fn all_different_all_equal_ordered_lex() {
     assert_eq!(agree(X3, "<allDifferent> x[] </allDifferent>"), 6);
+    assert_eq!(agree(X3, "<allDifferent> x[1] </allDifferent>"), 27);
     agree(
         X4,
         "<allDifferent><list> x[] </list><except> 0 </except></allDifferent>",

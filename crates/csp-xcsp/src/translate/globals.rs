@@ -67,6 +67,8 @@ impl T {
                 tuples,
                 supports,
             } => self.extension(list, tuples, *supports)?,
+            // Fewer than two expressions: nothing to keep apart.
+            Flat::AllDifferent { list, .. } if list.len() < 2 => {}
             Flat::AllDifferent { list, except } if except.is_empty() => {
                 let vars = self.terms(list)?;
                 self.m.all_different(&vars)?;
