@@ -164,7 +164,8 @@ fn check_core(text: &str) -> Result<()> {
                 match tag.as_str() {
                     "instance" => {
                         seen_instance = true;
-                        let ty = attr("type").unwrap_or_default();
+                        // Quoted: one line, at most 80 characters of it.
+                        let ty = csp_cli::input::quote(&attr("type").unwrap_or_default());
                         if ty != "CSP" && ty != "COP" {
                             return Err(Error::Unsupported(format!(
                                 "framework {ty} (only CSP and COP)"
@@ -173,6 +174,7 @@ fn check_core(text: &str) -> Result<()> {
                     }
                     "var" | "array" => {
                         if let Some(ty) = attr("type").filter(|t| t != "integer") {
+                            let ty = csp_cli::input::quote(&ty);
                             return Err(Error::Unsupported(format!(
                                 "{ty} variables (line {}; only integer variables)",
                                 line_of(pos)
@@ -301,6 +303,15 @@ mod tests {
                 "<channel><list startIndex=\"0\"> x[] </list></channel>"
             ))
             .is_ok()
+        );
+    }
+
+    #[test]
+    fn attribute_values_are_quoted_on_one_line() {
+        let err = parse_instance("<instance type=\"C\nOP\"/>").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "not in XCSP3-core: framework C\\nOP (only CSP and COP)"
         );
     }
 
