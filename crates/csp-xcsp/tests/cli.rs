@@ -143,6 +143,7 @@ fn bad_input_is_one_line_never_a_panic() {
         ("unknown.xml", b"<instance type=\"CSP\"><variables><var id=\"x\"> 0..2 </var></variables><constraints><intension> eq(y,1) </intension></constraints></instance>", 2),
         ("huge.xml", b"<instance type=\"CSP\"><variables><array id=\"x\" size=\"[100000][100000]\"> 0..1 </array></variables><constraints/></instance>", 2),
         ("range.xml", b"<instance type=\"CSP\"><variables><array id=\"x\" size=\"[3]\"> 0..1 </array></variables><constraints><allDifferent> x[0..999999999] </allDifferent></constraints></instance>", 2),
+        ("precedence.xml", b"<instance type=\"CSP\"><variables><array id=\"x\" size=\"[3]\"> 0..2 </array></variables><constraints><precedence><list> x[] </list><values> 2 2 </values></precedence></constraints></instance>", 2),
         ("set.xml", b"<instance type=\"CSP\"><variables><var id=\"s\" type=\"set\"> </var></variables><constraints/></instance>", 1),
         ("wcsp.xml", b"<instance type=\"WCSP\"><variables/><constraints/></instance>", 1),
     ];

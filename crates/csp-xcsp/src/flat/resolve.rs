@@ -345,11 +345,22 @@ impl Resolve<'_> {
                 }
                 Flat::Instantiation { list, values }
             }
-            Constraint::Precedence(p) => Flat::Precedence {
-                list: self.list(&p.list)?,
-                values: p.values.clone(),
-                covered: p.covered,
-            },
+            Constraint::Precedence(p) => {
+                let mut distinct = p.values.clone();
+                distinct.sort_unstable();
+                distinct.dedup();
+                if distinct.len() != p.values.len() {
+                    // Found by the fuzz target: `2 2` has no sensible meaning.
+                    return Err(Error::Translate(
+                        "precedence: the values must be distinct".into(),
+                    ));
+                }
+                Flat::Precedence {
+                    list: self.list(&p.list)?,
+                    values: p.values.clone(),
+                    covered: p.covered,
+                }
+            }
             Constraint::Clause(cl) => Flat::Clause {
                 list: cl
                     .list
