@@ -164,6 +164,13 @@ impl Linear {
         self.rhs
     }
 
+    /// Drops the pseudo-Boolean filtering, the only one that keeps trailed
+    /// state, for a `Linear` used inside another constraint (a reified
+    /// linear) that reserves no state of its own.
+    pub(crate) fn without_trailed_state(&mut self) {
+        self.pb = None;
+    }
+
     /// Checks that no sum over values within `[min_i, max_i]` can overflow `i128`
     /// (called by the model with the declared bounds, and `bases`: each
     /// variable, or a view's base variable, which changes with it).

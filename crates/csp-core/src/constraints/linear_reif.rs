@@ -345,7 +345,39 @@ impl Model {
         let bases = self.bases(vars);
         c.holds.check_range(&bounds, &bases)?;
         c.fails.check_range(&bounds, &bases)?;
+        // The pseudo-Boolean filtering keeps trailed state that this
+        // constraint's (empty) state layout does not reserve.
+        c.holds.without_trailed_state();
+        c.fails.without_trailed_state();
         self.post(c)
+    }
+}
+
+#[cfg(test)]
+mod reified_pseudo_boolean {
+    use crate::{Config, Model, Relation, Solver};
+
+    /// Three 0/1 variables in a reified sum: the sum's pseudo-Boolean
+    /// filtering used to ask for trailed state the reified constraint never
+    /// reserved (a panic under the propagators level).
+    #[test]
+    fn reified_sum_of_booleans_counts_right() {
+        let mut m = Model::new();
+        let x: Vec<_> = (0..3).map(|_| m.bool_var()).collect();
+        let b = m.bool_var();
+        m.linear_reif(&[1, 1, 1], &x, Relation::Eq, 1, b).unwrap();
+        m.linear(&[1], &[b], Relation::Eq, 1).unwrap();
+        // Exactly one of three: 3 solutions.
+        assert_eq!(
+            Solver::new(
+                &m,
+                Config::default().with_pruning(crate::Pruning::Propagators)
+            )
+            .unwrap()
+            .count()
+            .solutions,
+            3
+        );
     }
 }
 

@@ -27,6 +27,7 @@ mod predicate;
 mod pseudo_boolean;
 mod ranges;
 mod regular;
+mod sub_circuit;
 mod table;
 mod wide;
 
@@ -52,4 +53,5 @@ pub use predicate::Predicate;
 pub use pseudo_boolean::PseudoBoolean;
 pub use ranges::{ceil_div, divide_range, floor_div, scaled_range};
 pub use regular::{Automaton, Regular};
+pub use sub_circuit::SubCircuit;
 pub use table::Table;
