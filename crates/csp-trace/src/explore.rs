@@ -134,6 +134,9 @@ pub struct ExploreOptions<'a> {
     /// What the grid's rows and columns stand for, for the legend (default
     /// "variables" and "values").
     pub axis_names: Option<(String, String)>,
+    /// Stops writing the page when set (Ctrl-C): [`explore_html`] then
+    /// returns an error within about 65,536 events.
+    pub cancel: Option<csp_core::CancelFlag>,
 }
 
 #[derive(Serialize)]
@@ -260,24 +263,33 @@ pub fn explore_html(
         );
         // The heuristic's candidates are left out of `select` events: the page
         // does not show them, and on large models they would dominate the file.
-        let slim = Trace {
-            events: run
-                .trace
-                .events
-                .iter()
-                .map(|e| match e {
-                    TraceEvent::Select {
-                        parent, depth, var, ..
-                    } => TraceEvent::Select {
-                        parent: *parent,
-                        depth: *depth,
-                        var: *var,
-                        candidates: Vec::new(),
-                    },
-                    e => e.clone(),
-                })
-                .collect(),
+        let cancelled = || {
+            options
+                .cancel
+                .as_ref()
+                .is_some_and(csp_core::CancelFlag::is_cancelled)
         };
+        let mut events = Vec::with_capacity(run.trace.events.len());
+        for (k, e) in run.trace.events.iter().enumerate() {
+            if k % 65_536 == 0 && cancelled() {
+                return Err(invalid("cancelled".to_string()));
+            }
+            events.push(match e {
+                TraceEvent::Select {
+                    parent, depth, var, ..
+                } => TraceEvent::Select {
+                    parent: *parent,
+                    depth: *depth,
+                    var: *var,
+                    candidates: Vec::new(),
+                },
+                e => e.clone(),
+            });
+        }
+        let slim = Trace { events };
+        if cancelled() {
+            return Err(invalid("cancelled".to_string()));
+        }
         push_script(
             &mut data,
             "application/x-ndjson",

@@ -166,10 +166,23 @@ pub fn clash(queens: &Queens, path: &[&TraceNode]) -> Option<Clash> {
 /// [`attack::dead_end`](crate::attack::dead_end): the same words as the
 /// trace text and the explorer).
 pub fn dead_ends(queens: &Queens, trace: &Trace) -> HashMap<u64, String> {
+    dead_ends_until(queens, trace, &|| false).unwrap_or_default()
+}
+
+/// [`dead_ends`], asking `stop` every 4,096 nodes; `None` once it says yes
+/// (Ctrl-C while a large trace is being explained).
+pub fn dead_ends_until(
+    queens: &Queens,
+    trace: &Trace,
+    stop: &dyn Fn() -> bool,
+) -> Option<HashMap<u64, String>> {
     let nodes = trace.nodes();
     let index: HashMap<u64, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
     let mut out = HashMap::new();
-    for n in &nodes {
+    for (k, n) in nodes.iter().enumerate() {
+        if k % 4096 == 0 && stop() {
+            return None;
+        }
         let NodeOutcome::Rejected {
             kind,
             constraint,
@@ -202,7 +215,7 @@ pub fn dead_ends(queens: &Queens, trace: &Trace) -> HashMap<u64, String> {
         };
         out.insert(n.id, dead_end(queens, &board, (row, col), end));
     }
-    out
+    Some(out)
 }
 
 /// The line each constraint of the model guards, in the project's words

@@ -606,7 +606,7 @@ fn ctrl_c_on_explore_and_tree_writes_no_file() {
 
 #[test]
 fn the_explorer_records_no_more_than_its_memory_limit_allows() {
-    // 1M / 256 bytes per event / 3 strategies = 1365 events each.
+    // 1M / 512 bytes per event / 3 strategies = 682 events each.
     let out = Command::new(BIN)
         .args([
             "explore",
@@ -622,7 +622,7 @@ fn the_explorer_records_no_more_than_its_memory_limit_allows() {
     assert!(out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("note: check's recording stopped at 1365 events; raise --memory-limit"),
+        stderr.contains("note: check's recording stopped at 682 events; raise --memory-limit"),
         "{stderr}"
     );
     let bad = Command::new(BIN)

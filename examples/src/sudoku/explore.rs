@@ -78,6 +78,7 @@ pub fn explore_page(
         )),
         painter: Some(&painter),
         axis_names: Some(("cells".to_string(), "digits".to_string())),
+        cancel: None,
     };
     let html = explore_html(&[run], &options)?;
     Ok(ExplorePage {

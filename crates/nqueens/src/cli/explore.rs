@@ -22,7 +22,7 @@ const BOARD_SCRIPT: &str = include_str!("explore_board.js");
 /// The memory one recorded event takes, about, from the recording to the
 /// written page (the event, its JSON line, the page's copy): `--memory-limit`
 /// divided by this caps the events.
-const BYTES_PER_EVENT: u64 = 256;
+const BYTES_PER_EVENT: u64 = 512;
 const BOARD_STYLE: &str = include_str!("explore_board.css");
 
 /// The strategies shown when `--strategies` is not given.
@@ -74,7 +74,7 @@ pub struct Args {
     #[arg(long, value_name = "TIME", value_parser = csp_cli::parse_duration)]
     time_limit: Option<std::time::Duration>,
     /// The memory the recordings and the page may take, about (`512M`, `2G`):
-    /// it caps the events recorded (about 256 bytes each, the page included).
+    /// it caps the events recorded (about 512 bytes each, the page included).
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = csp_cli::parse_size)]
     memory_limit: u64,
     /// Write the page to FILE (default: standard output).
@@ -173,7 +173,8 @@ pub fn run(a: Args) -> Outcome {
             run.painter_data = Some(r.painter_data.clone());
             // The same sentence for each dead end as `trace` and `tree`.
             if let Built::Queens(queens) = &r.built {
-                run.reasons = Some(nqueens::tree::dead_ends(queens, &r.trace));
+                run.reasons =
+                    nqueens::tree::dead_ends_until(queens, &r.trace, &|| cancel.is_cancelled());
             }
             run
         })
@@ -199,8 +200,16 @@ pub fn run(a: Args) -> Outcome {
         )),
         painter: Some(&painter),
         axis_names: Some(("rows".to_string(), "columns".to_string())),
+        cancel: Some(cancel.clone()),
     };
-    let html = explore_html(&runs, &options).map_err(|e| Failure::Other(e.to_string()))?;
+    let html = match explore_html(&runs, &options) {
+        Ok(html) => html,
+        Err(_) if cancel.is_cancelled() => {
+            csp_cli::errln!("cancelled by Ctrl-C: no page written");
+            return Ok(Done::Incomplete);
+        }
+        Err(e) => return Err(Failure::Other(e.to_string())),
+    };
     match &a.output {
         Some(path) => std::fs::write(path, html.as_bytes())
             .map_err(|e| Failure::Other(format!("cannot write {}: {e}", path.display())))?,
