@@ -114,6 +114,45 @@ pub fn time_left(mut config: Config, begun: std::time::Instant) -> Config {
     config
 }
 
+/// Parses the command line of `program`: help and version print as clap
+/// prints them (`Err(ExitCode::SUCCESS)`); an error is one line,
+/// `PROGRAM: message`, on standard error and `Err` with `status`.
+///
+/// ```
+/// use clap::Parser;
+/// #[derive(Parser)]
+/// struct Cli { n: u32 }
+/// let ok: Result<Cli, _> = csp_cli::parse_args_from("prog", 2, ["prog", "7"]);
+/// assert_eq!(ok.map(|c| c.n).ok(), Some(7));
+/// let bad: Result<Cli, _> = csp_cli::parse_args_from("prog", 2, ["prog", "x"]);
+/// assert_eq!(bad.err(), Some(std::process::ExitCode::from(2)));
+/// ```
+pub fn parse_args_from<T: clap::Parser, I, S>(
+    program: &str,
+    status: u8,
+    args: I,
+) -> Result<T, std::process::ExitCode>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<std::ffi::OsString> + Clone,
+{
+    T::try_parse_from(args).map_err(|e| match clap_error_line(&e) {
+        None => {
+            let _ = e.print();
+            std::process::ExitCode::SUCCESS
+        }
+        Some(line) => {
+            crate::errln!("{program}: {line}");
+            std::process::ExitCode::from(status)
+        }
+    })
+}
+
+/// [`parse_args_from`] on the process's own arguments.
+pub fn parse_args<T: clap::Parser>(program: &str, status: u8) -> Result<T, std::process::ExitCode> {
+    parse_args_from(program, status, std::env::args_os())
+}
+
 /// Parses a memory size: `512M`, `2G`, `1.5G`, `64K`, or a bare number of
 /// bytes (powers of 1024: `1K` is 1,024 bytes). At least 1 MiB: a smaller
 /// budget leaves no room to work.

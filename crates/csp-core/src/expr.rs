@@ -194,12 +194,16 @@ impl LinExpr {
     /// first appearance.
     fn merged(&self) -> Vec<(i128, VarId)> {
         let mut out: Vec<(i128, VarId)> = Vec::with_capacity(self.terms.len());
+        let mut at: std::collections::HashMap<VarId, usize> =
+            std::collections::HashMap::with_capacity(self.terms.len());
         for &(a, v) in &self.terms {
-            match out.iter_mut().find(|(_, w)| *w == v) {
-                // Merging cannot overflow: every coefficient came from at
-                // most a few products of i64s, checked on the way.
-                Some((b, _)) => *b = b.saturating_add(a),
-                None => out.push((a, v)),
+            match at.get(&v) {
+                // Saturating: a sum past i128 is refused later as an overflow.
+                Some(&i) => out[i].0 = out[i].0.saturating_add(a),
+                None => {
+                    at.insert(v, out.len());
+                    out.push((a, v));
+                }
             }
         }
         out.retain(|&(a, _)| a != 0);

@@ -105,22 +105,11 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // An error is one line, status 1, like every other fzn-csp error
+    // (MiniZinc's contract).
+    let cli: Cli = match csp_cli::parse_args("fzn-csp", 1) {
         Ok(cli) => cli,
-        Err(e) => {
-            // Help and version print as clap has them; an error is one line,
-            // status 1, like every other fzn-csp error (MiniZinc's contract).
-            return match csp_cli::clap_error_line(&e) {
-                None => {
-                    let _ = e.print();
-                    ExitCode::SUCCESS
-                }
-                Some(line) => {
-                    csp_cli::errln!("fzn-csp: {line}");
-                    ExitCode::FAILURE
-                }
-            };
-        }
+        Err(code) => return code,
     };
     match main_with(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -39,20 +39,9 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli: Cli = match csp_cli::parse_args("xcsp-csp", 2) {
         Ok(cli) => cli,
-        Err(e) => {
-            return match csp_cli::clap_error_line(&e) {
-                None => {
-                    let _ = e.print();
-                    ExitCode::SUCCESS
-                }
-                Some(line) => {
-                    csp_cli::errln!("xcsp-csp: {line}");
-                    ExitCode::from(2)
-                }
-            };
-        }
+        Err(code) => return code,
     };
     let name = csp_cli::input::quote(&cli.file.display().to_string());
     match main_with(&cli) {
