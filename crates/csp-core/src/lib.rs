@@ -202,6 +202,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod branching;
+mod changelog;
 mod constraint;
 pub mod constraints;
 mod context;

@@ -19,6 +19,8 @@ pub(crate) struct Afc {
     /// Whether the counts are kept (the variable order reads them,
     /// [`VariableSelector::reads_afc`]); a failure costs a test otherwise.
     kept: bool,
+    /// How many times the counts were rescaled.
+    rescales: u64,
 }
 
 /// How much the older failures count after each new one.
@@ -31,6 +33,7 @@ impl Afc {
             counts: vec![1.0; m],
             inc: 1.0,
             kept,
+            rescales: 0,
         }
     }
 
@@ -52,7 +55,14 @@ impl Afc {
                 *x *= 1e-100;
             }
             self.inc *= 1e-100;
+            self.rescales += 1;
         }
+    }
+
+    /// How many times the counts were rescaled (each rescaling changes every
+    /// count, not their order).
+    pub(crate) fn rescales(&self) -> u64 {
+        self.rescales
     }
 
     /// The (scaled) counts, per constraint.
@@ -102,6 +112,10 @@ impl VariableSelector for AfcSize {
 
     fn name(&self) -> &str {
         "afc-size"
+    }
+
+    fn builtin_order(&self) -> Option<crate::VarOrder> {
+        Some(crate::VarOrder::AfcSize)
     }
 }
 

@@ -37,6 +37,10 @@ impl VariableSelector for DomOverWdeg {
         "dom-wdeg"
     }
 
+    fn builtin_order(&self) -> Option<crate::VarOrder> {
+        Some(crate::VarOrder::DomOverWdeg)
+    }
+
     fn reads_afc(&self) -> bool {
         false
     }

@@ -34,6 +34,10 @@ impl VariableSelector for FirstFail {
         "first-fail"
     }
 
+    fn builtin_order(&self) -> Option<crate::VarOrder> {
+        Some(crate::VarOrder::FirstFail)
+    }
+
     fn reads_afc(&self) -> bool {
         false
     }

@@ -29,6 +29,10 @@ impl VariableSelector for InputOrder {
         "input"
     }
 
+    fn builtin_order(&self) -> Option<crate::VarOrder> {
+        Some(crate::VarOrder::Input)
+    }
+
     fn reads_afc(&self) -> bool {
         false
     }

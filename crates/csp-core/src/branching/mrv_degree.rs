@@ -41,6 +41,10 @@ impl VariableSelector for MrvDegree {
         "mrv-degree"
     }
 
+    fn builtin_order(&self) -> Option<crate::VarOrder> {
+        Some(crate::VarOrder::MrvDegree)
+    }
+
     fn reads_afc(&self) -> bool {
         false
     }

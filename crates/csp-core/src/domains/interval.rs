@@ -21,6 +21,7 @@ impl Domains {
     /// first time it changes at this level (a stamp per variable, as for words).
     #[inline]
     fn save_shape(&mut self, v: usize) {
+        self.changed.note(v);
         if self.shape_saved_at[v] != self.stamp {
             self.shape_saved_at[v] = self.stamp;
             self.trail.push(TrailEntry {

@@ -134,6 +134,9 @@ pub struct Domains {
     budget: usize,
     /// A range could not get its bits within the budget.
     over_budget: bool,
+    /// The variables whose domain changed (forward or undone), kept for the
+    /// incremental variable selection only.
+    pub(crate) changed: crate::changelog::ChangeLog,
 }
 
 /// Marker for a domain that became empty: the caller turns it into a
@@ -225,6 +228,7 @@ impl Domains {
             forgotten: 0,
             budget: usize::MAX,
             over_budget: false,
+            changed: Default::default(),
         }
     }
 

@@ -34,6 +34,7 @@ impl Domains {
     /// first time it changes at this level.
     #[inline(always)]
     pub(super) fn save_word(&mut self, i: usize, v: usize, old: usize) {
+        self.changed.note(v);
         if self.saved_at[i] != self.stamp {
             self.saved_at[i] = self.stamp;
             self.trail.push(TrailEntry {
@@ -62,6 +63,11 @@ impl Domains {
         let Some(mark) = self.marks.pop() else {
             return;
         };
+        if self.changed.is_on() {
+            for e in &self.trail[mark.trail_len..] {
+                self.changed.note(e.var as usize);
+            }
+        }
         let (bits, vars) = (&mut self.bits, &mut self.vars);
         for e in self.trail.drain(mark.trail_len..).rev() {
             let d = &mut vars[e.var as usize];
@@ -92,6 +98,7 @@ impl Domains {
             d.now = shape;
         }
         self.refill_since(len);
+        self.changed.note_all();
         self.trail.clear();
         self.marks.clear();
         self.marks.push(LevelMark {

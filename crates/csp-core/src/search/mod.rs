@@ -29,6 +29,7 @@ mod recompute;
 mod restart;
 mod results;
 mod run;
+mod select;
 mod split;
 #[cfg(test)]
 mod tests;
@@ -198,6 +199,10 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     check_solutions: bool,
     invalid: Option<crate::ConstraintId>,
     clock: Clock,
+    /// The built-in variable order kept incrementally (`select.rs`), and
+    /// the constraints whose entailment changed since it last looked.
+    incremental: Option<Box<select::Incremental>>,
+    entailment_changes: Vec<u32>,
 }
 
 impl<'m> Solver<'m> {
@@ -388,6 +393,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 every: 1,
                 last: started,
             },
+            incremental: None,
+            entailment_changes: Vec::new(),
         };
         solver.update_fail_mark();
         solver.domains.push_level();
@@ -397,8 +404,45 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         solver.changes.cancel = solver.limits.cancel.clone();
         solver.root_failed = solver.propagate_root().is_err();
         solver.take_snapshot();
+        solver.start_incremental();
         solver.stats.elapsed += started.elapsed();
         Ok(solver)
+    }
+
+    /// Keeps the variable order incrementally if it is a built-in one
+    /// (`select.rs`): the domains and the state log their changes from now on.
+    fn start_incremental(&mut self) {
+        let order = self.var_sel.builtin_order();
+        let inc = order.and_then(|order| {
+            select::Incremental::new(order, self.decided.len(), self.decision_vars.as_deref())
+        });
+        if let Some(inc) = inc {
+            self.domains.changed.start(self.decided.len());
+            self.state
+                .entailment_changed
+                .start(self.model.num_constraints());
+            self.incremental = Some(Box::new(inc));
+        }
+    }
+
+    /// Marks `var` (a variable, not a view) decided or not.
+    #[inline]
+    fn set_decided(&mut self, var: VarId, decided: bool) {
+        self.decided[var.index()] = decided;
+        if let Some(inc) = &mut self.incremental {
+            inc.touch(var.index());
+        }
+    }
+
+    /// Constraint `c` failed: its weight (dom/wdeg) and aged failure count
+    /// (afc/size) grow.
+    #[inline]
+    fn blame(&mut self, c: usize) {
+        self.weights[c] += 1;
+        self.afc.bump(c);
+        if let Some(inc) = &mut self.incremental {
+            inc.failed(c);
+        }
     }
 
     /// `var = value` as a decision on a variable: a view's base takes the

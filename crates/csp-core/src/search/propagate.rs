@@ -46,8 +46,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     if !constraints[c].promising(&self.domains) {
                         // dom/wdeg learns from the promising check too
                         // (Boussemart et al. 2004: the constraint that failed).
-                        self.weights[c] += 1;
-                        self.afc.bump(c);
+                        self.blame(c);
                         return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
                     }
                 }
@@ -83,8 +82,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         match done {
                             Some(Ok(())) => continue,
                             Some(Err(wiped)) => {
-                                self.weights[c] += 1;
-                                self.afc.bump(c);
+                                self.blame(c);
                                 return Err(Self::fail(
                                     FailureKind::Conflict,
                                     Some(c),
@@ -116,8 +114,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         Ok(PropStatus::Entailed) => self.state.set_entailed(c),
                         Ok(_) => {}
                         Err(conflict) => {
-                            self.weights[c] += 1;
-                            self.afc.bump(c);
+                            self.blame(c);
                             return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
                         }
                     }
@@ -211,8 +208,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             let domains = &self.domains;
             self.buf.extend(con.scope().iter().map(|&v| domains.min(v)));
             if !con.check(&self.buf) {
-                self.weights[c] += 1;
-                self.afc.bump(c);
+                self.blame(c);
                 return Err(Self::fail(FailureKind::CheckFailed, Some(c), None));
             }
         }
@@ -312,8 +308,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             let status = match result {
                 Ok(s) => s,
                 Err(conflict) => {
-                    self.weights[c] += 1;
-                    self.afc.bump(c);
+                    self.blame(c);
                     self.abandon_queue();
                     return Err(Self::fail(FailureKind::Conflict, Some(c), conflict.var));
                 }

@@ -171,11 +171,12 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// the objective's bound stay.
     fn restart(&mut self) {
         let mut levels = 0;
-        for frame in &self.frames {
+        for i in 0..self.frames.len() {
+            let frame = self.frames[i];
             if let Some(node) = frame.open {
                 levels += 1;
                 if frame.assigns() {
-                    self.decided[node.var.index()] = false;
+                    self.set_decided(node.var, false);
                 }
                 if frame.assigns() || frame.choice != Choice::Equal {
                     // A split counts until its frame is popped.

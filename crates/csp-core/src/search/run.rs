@@ -92,7 +92,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if top.open.take().is_some() {
                 let (var, assigns) = (top.var, top.assigns());
                 if assigns {
-                    self.decided[var.index()] = false;
+                    self.set_decided(var, false);
                     self.num_decided -= 1;
                 }
                 self.pop_decision();
@@ -168,7 +168,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             }
             self.domains.push_level();
             self.state.push_level();
-            self.decided[node.var.index()] = true;
+            self.set_decided(node.var, true);
             self.num_decided += 1;
             let decided = self.decide(&node);
             if let Some(found) = self.conclude(&node, decided) {
@@ -408,6 +408,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
 
     /// Chooses a variable and lists its values. `false` if all are decided.
     pub(super) fn push_frame(&mut self) -> bool {
+        // The incremental selection learns what changed since it last chose.
+        let mut everything = false;
+        if let Some(inc) = self.incremental.as_deref_mut() {
+            let vars = self.domains.changed.drain(|v| inc.touch(v));
+            let changes = &mut self.entailment_changes;
+            let constraints = self
+                .state
+                .entailment_changed
+                .drain(|c| changes.push(c as u32));
+            everything = vars.is_err() || constraints.is_err();
+        }
         let view = SearchView {
             domains: &self.domains,
             state: &self.state,
@@ -419,7 +430,23 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             afc: self.afc.counts(),
             skip_fixed: self.pruning == crate::Pruning::Propagators,
         };
-        let Some(var) = self.var_sel.select(&view) else {
+        let chosen = match self.incremental.as_deref_mut() {
+            Some(inc) => {
+                let var = inc.select(
+                    &view,
+                    everything,
+                    &mut self.entailment_changes,
+                    self.afc.rescales(),
+                );
+                #[cfg(debug_assertions)]
+                if inc.checked() {
+                    debug_assert_eq!(var, self.var_sel.select(&view), "incremental selection");
+                }
+                var
+            }
+            None => self.var_sel.select(&view),
+        };
+        let Some(var) = chosen else {
             return false;
         };
         // A view chosen (by a heuristic that lists it) is branched on as its base.

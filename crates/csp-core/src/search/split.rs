@@ -42,7 +42,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 value,
                 choice: crate::Choice::Equal,
             };
-            self.decided[var.index()] = true;
+            self.set_decided(var, true);
             self.num_decided += 1;
             self.root_failed = self.decide(&node).is_err();
         }

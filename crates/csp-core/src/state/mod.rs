@@ -199,6 +199,9 @@ pub struct TrailedState {
     /// Per constraint: found entailed on the current path.
     entailed: Vec<bool>,
     entailed_trail: Vec<u32>,
+    /// The constraints whose entailment flag changed (set or undone), kept
+    /// for the incremental variable selection only.
+    pub(crate) entailment_changed: crate::changelog::ChangeLog,
     marks: Vec<LevelMark>,
     /// Levels (from the bottom) whose undo records were dropped.
     forgotten: usize,
@@ -371,6 +374,7 @@ impl TrailedState {
         if !self.entailed[cid] {
             self.entailed[cid] = true;
             self.entailed_trail.push(cid as u32);
+            self.entailment_changed.note(cid);
         }
     }
 
@@ -386,6 +390,7 @@ impl TrailedState {
     pub(crate) fn restore(&mut self, snap: &StateSnapshot) {
         self.cells.copy_from_slice(&snap.cells);
         self.entailed.copy_from_slice(&snap.entailed);
+        self.entailment_changed.note_all();
         self.trail.clear();
         self.entailed_trail.clear();
         self.marks.clear();
@@ -456,6 +461,7 @@ impl TrailedState {
         while self.entailed_trail.len() > mark.entailed_len {
             if let Some(c) = self.entailed_trail.pop() {
                 self.entailed[c as usize] = false;
+                self.entailment_changed.note(c as usize);
             }
         }
     }
