@@ -10,14 +10,19 @@ use harness::*;
 /// Whether `row` (entries `None` = `*`) matches `values`, written here
 /// rather than taken from the engine.
 fn matches(row: &[Option<Value>], values: &[Value]) -> bool {
-    row.iter().zip(values).all(|(e, &v)| e.is_none_or(|e| e == v))
+    row.iter()
+        .zip(values)
+        .all(|(e, &v)| e.is_none_or(|e| e == v))
 }
 
 fn short_case(vars: &[VarId], rows: Vec<Vec<Option<Value>>>, doms: &[&[Value]]) -> Case {
     let name = format!("short table{vars:?} of {} rows", rows.len());
     let allowed = rows.clone();
     let c = Table::short(vars, rows).unwrap();
-    case(name, c, doms, move |v| allowed.iter().any(|r| matches(r, v))).everywhere(Strength::Gac)
+    case(name, c, doms, move |v| {
+        allowed.iter().any(|r| matches(r, v))
+    })
+    .everywhere(Strength::Gac)
 }
 
 /// The generic algorithms at the textbook levels; Compact-Table's strength
@@ -31,7 +36,10 @@ fn negative_case(
     let name = format!("negative table{vars:?} of {} rows", rows.len());
     let forbidden = rows.clone();
     let c = Table::negative(vars, rows).unwrap();
-    case(name, c, doms, move |v| !forbidden.iter().any(|r| matches(r, v))).strength(
+    case(name, c, doms, move |v| {
+        !forbidden.iter().any(|r| matches(r, v))
+    })
+    .strength(
         Strength::GacWhenOneOpen,
         Strength::GacWhenOneOpen,
         Strength::Gac,

@@ -128,8 +128,9 @@ impl Table {
         rows: Vec<Vec<Option<Value>>>,
     ) -> Result<(Vec<Vec<Value>>, Vec<Vec<Option<Value>>>), CspError> {
         Self::lengths(vars, rows.iter().map(Vec::len))?;
-        let (full, starred): (Vec<_>, Vec<_>) =
-            rows.into_iter().partition(|r| r.iter().all(Option::is_some));
+        let (full, starred): (Vec<_>, Vec<_>) = rows
+            .into_iter()
+            .partition(|r| r.iter().all(Option::is_some));
         let tuples = full
             .into_iter()
             .map(|r| r.into_iter().flatten().collect())
@@ -209,11 +210,10 @@ impl Table {
         self.tuples
             .binary_search_by(|t| t.as_slice().cmp(values))
             .is_ok()
-            || self.starred.iter().any(|r| {
-                r.iter()
-                    .zip(values)
-                    .all(|(e, &v)| e.is_none_or(|e| e == v))
-            })
+            || self
+                .starred
+                .iter()
+                .any(|r| r.iter().zip(values).all(|(e, &v)| e.is_none_or(|e| e == v)))
     }
 
     fn fits(&self, t: &[Value], d: &Domains) -> bool {
@@ -306,7 +306,11 @@ impl Table {
             .map(|(_, &x)| ctx.len(x) as u128)
             .product();
         // Rows with `*` cover many combinations: only a single one is counted.
-        let covered = if starred_fit { product == 1 } else { product == fitting as u128 };
+        let covered = if starred_fit {
+            product == 1
+        } else {
+            product == fitting as u128
+        };
         Ok(if covered && !changed {
             PropStatus::Entailed
         } else if changed {

@@ -16,8 +16,8 @@
 mod sparse;
 mod steps;
 
-use sparse::SparseRef;
 pub use sparse::SparseBits;
+use sparse::SparseRef;
 pub use steps::ForwardStep;
 use steps::StepRef;
 
@@ -388,7 +388,10 @@ impl TrailedState {
     #[inline]
     pub(crate) fn set_word(&mut self, cid: usize, k: usize, i: usize, word: u64) {
         let b = self.bitset(cid, k);
-        assert!(i < (b.len as usize).div_ceil(64), "word {i} is past bit set {k}");
+        assert!(
+            i < (b.len as usize).div_ceil(64),
+            "word {i} is past bit set {k}"
+        );
         let bits = (b.len as usize - i * 64).min(64);
         self.write(b.first as usize + i, word & (u64::MAX >> (64 - bits)));
     }

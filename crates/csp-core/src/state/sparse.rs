@@ -300,7 +300,11 @@ mod tests {
         let s = SparseBits::new(&mut st, 0, 0);
         assert_eq!(s.first_common(&[(0, 0), (1, 1), (2, 1)], 2), Some(2));
         assert_eq!(s.first_common(&[(0, 0), (1, 1), (2, 1)], 7), Some(1));
-        assert_eq!(s.first_common(&[(2, 4)], 0), None, "bit 130 is past the length");
+        assert_eq!(
+            s.first_common(&[(2, 4)], 0),
+            None,
+            "bit 130 is past the length"
+        );
         assert_eq!(s.count_common(&[(0, 0xf0), (2, 0b11)]), 4 + 2);
     }
 }

@@ -126,9 +126,7 @@ impl Compact {
         let mut pairs: Vec<(Value, u32)> = Vec::new();
         for (c, &var) in col_vars.iter().enumerate() {
             pairs.clear();
-            pairs.extend(
-                (0..kept).filter_map(|r| merged[r * n_cols + c].map(|v| (v, r as u32))),
-            );
+            pairs.extend((0..kept).filter_map(|r| merged[r * n_cols + c].map(|v| (v, r as u32))));
             // Stable: rows stay in increasing order within a value.
             pairs.sort_by_key(|&(v, _)| v);
             let mut values = Vec::new();
@@ -160,7 +158,11 @@ impl Compact {
             rows: kept,
             cols,
             lists,
-            entries: if negative && has_star { merged } else { Vec::new() },
+            entries: if negative && has_star {
+                merged
+            } else {
+                Vec::new()
+            },
             negative,
             has_star,
         })
@@ -212,7 +214,11 @@ impl Compact {
             }
             all_fixed = false;
             ctx.note_revision();
-            if ctx.sparse_bits(0).first_common(self.stars(col), 0).is_some() {
+            if ctx
+                .sparse_bits(0)
+                .first_common(self.stars(col), 0)
+                .is_some()
+            {
                 // A valid row has `*` here: every value is supported.
                 ctx.set_state_int(c, ctx.len(x) as i64);
                 continue;
