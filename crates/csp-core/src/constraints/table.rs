@@ -358,8 +358,11 @@ impl Constraint for Table {
         }
     }
 
-    /// Compact-Table reaches its own fixpoint in one call: the values it
-    /// removes have no valid row left, so their removal changes no row.
+    /// Compact-Table reaches its own fixpoint in one call: for an allowed
+    /// table the values it removes have no valid row left, so their removal
+    /// takes no support from another value; for a negative table a value goes
+    /// only when every combination with it is forbidden, so no combination
+    /// that supports another value uses it.
     fn idempotent(&self) -> bool {
         true
     }
