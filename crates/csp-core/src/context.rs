@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::constraint::Conflict;
 use crate::domains::{SHIFT_SAFE, Wipeout};
-use crate::state::TrailedState;
+use crate::state::{SparseBits, TrailedState};
 use crate::{CancelFlag, StopReason};
 use crate::{Domains, Pruning, Value, VarId};
 
@@ -233,6 +233,46 @@ impl<'a> PropagationContext<'a> {
     #[inline(always)]
     pub fn clear_state_bit(&mut self, k: usize, pos: usize) -> bool {
         self.state.put_bit(self.cid, k, pos, false)
+    }
+
+    /// Sets word `i` (positions `64 * i..64 * i + 64`) of bit set `k` to
+    /// `word`, trailed; bits past the set's length are dropped.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k` or it has no word `i`.
+    #[inline]
+    pub fn set_state_word(&mut self, k: usize, i: usize, word: u64) {
+        self.state.set_word(self.cid, k, i, word);
+    }
+
+    /// Reversible sparse bit set `k` of the running constraint's trailed state
+    /// (see [`StateLayout::sparse_bits`](crate::StateLayout::sparse_bits)).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no sparse bit set `k`.
+    #[inline]
+    pub fn sparse_bits(&mut self, k: usize) -> SparseBits<'_> {
+        SparseBits::new(self.state, self.cid, k)
+    }
+
+    /// Hint `i` of the running constraint (see
+    /// [`StateLayout::hints`](crate::StateLayout::hints)): not restored on
+    /// backtracking.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no hint `i`.
+    #[inline(always)]
+    pub fn state_hint(&self, i: usize) -> u64 {
+        self.state.hint(self.cid, i)
+    }
+
+    /// Sets hint `i` of the running constraint (not trailed).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no hint `i`.
+    #[inline(always)]
+    pub fn set_state_hint(&mut self, i: usize, value: u64) {
+        self.state.set_hint(self.cid, i, value);
     }
 
     /// Forward checking's bulk step for a constraint that remembers, in trailed

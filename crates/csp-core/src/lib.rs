@@ -234,7 +234,8 @@ pub use branching::{
 pub use constraint::{Conflict, Constraint, Events, PropCost, PropStatus, Propagation};
 pub use constraints::{
     AllDifferent, BinaryRelation, BoolOr, Count, Element, Func, Function, Linear, Lit, MinMax,
-    NotEqual, OffsetElement, Predicate, PseudoBoolean, ReifiedLinear, Relation, Table, VarElement,
+    NotEqual, OffsetElement, Predicate, PseudoBoolean, ReifiedLinear, Relation, STAR, Table,
+    VarElement,
 };
 pub use constraints::{
     Automaton, Circuit, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse, LexLessEq,
@@ -255,7 +256,7 @@ pub use search::{
     Config, CountResult, DEFAULT_MEMORY_LIMIT, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET,
     DEFAULT_VAR_ORDER, Goal, Optimum, Restarts, Solution, Solutions, SolveResult, Solver,
 };
-pub use state::{ForwardStep, StateLayout, TrailedState};
+pub use state::{ForwardStep, SparseBits, StateLayout, TrailedState};
 pub use stats::SearchStats;
 pub use strategy::Strategy;
 pub use var::{ConstraintId, Domain, VarId};

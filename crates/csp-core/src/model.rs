@@ -36,7 +36,7 @@ pub enum Posted {
     AllDifferent(AllDifferent),
     /// [`Model::linear`].
     Linear(Linear),
-    /// [`Model::table`].
+    /// [`Model::table`], [`Model::short_table`] and [`Model::negative_table`].
     Table(Table),
     /// [`Model::element`].
     Element(Element),
@@ -427,6 +427,36 @@ impl Model {
         tuples: Vec<Vec<Value>>,
     ) -> Result<ConstraintId, CspError> {
         self.add(Posted::Table(Table::new(vars, tuples)?))
+    }
+
+    /// The scope matches one of `rows`, whose entries are values or
+    /// [`STAR`](crate::STAR) (any value) (see [`Table::short`]).
+    pub fn short_table(
+        &mut self,
+        vars: &[VarId],
+        rows: Vec<Vec<Option<Value>>>,
+    ) -> Result<ConstraintId, CspError> {
+        self.add(Posted::Table(Table::short(vars, rows)?))
+    }
+
+    /// The scope matches none of `rows`, whose entries are values or
+    /// [`STAR`](crate::STAR) (see [`Table::negative`]).
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver, STAR};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=2)?;
+    /// let y = m.int_var(0..=2)?;
+    /// m.negative_table(&[x, y], vec![vec![Some(0), STAR], vec![Some(1), Some(1)]])?;
+    /// assert_eq!(Solver::new(&m, Config::default())?.count().solutions, 9 - 3 - 1);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn negative_table(
+        &mut self,
+        vars: &[VarId],
+        rows: Vec<Vec<Option<Value>>>,
+    ) -> Result<ConstraintId, CspError> {
+        self.add(Posted::Table(Table::negative(vars, rows)?))
     }
 
     /// `result = array[index]`, index from 0 (see [`Element`]).

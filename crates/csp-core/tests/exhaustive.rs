@@ -29,9 +29,9 @@ use std::sync::{Arc, Mutex};
 
 use csp_core::generic::SUPPORT_SEARCH_LIMIT;
 use csp_core::{
-    AllDifferent, Config, Constraint, Domains, Element, Linear, Model, NotEqual, Predicate,
-    PropStatus, Propagation, PropagationContext, Pruning, Relation, Solver, Table, Value,
-    VarElement, VarId,
+    AllDifferent, Config, Constraint, Domains, Element, Events, Linear, Model, NotEqual, Predicate,
+    PropStatus, Propagation, PropagationContext, Pruning, Relation, Solver, StateLayout, Table,
+    Value, VarElement, VarId,
 };
 use harness::*;
 
@@ -597,6 +597,18 @@ enum Defect {
     NoFiltering,
     /// Filters correctly but reports `Unchanged`.
     HidesChanges,
+    /// Asks to be woken only when a largest value falls, so a refutation
+    /// (`x != min`) that leaves a variable its largest value does not wake it.
+    DeafToFixing,
+    /// Filters only on every second call, yet claims to be idempotent.
+    FalseIdempotence,
+    /// Clears a fixed variable's wake-set position, and clears it again on
+    /// every later call (an untrailed flag): a position never restored on
+    /// backtracking.
+    WakeBitNeverRestored,
+    /// Clears a fixed variable's wake-set position, trailed (correct: a fixed
+    /// variable changes no more on this path); a control.
+    WakeBitTrailed,
     /// No defect: the control.
     None,
 }
@@ -613,6 +625,32 @@ impl Constraint for Mutant {
 
     fn check(&self, v: &[Value]) -> bool {
         v[0] != v[1]
+    }
+
+    fn events(&self, _: usize) -> Events {
+        if self.defect == Defect::DeafToFixing {
+            Events::MAX
+        } else {
+            Events::DOMAIN
+        }
+    }
+
+    fn idempotent(&self) -> bool {
+        self.defect == Defect::FalseIdempotence
+    }
+
+    /// Bit set 0: the wake set; hints 0 and 1: "position cleared once";
+    /// hint 2: the calls so far.
+    fn state_layout(&self, _: Pruning) -> StateLayout {
+        StateLayout::new().bits(2, true).hints(3, 0)
+    }
+
+    fn wake_set(&self) -> Option<usize> {
+        matches!(
+            self.defect,
+            Defect::WakeBitNeverRestored | Defect::WakeBitTrailed
+        )
+        .then_some(0)
     }
 
     fn promising(&self, d: &Domains) -> bool {
@@ -635,6 +673,24 @@ impl Constraint for Mutant {
             }
             Defect::FalseEntailment => return Ok(PropStatus::Entailed),
             Defect::NoFiltering => return Ok(PropStatus::Unchanged),
+            Defect::FalseIdempotence if ctx.pruning() == Pruning::Propagators => {
+                let calls = ctx.state_hint(2);
+                ctx.set_state_hint(2, calls + 1);
+                if calls % 2 == 0 {
+                    return Ok(PropStatus::Unchanged);
+                }
+            }
+            Defect::WakeBitNeverRestored | Defect::WakeBitTrailed
+                if ctx.pruning() == Pruning::Propagators =>
+            {
+                for (j, &v) in self.scope.iter().enumerate() {
+                    let sticky = self.defect == Defect::WakeBitNeverRestored;
+                    if ctx.is_fixed(v) || (sticky && ctx.state_hint(j) == 1) {
+                        ctx.clear_state_bit(0, j);
+                        ctx.set_state_hint(j, 1);
+                    }
+                }
+            }
             _ => {}
         }
         let mut changed = false;
@@ -661,6 +717,9 @@ fn harness_reports_each_kind_of_defect() {
         Defect::ImpatientPromising,
         Defect::NoFiltering,
         Defect::HidesChanges,
+        Defect::DeafToFixing,
+        Defect::FalseIdempotence,
+        Defect::WakeBitNeverRestored,
     ] {
         let c = Mutant {
             scope: [x(0), x(1)],
@@ -673,14 +732,27 @@ fn harness_reports_each_kind_of_defect() {
             !report.violations.is_empty(),
             "the harness missed {defect:?}"
         );
+        // The kernel-facing defects are caught by the checks made for them.
+        let by = match defect {
+            Defect::DeafToFixing | Defect::WakeBitNeverRestored => "woken by every change",
+            Defect::FalseIdempotence => "claims to be idempotent",
+            _ => "",
+        };
+        assert!(
+            report.violations.iter().any(|v| v.contains(by)),
+            "{defect:?}: {:?}",
+            report.violations.first()
+        );
     }
-    // The control, without a defect, passes.
-    let c = Mutant {
-        scope: [x(0), x(1)],
-        defect: Defect::None,
-    };
-    let k = case("control", c, &[NEG, NEG], |v| v[0] != v[1]).everywhere(Strength::Gac);
-    assert_eq!(run(k).violations, Vec::<String>::new());
+    // The controls, without a defect, pass.
+    for defect in [Defect::None, Defect::WakeBitTrailed] {
+        let c = Mutant {
+            scope: [x(0), x(1)],
+            defect,
+        };
+        let k = case("control", c, &[NEG, NEG], |v| v[0] != v[1]).everywhere(Strength::Gac);
+        assert_eq!(run(k).violations, Vec::<String>::new(), "{defect:?}");
+    }
 }
 
 #[test]

@@ -59,6 +59,8 @@ pub const SUPPORTED: &[&str] = &[
     "set_in_reif",
     "fzn_all_different_int",
     "fzn_table_int",
+    "table_int",
+    "csp_table_int_negative",
     "fzn_at_most_int",
     "fzn_at_least_int",
     // Globals (globals.rs).
@@ -378,7 +380,7 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                 .map(|_| ())
                 .map_err(|e| cx.core(e))
         }
-        "fzn_table_int" => {
+        "fzn_table_int" | "table_int" | "csp_table_int_negative" => {
             call.arity(cx, 2)?;
             let vars = call.vars(cx, 0)?;
             let flat = call.ints(cx, 1)?;
@@ -391,11 +393,17 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                     &format!("a table whose length is a multiple of {}", vars.len()),
                 ));
             }
-            let tuples = flat.chunks(vars.len()).map(<[Value]>::to_vec).collect();
-            cx.model
-                .table(&vars, tuples)
-                .map(|_| ())
-                .map_err(|e| cx.core(e))
+            let posted = if name == "csp_table_int_negative" {
+                let rows = flat
+                    .chunks(vars.len())
+                    .map(|r| r.iter().copied().map(Some).collect())
+                    .collect();
+                cx.model.negative_table(&vars, rows)
+            } else {
+                let tuples = flat.chunks(vars.len()).map(<[Value]>::to_vec).collect();
+                cx.model.table(&vars, tuples)
+            };
+            posted.map(|_| ()).map_err(|e| cx.core(e))
         }
         "fzn_at_most_int" | "fzn_at_least_int" => {
             call.arity(cx, 3)?;

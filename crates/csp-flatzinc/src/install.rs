@@ -66,6 +66,10 @@ pub const MZNLIB: &[(&str, &str)] = &[
         include_str!("../mznlib/fzn_table_int.mzn"),
     ),
     (
+        "fzn_table_int_reif.mzn",
+        include_str!("../mznlib/fzn_table_int_reif.mzn"),
+    ),
+    (
         "redefinitions.mzn",
         include_str!("../mznlib/redefinitions.mzn"),
     ),

@@ -60,6 +60,7 @@ fn globals_reach_flatzinc_as_natives() {
             &["csp_circuit_offset", "csp_inverse_offsets"][..],
         ),
         ("scheduling", &["fzn_cumulative", "fzn_disjunctive"][..]),
+        ("tables", &["fzn_table_int", "csp_table_int_negative"][..]),
         (
             "sequences",
             &[

@@ -54,4 +54,4 @@ pub use pseudo_boolean::PseudoBoolean;
 pub use ranges::{ceil_div, divide_range, floor_div, scaled_range};
 pub use regular::{Automaton, Regular};
 pub use sub_circuit::SubCircuit;
-pub use table::Table;
+pub use table::{STAR, Table};

@@ -13,8 +13,11 @@
 //! The engine keeps its own per-constraint flag here too: whether the
 //! constraint was found entailed on the current path.
 
+mod sparse;
 mod steps;
 
+pub use sparse::SparseBits;
+use sparse::SparseRef;
 pub use steps::ForwardStep;
 use steps::StepRef;
 
@@ -41,6 +44,8 @@ use crate::{Domains, Value, VarId};
 pub struct StateLayout {
     ints: SmallVec<[i64; 4]>,
     bitsets: SmallVec<[(u32, bool); 2]>,
+    sparse: SmallVec<[u32; 1]>,
+    hints: Vec<u64>,
     lists: Vec<(Vec<VarId>, Vec<Value>)>,
 }
 
@@ -64,6 +69,33 @@ impl StateLayout {
         self.bitsets
             .push((u32::try_from(len).unwrap_or(u32::MAX), full));
         self
+    }
+
+    /// Adds a reversible sparse bit set of `len` positions, all set (see
+    /// [`SparseBits`]); it is number [`num_sparse`](StateLayout::num_sparse)
+    /// before the call. `len` is capped at `u32::MAX`.
+    pub fn sparse_bits(mut self, len: usize) -> Self {
+        self.sparse.push(u32::try_from(len).unwrap_or(u32::MAX));
+        self
+    }
+
+    /// Adds `count` *hints*, 64-bit words starting at `initial` that the
+    /// constraint may read and write freely and that backtracking does **not**
+    /// restore: for facts that are checked before use, such as the residues
+    /// of a support search. They are numbered after the hints added before.
+    pub fn hints(mut self, count: usize, initial: u64) -> Self {
+        self.hints.extend(std::iter::repeat_n(initial, count));
+        self
+    }
+
+    /// Number of reversible sparse bit sets.
+    pub fn num_sparse(&self) -> usize {
+        self.sparse.len()
+    }
+
+    /// Number of hints.
+    pub fn num_hints(&self) -> usize {
+        self.hints.len()
     }
 
     /// Adds a shifted list: position `j` stands for `vars[j] + offsets[j]`
@@ -93,13 +125,18 @@ impl StateLayout {
 
     /// Whether the layout asks for nothing.
     pub fn is_empty(&self) -> bool {
-        self.ints.is_empty() && self.bitsets.is_empty() && self.lists.is_empty()
+        self.ints.is_empty()
+            && self.bitsets.is_empty()
+            && self.sparse.is_empty()
+            && self.hints.is_empty()
+            && self.lists.is_empty()
     }
 }
 
 /// Where one constraint's state lives: its integers are
 /// `cells[ints..ints + n_ints]`, its bit sets `bitsets[sets..sets + n_sets]`,
-/// its shifted lists `lists[lists..lists + n_lists]`.
+/// its shifted lists `lists[lists..lists + n_lists]`, its sparse sets
+/// `sparse[sparse..sparse + n_sparse]`, its hints `cells[hints..hints + n_hints]`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
     ints: u32,
@@ -108,6 +145,10 @@ struct Slot {
     n_sets: u32,
     lists: u32,
     n_lists: u32,
+    sparse: u32,
+    n_sparse: u32,
+    hints: u32,
+    n_hints: u32,
 }
 
 /// A prepared shifted list: the variables and offsets, and, when exact
@@ -189,6 +230,7 @@ pub struct TrailedState {
     cells: Vec<u64>,
     slots: Vec<Slot>,
     bitsets: Vec<BitsetRef>,
+    sparse: Vec<SparseRef>,
     lists: Vec<ShiftedList>,
     /// `(cell, contents before)`, undone by `pop_level`.
     trail: Vec<(u32, u64)>,
@@ -234,6 +276,10 @@ impl TrailedState {
                 n_sets: layout.bitsets.len() as u32,
                 lists: s.lists.len() as u32,
                 n_lists: layout.lists.len() as u32,
+                sparse: s.sparse.len() as u32,
+                n_sparse: layout.sparse.len() as u32,
+                hints: 0,
+                n_hints: layout.hints.len() as u32,
             };
             for (vars, offsets) in &layout.lists {
                 s.lists.push(ShiftedList {
@@ -253,6 +299,19 @@ impl TrailedState {
                 }
                 s.bitsets.push(BitsetRef { first, len });
             }
+            for &len in &layout.sparse {
+                let first = s.cells.len() as u32;
+                s.cells.extend(sparse::initial_cells(len));
+                s.sparse.push(SparseRef {
+                    first,
+                    words: len.div_ceil(64),
+                });
+            }
+            let slot = Slot {
+                hints: s.cells.len() as u32,
+                ..slot
+            };
+            s.cells.extend_from_slice(&layout.hints);
             s.slots.push(slot);
         }
         s
@@ -325,6 +384,43 @@ impl TrailedState {
         let b = self.bitset(cid, k);
         let first = b.first as usize;
         &self.cells[first..first + (b.len as usize).div_ceil(64)]
+    }
+
+    /// Sets word `i` of bit set `k` of constraint `cid` to `word` (trailed);
+    /// bits past the set's length are dropped.
+    #[inline]
+    pub(crate) fn set_word(&mut self, cid: usize, k: usize, i: usize, word: u64) {
+        let b = self.bitset(cid, k);
+        assert!(
+            i < (b.len as usize).div_ceil(64),
+            "word {i} is past bit set {k}"
+        );
+        let bits = (b.len as usize - i * 64).min(64);
+        self.write(b.first as usize + i, word & (u64::MAX >> (64 - bits)));
+    }
+
+    /// The cell of hint `i` of constraint `cid`.
+    #[inline(always)]
+    fn hint_cell(&self, cid: usize, i: usize) -> usize {
+        let slot = self.slots[cid];
+        assert!(
+            i < slot.n_hints as usize,
+            "hint {i} is not in the constraint's state layout"
+        );
+        slot.hints as usize + i
+    }
+
+    /// Hint `i` of constraint `cid`.
+    #[inline(always)]
+    pub(crate) fn hint(&self, cid: usize, i: usize) -> u64 {
+        self.cells[self.hint_cell(cid, i)]
+    }
+
+    /// Sets hint `i` of constraint `cid` (not trailed).
+    #[inline(always)]
+    pub(crate) fn set_hint(&mut self, cid: usize, i: usize, value: u64) {
+        let cell = self.hint_cell(cid, i);
+        self.cells[cell] = value;
     }
 
     /// Whether position `pos` of bit set `k` of constraint `cid` is set.

@@ -430,3 +430,76 @@ fn diffn_is_sound() {
         3000,
     ));
 }
+
+/// MiniZinc's definition of diffn over `n` rectangles laid out as
+/// `x[0..n], y[0..n], dx[0..n], dy[0..n]`: every pair is apart in x or in y.
+fn diffn_spec(n: usize) -> impl Fn(&[Value]) -> bool + Send + Sync {
+    move |v: &[Value]| {
+        let at = |k: usize, i: usize| v[k * n + i];
+        (0..n).all(|i| {
+            (i + 1..n).all(|j| {
+                (0..2).any(|k| {
+                    at(k, i) + at(2 + k, i) <= at(k, j) || at(k, j) + at(2 + k, j) <= at(k, i)
+                })
+            })
+        })
+    }
+}
+
+#[test]
+fn diffn_on_four_and_five_rectangles_is_sound() {
+    // Four rectangles in a 3 x 3 box, two of them of open size.
+    let v: Vec<_> = (0..16).map(x).collect();
+    let c = Diffn::new(&v[0..4], &v[4..8], &v[8..12], &v[12..16]).unwrap();
+    let four: [&[Value]; 16] = [
+        &[0, 1, 2],
+        &[0, 1],
+        &[1, 2],
+        &[0, 2],
+        &[0, 1],
+        &[0, 2],
+        &[0, 1, 2],
+        &[1],
+        &[1, 2],
+        &[1],
+        &[1],
+        &[1, 2],
+        &[1],
+        &[1, 2],
+        &[1],
+        &[1],
+    ];
+    assert_trustworthy(sampled(
+        case("diffn(4 rectangles)", c, &four, diffn_spec(4)),
+        400,
+    ));
+    // Five rectangles, one of them of size 0 in x (it overlaps nothing).
+    let v: Vec<_> = (0..20).map(x).collect();
+    let c = Diffn::new(&v[0..5], &v[5..10], &v[10..15], &v[15..20]).unwrap();
+    let five: [&[Value]; 20] = [
+        &[0, 1],
+        &[0, 2],
+        &[1, 2],
+        &[0, 1],
+        &[0, 2],
+        &[0, 1],
+        &[0],
+        &[0, 1],
+        &[1, 2],
+        &[0, 1],
+        &[1],
+        &[1, 2],
+        &[1],
+        &[1],
+        &[0],
+        &[1, 2],
+        &[1],
+        &[1],
+        &[2],
+        &[1],
+    ];
+    assert_trustworthy(sampled(
+        case("diffn(5 rectangles)", c, &five, diffn_spec(5)),
+        200,
+    ));
+}

@@ -31,8 +31,9 @@ use std::sync::{Arc, Mutex};
 
 use csp_core::branching::Ascending;
 use csp_core::{
-    Config, Constraint, Domains, Model, NoObserver, PropStatus, Propagation, PropagationContext,
-    Pruning, Relation, SearchView, Solver, StateLayout, Value, VarId, VariableSelector,
+    Config, Constraint, Domains, Events, ForwardStep, Model, NoObserver, PropCost, PropStatus,
+    Propagation, PropagationContext, Pruning, Relation, SearchView, Solver, StateLayout, Value,
+    VarId, VariableSelector,
 };
 
 // ------------------------------------------------------------ sums' oracle
@@ -456,11 +457,20 @@ impl Harness {
 }
 
 /// Posts the constraint under test and audits each of its `propagate` calls.
+///
+/// It forwards everything the engine asks of a constraint (`events`,
+/// `idempotent`, `wake_set`, `forward_step`, `cost`, `state_layout`), so the
+/// kernel drives the constraint exactly as it would drive it alone, unless
+/// `wake_all`: then it asks to be woken by every change (`Events::DOMAIN`
+/// everywhere, no wake set, not idempotent), the reference run against which
+/// the subscriptions are checked.
 pub struct Spy {
     pub harness: Arc<Harness>,
     /// Skip calls without a trigger, so that the first triggered call sees the
     /// sub-domains exactly as declared.
     pub skip_untriggered: bool,
+    /// Woken by every change instead of by the constraint's subscriptions.
+    pub wake_all: bool,
 }
 
 impl Constraint for Spy {
@@ -484,6 +494,40 @@ impl Constraint for Spy {
         self.harness.case.constraint.state_layout(pruning)
     }
 
+    fn events(&self, pos: usize) -> Events {
+        if self.wake_all {
+            Events::DOMAIN
+        } else {
+            self.harness.case.constraint.events(pos)
+        }
+    }
+
+    fn idempotent(&self) -> bool {
+        !self.wake_all && self.harness.case.constraint.idempotent()
+    }
+
+    fn wake_set(&self) -> Option<usize> {
+        if self.wake_all {
+            None
+        } else {
+            self.harness.case.constraint.wake_set()
+        }
+    }
+
+    fn forward_step(&self) -> Option<ForwardStep> {
+        // Under forward checking the engine runs the step itself when it can,
+        // so such calls are not audited; skipping it audits them all.
+        if self.skip_untriggered || self.wake_all {
+            None
+        } else {
+            self.harness.case.constraint.forward_step()
+        }
+    }
+
+    fn cost(&self) -> PropCost {
+        self.harness.case.constraint.cost()
+    }
+
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         if self.skip_untriggered && ctx.trigger().is_none() {
             return Ok(PropStatus::Unchanged);
@@ -491,10 +535,23 @@ impl Constraint for Spy {
         let level = Level::of(ctx.pruning(), ctx.trigger());
         let n = self.harness.case.n();
         let before = snapshot(ctx.domains(), n);
-        let result = self.harness.case.constraint.propagate(ctx);
+        let c = &self.harness.case.constraint;
+        let result = c.propagate(ctx);
         let after = snapshot(ctx.domains(), n);
         self.harness
             .audit(level, ctx.trigger(), &before, result, &after);
+        // An idempotent constraint is at its own fixpoint after one call.
+        if level == Level::Propagators && c.idempotent() && result.is_ok() {
+            let again = c.propagate(ctx);
+            let twice = snapshot(ctx.domains(), n);
+            if again.is_err() || twice != after {
+                self.harness.violation(format!(
+                    "{}: claims to be idempotent, but a second call on {after:?} gave {again:?} and {twice:?}",
+                    self.harness.case.name
+                ));
+                return again.and(result);
+            }
+        }
         result
     }
 }
@@ -517,6 +574,15 @@ impl VariableSelector for Prefer {
 }
 
 pub fn model_with(harness: &Arc<Harness>, doms: &[Vec<Value>], skip_untriggered: bool) -> Model {
+    spy_model(harness, doms, skip_untriggered, false)
+}
+
+pub fn spy_model(
+    harness: &Arc<Harness>,
+    doms: &[Vec<Value>],
+    skip_untriggered: bool,
+    wake_all: bool,
+) -> Model {
     let mut m = Model::new();
     for d in doms {
         m.int_var(d.clone()).unwrap();
@@ -524,6 +590,7 @@ pub fn model_with(harness: &Arc<Harness>, doms: &[Vec<Value>], skip_untriggered:
     m.post(Spy {
         harness: Arc::clone(harness),
         skip_untriggered,
+        wake_all,
     })
     .unwrap();
     m
@@ -582,9 +649,35 @@ pub fn run(case: Case) -> Report {
             .with_pruning(Pruning::Propagators)
             .with_var_order(csp_core::VarOrder::FirstFail)
             .with_binary_branching(true);
-        let r = Solver::new(&m, config).unwrap().count();
+        let r = Solver::new(&m, config.clone()).unwrap().count();
         if !r.is_complete() || r.solutions != want as u64 {
             mismatch("propagators, binary", doms, r.solutions, want);
+        }
+        // The subscriptions (events, wake set, idempotence): woken by every
+        // change instead, the constraint must filter no more, so the tree is
+        // the same. (A change it does not subscribe to would otherwise have
+        // let it remove a value, and some node would differ.)
+        let everything = spy_model(&harness, doms, false, true);
+        for config in [
+            config,
+            Config::textbook().with_pruning(Pruning::Propagators),
+        ] {
+            let tree = |m: &Model| {
+                let mut s = Solver::new(m, config.clone()).unwrap();
+                let sols: Vec<Vec<Value>> = s.solutions().map(|s| s.values().to_vec()).collect();
+                (sols, s.stats().tried)
+            };
+            let (subscribed, all) = (tree(&m), tree(&everything));
+            if subscribed != all {
+                harness.violation(format!(
+                    "{}: on {doms:?}, woken as subscribed: {} solutions in {} nodes; woken by every change: {} in {}",
+                    harness.case.name,
+                    subscribed.0.len(),
+                    subscribed.1,
+                    all.0.len(),
+                    all.1
+                ));
+            }
         }
         // Forward checking triggered by each variable, on exactly these domains.
         let m = model_with(&harness, doms, true);

@@ -328,11 +328,23 @@ def set_vars():
     return sum(len(s) for s in sets if len(s) == 2 and 1 in s and 2 not in s)
 
 
+def tables():
+    allowed = {(0, 1, 2), (1, 1, 1), (2, 2, 0), (3, 0, 1), (1, 3, 3), (0, 0, 0), (2, 1, 3)}
+    forbidden = {(0, 1, 1), (1, 2, 2), (2, 3, 4), (0, 2, 1), (1, 1, 4)}
+    pairs = {(1, 0), (1, 1), (2, 2), (3, 3), (4, 1), (4, 0)}
+    count = 0
+    for x in product(range(4), repeat=3):
+        for y in product(range(1, 5), repeat=2):
+            count += x in allowed and (x[0], y[0], y[1]) not in forbidden \
+                and (y[0], x[1]) in pairs
+    return count  # b follows from x[3] and y[2]
+
+
 if __name__ == "__main__":
     for check in [arithmetic, knapsack01, knights_knaves, bool_lin, set_domains, car_config,
                   assignment, magic_sequence, all_interval, langford, graph_colouring, nqueens,
                   golomb, jobshop, nurse_rostering, builtins_int_cmp,
                   builtins_int_lin, builtins_int_arith, builtins_element, builtins_bool,
-                  builtins_set_in, builtins_count, exam_capacity]:
-                  builtins_set_in, routing, sequences, scheduling, set_vars]:
+                  builtins_set_in, builtins_count, exam_capacity, routing, sequences,
+                  scheduling, set_vars, tables]:
         print(check.__name__, check())
