@@ -70,6 +70,7 @@ mod builtins;
 mod compare;
 pub mod constraints;
 mod error;
+mod explain;
 mod globals;
 mod install;
 mod lexer;
@@ -85,6 +86,7 @@ pub use branching::{PhasedValues, PhasedVariables};
 pub use builtins::SUPPORTED;
 pub use compare::{CompareSettings, DEFAULT_COMPARE_TIME, compare, parse_strategies};
 pub use error::{Error, ParseError, ParseErrorKind, TranslateError};
+pub use explain::{explain, explain_label};
 pub use install::{MZNLIB, install_solver_config, solver_config};
 pub use output::{
     Output, OutputError, SEARCH_COMPLETE, SOLUTION_SEPARATOR, UNKNOWN, UNSATISFIABLE, final_line,
