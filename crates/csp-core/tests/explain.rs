@@ -14,7 +14,7 @@ const D: Value = 4;
 /// every assignment (independent of the solver).
 fn brute_force_sat(m: &Model, subset: &[ConstraintId]) -> bool {
     let total = (D as u64).pow(N as u32);
-    let mut values = vec![0; N];
+    let mut values = [0; N];
     let mut scoped = Vec::new();
     (0..total).any(|code| {
         let mut c = code;
