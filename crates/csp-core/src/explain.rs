@@ -31,9 +31,9 @@
 //! let mut m = Model::new();
 //! let x = m.named_int_var("x", 0..=9)?;
 //! let y = m.named_int_var("y", 0..=9)?;
-//! let small = m.post(x.le(3))?;
+//! let small = m.post(x.le(8))?;
 //! m.post(y.ge(2))?;
-//! let big = m.post((x + 0).ge(y + 5))?;
+//! let big = m.post(x.ge(y + 5))?;
 //! let ordered = m.post(y.ge(x))?;
 //! m.name_group("x is small", &[small])?;
 //! m.name_group("x is far above y", &[big])?;
