@@ -43,6 +43,56 @@ impl Exams {
         }
     }
 
+    /// `exams` exams (`E001`, `E002`, ...) and `students` students, each
+    /// taking `per_student` exams drawn at random from `seed`, except the
+    /// first, who takes `busiest` (the first `busiest` exams). Refuses more
+    /// exams per student than there are exams, and fewer than one exam.
+    ///
+    /// ```
+    /// use csp_examples::exam_timetable::Exams;
+    /// let e = Exams::random(100, 90, 3, 6, 1)?;
+    /// assert_eq!((e.names.len(), e.students.len()), (100, 90));
+    /// assert_eq!(e.students[0], [0, 1, 2, 3, 4, 5]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn random(
+        exams: usize,
+        students: usize,
+        per_student: usize,
+        busiest: usize,
+        seed: u64,
+    ) -> Result<Exams, CspError> {
+        if exams == 0 || per_student > exams || busiest > exams || exams > 100_000 {
+            return Err(CspError::InvalidArgument {
+                context: "random exams".into(),
+                message: format!(
+                    "{exams} exams (1 to 100000) cannot give each student {per_student} \
+                     and the busiest {busiest}"
+                ),
+            });
+        }
+        let mut rng = csp_core::rng::SplitMix64::new(seed);
+        let names = (1..=exams).map(|i| format!("E{i:03}")).collect();
+        let mut all = Vec::with_capacity(students);
+        if students > 0 {
+            all.push((0..busiest).collect());
+        }
+        while all.len() < students {
+            let mut taken: Vec<usize> = Vec::with_capacity(per_student);
+            while taken.len() < per_student {
+                let e = rng.below(exams as u64) as usize;
+                if !taken.contains(&e) {
+                    taken.push(e);
+                }
+            }
+            all.push(taken);
+        }
+        Ok(Exams {
+            names,
+            students: all,
+        })
+    }
+
     /// The pairs `(a, b)`, `a < b`, of exams that share a student, each once.
     pub fn conflicts(&self) -> Vec<(usize, usize)> {
         let mut pairs: Vec<(usize, usize)> = self
@@ -85,7 +135,10 @@ pub enum Capacity {
 }
 
 /// The model: `slot[e]` in `0..slots` per exam, `slot[a] != slot[b]` for
-/// exams sharing a student, and the capacity of each slot.
+/// exams sharing a student, and the capacity of each slot (its room). Each
+/// rule is a named group ([`Model::name_group`]), so that
+/// [`csp_core::explain`] says which clash: `Algebra and Biology share a
+/// student`, `room of slot 2 holds 2 exams`.
 ///
 /// Without a capacity constraint, "at most 2 exams per slot" is one predicate
 /// over all eight slot variables, which the plain check can only test once
@@ -134,21 +187,23 @@ impl ExamTimetable {
             .map(|name| model.named_int_var(name.clone(), 0..=last))
             .collect::<Result<_, _>>()?;
         for (a, b) in exams.conflicts() {
-            model.not_equal(slot[a], slot[b])?;
+            let c = model.not_equal(slot[a], slot[b])?;
+            let name = format!("{} and {} share a student", exams.names[a], exams.names[b]);
+            model.name_group(name, &[c])?;
         }
         let mut load = Vec::new();
         let cap = capacity.min(exams.names.len()) as Value;
         for s in 0..=last {
-            match form {
-                Capacity::AtMost => {
-                    model.at_most(&slot, s, capacity)?;
-                }
+            let c = match form {
+                Capacity::AtMost => model.at_most(&slot, s, capacity)?,
                 Capacity::Count => {
                     let l = model.named_int_var(format!("load[{s}]"), 0..=cap)?;
-                    model.count(&slot, s, l)?;
                     load.push(l);
+                    model.count(&slot, s, l)?
                 }
-            }
+            };
+            let name = format!("room of slot {} holds {capacity} exams", s + 1);
+            model.name_group(name, &[c])?;
         }
         Ok(ExamTimetable {
             model,

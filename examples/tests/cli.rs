@@ -312,6 +312,68 @@ fn puzzles_print_their_known_answers() {
 }
 
 #[test]
+fn exam_timetable_explains_why_there_is_no_timetable() {
+    let out = stdout_of(
+        "exam_timetable",
+        &["--slots", "2", "--capacity", "4", "--explain"],
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[1..5],
+        [
+            "no timetable: these 3 rules cannot all hold (minimal: without any one of them, a timetable exists):",
+            "  Algebra and Biology share a student",
+            "  Algebra and Chemistry share a student",
+            "  Biology and Chemistry share a student",
+        ],
+        "{out}"
+    );
+    assert!(
+        lines[5].starts_with("explained with 9 checks (0 undecided), "),
+        "{out}"
+    );
+    let out = stdout_of("exam_timetable", &["--explain"]);
+    assert!(
+        out.contains("\na timetable exists, nothing to explain:\n  slot 1: "),
+        "{out}"
+    );
+    let out = stdout_of(
+        "exam_timetable",
+        &[
+            "--random",
+            "60",
+            "--students",
+            "103",
+            "--busiest",
+            "6",
+            "--slots",
+            "5",
+            "--capacity",
+            "15",
+            "--explain",
+        ],
+    );
+    assert!(
+        out.starts_with("60 exams, 103 students, 299 conflicting pairs, 5 slots of 15;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("these 15 rules cannot all hold (minimal"),
+        "{out}"
+    );
+    assert!(out.contains("\n  E001 and E002 share a student\n"), "{out}");
+    // A node limit per check too small to decide: nothing claimed.
+    let out = stdout_of(
+        "exam_timetable",
+        &["--slots", "3", "--explain", "--node-limit", "1"],
+    );
+    assert!(
+        out.contains("unknown: the search stopped (node limit)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn puzzles_reject_bad_arguments_in_one_line() {
     let line = usage_error("send_more_money", &["SEND + MORE = MON3Y"], None);
     assert_eq!(

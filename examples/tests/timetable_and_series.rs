@@ -145,3 +145,69 @@ fn all_interval_of_length_ten_has_296_series() {
     }
     assert_eq!(n, 296);
 }
+
+/// Whether the rules named `names` (pairs "A and B share a student", rooms
+/// "room of slot S holds C exams") allow a timetable, by brute force over
+/// every assignment of `slots` slots.
+fn brute_force_rules_hold(exams: &Exams, slots: usize, capacity: usize, names: &[String]) -> bool {
+    let n = exams.names.len();
+    let pairs: Vec<(usize, usize)> = exams
+        .conflicts()
+        .into_iter()
+        .filter(|&(a, b)| {
+            names.contains(&format!(
+                "{} and {} share a student",
+                exams.names[a], exams.names[b]
+            ))
+        })
+        .collect();
+    let rooms: Vec<usize> = (0..slots)
+        .filter(|s| names.contains(&format!("room of slot {} holds {capacity} exams", s + 1)))
+        .collect();
+    assert_eq!(
+        pairs.len() + rooms.len(),
+        names.len(),
+        "unknown names in {names:?}"
+    );
+    let mut a = vec![0; n];
+    (0..slots.pow(n as u32)).any(|mut k| {
+        let mut load = vec![0; slots];
+        for v in a.iter_mut() {
+            *v = k % slots;
+            load[*v] += 1;
+            k /= slots;
+        }
+        rooms.iter().all(|&s| load[s] <= capacity) && pairs.iter().all(|&(x, y)| a[x] != a[y])
+    })
+}
+
+#[test]
+fn explanations_of_the_sample_are_minimal_by_brute_force() {
+    let exams = Exams::sample();
+    for (slots, capacity) in [(2, 4), (3, 2), (2, 8), (4, 1), (1, 8)] {
+        for form in [Capacity::AtMost, Capacity::Count] {
+            let t = ExamTimetable::new(&exams, slots, capacity, form).unwrap();
+            let why = csp_core::explain::explain(&t.model, &Config::default()).unwrap();
+            assert!(
+                why.verdict.is_minimal(),
+                "{slots} slots of {capacity}: {:?}",
+                why.verdict
+            );
+            let names = why.names(&t.model);
+            assert!(!names.is_empty());
+            assert!(
+                !brute_force_rules_hold(&exams, slots, capacity, &names),
+                "{names:?}"
+            );
+            for i in 0..names.len() {
+                let mut rest = names.clone();
+                rest.remove(i);
+                assert!(
+                    brute_force_rules_hold(&exams, slots, capacity, &rest),
+                    "{slots} slots of {capacity}: {names:?} without {} still clash",
+                    names[i]
+                );
+            }
+        }
+    }
+}

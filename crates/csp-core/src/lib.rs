@@ -11,6 +11,7 @@
 //! 8. [Statistics](#statistics)
 //! 9. [Writing a constraint](#writing-a-constraint)
 //! 10. [Observing the search](#observing-the-search)
+//! 11. [Why is there no solution?](#why-is-there-no-solution)
 //!
 //! # What a CSP is
 //! A *constraint satisfaction problem* has **variables**, each with a finite
@@ -197,6 +198,29 @@
 //! Attach a [`SearchObserver`] with [`Solver::with_observer`] to receive each
 //! node tried, each value pruned and by which constraint, each failure and its
 //! cause, each backtrack and each solution. Without one the search pays nothing.
+//!
+//! # Why is there no solution?
+//! When a model has none, [`explain::explain`] names a minimal set of its
+//! constraints that already has none (QuickXplain, Junker 2004), each check a
+//! bounded search ([`Config::with_active_constraints`] leaves the other
+//! constraints out). Name the rules of your model with
+//! [`Model::name_group`], and the explanation speaks in those names:
+//!
+//! ```
+//! use csp_core::{Config, Model, explain};
+//! let mut m = Model::new();
+//! let slot = m.int_var_array("slot", 3, 1..=3)?;
+//! let apart = m.all_different(&slot)?;
+//! let early = m.post(slot[0].le(2))?;
+//! let late = [m.post(slot[1].ge(3))?, m.post(slot[2].ge(3))?];
+//! m.name_group("one exam per slot", &[apart])?;
+//! m.name_group("exam 0 early", &[early])?;
+//! m.name_group("exams 1 and 2 late", &late)?;
+//! let why = explain::explain(&m, &Config::default())?;
+//! assert!(why.verdict.is_minimal());
+//! assert_eq!(why.names(&m), ["one exam per slot", "exams 1 and 2 late"]);
+//! # Ok::<(), csp_core::CspError>(())
+//! ```
 
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
@@ -208,6 +232,7 @@ pub mod constraints;
 mod context;
 mod domains;
 mod error;
+pub mod explain;
 mod expr;
 pub mod generic;
 mod limits;

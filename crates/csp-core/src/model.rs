@@ -7,6 +7,7 @@ use crate::context::PropagationContext;
 use crate::domains::View;
 use crate::{Constraint, ConstraintId, CspError, Domain, Domains, Propagation, Value, VarId};
 
+mod groups;
 mod views;
 
 /// The largest number of values (from the smallest to the largest declared value)
@@ -122,6 +123,7 @@ impl Constraint for Posted {
 pub struct Model {
     vars: Vec<VarDecl>,
     constraints: Vec<Posted>,
+    groups: groups::Groups,
 }
 
 impl std::fmt::Debug for Model {
@@ -542,6 +544,49 @@ impl Model {
     /// [`ConstraintId`]).
     pub fn posted(&self) -> &[Posted] {
         &self.constraints
+    }
+
+    /// Names a group of constraints: an explanation
+    /// ([`explain`](crate::explain)) reports the group by `name`, as one
+    /// rule, instead of its constraints one by one. Naming a group again
+    /// adds to it; a constraint belongs to at most one group.
+    ///
+    /// Fails on an empty name, an id that is not one of this model's
+    /// constraints, or a constraint already in another group.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, explain};
+    /// let mut m = Model::new();
+    /// let rooms = m.int_var_array("room", 3, 1..=2)?;
+    /// let distinct = m.all_different(&rooms)?;
+    /// let a = m.post(rooms[0].ge(1))?;
+    /// m.name_group("one exam per room", &[distinct])?;
+    /// m.name_group("room 1 is free", &[a])?;
+    /// assert_eq!(m.groups().count(), 2);
+    /// // Three exams cannot have two rooms to themselves.
+    /// let why = explain::explain(&m, &Config::default())?;
+    /// assert_eq!(why.names(&m), ["one exam per room"]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn name_group(
+        &mut self,
+        name: impl Into<String>,
+        constraints: &[ConstraintId],
+    ) -> Result<(), CspError> {
+        self.groups
+            .name(name.into(), constraints, self.constraints.len())
+    }
+
+    /// The named groups ([`Model::name_group`]) and their constraints, in the
+    /// order they were first named.
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = (&str, &[ConstraintId])> + '_ {
+        self.groups.iter()
+    }
+
+    /// The name of the group `id` belongs to, if it belongs to one.
+    pub fn group_of(&self, id: ConstraintId) -> Option<&str> {
+        let g = self.groups.index_of(id)?;
+        self.groups.iter().nth(g).map(|(name, _)| name)
     }
 
     /// Whether `values` (one per variable, in declaration order) is a solution:

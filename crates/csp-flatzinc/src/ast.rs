@@ -283,3 +283,87 @@ impl Annotation {
         annotations.iter().find(|a| a.name == name)
     }
 }
+
+/// FlatZinc text, as MiniZinc writes it (no spaces after commas), so that a
+/// constraint printed by `fzn-csp --explain` can be found in its file.
+impl std::fmt::Display for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn list<T: std::fmt::Display>(
+            f: &mut std::fmt::Formatter<'_>,
+            items: &[T],
+        ) -> std::fmt::Result {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write!(f, "{item}")?;
+            }
+            Ok(())
+        }
+        match self {
+            Expr::Bool(b) => write!(f, "{b}"),
+            Expr::Int(v) => write!(f, "{v}"),
+            Expr::Float(x) => write!(f, "{x:?}"),
+            Expr::Set(SetLit::IntRange(lo, hi)) => write!(f, "{lo}..{hi}"),
+            Expr::Set(SetLit::FloatRange(lo, hi)) => write!(f, "{lo:?}..{hi:?}"),
+            Expr::Set(SetLit::Ints(values)) => {
+                f.write_str("{")?;
+                list(f, values)?;
+                f.write_str("}")
+            }
+            Expr::Set(SetLit::Floats(values)) => {
+                let shown: Vec<String> = values.iter().map(|x| format!("{x:?}")).collect();
+                write!(f, "{{{}}}", shown.join(","))
+            }
+            Expr::Ident(name) => f.write_str(name),
+            Expr::ArrayAccess { name, index } => write!(f, "{name}[{index}]"),
+            Expr::Array(items) => {
+                f.write_str("[")?;
+                list(f, items)?;
+                f.write_str("]")
+            }
+            Expr::Str(s) => write!(f, "{s:?}"),
+            Expr::Annotation(a) => write!(f, "{a}"),
+        }
+    }
+}
+
+/// `name` or `name(args)`.
+impl std::fmt::Display for Annotation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)?;
+        if self.args.is_empty() {
+            return Ok(());
+        }
+        f.write_str("(")?;
+        for (i, arg) in self.args.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{arg}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// The call, `name(arg,arg)`, without its annotations.
+///
+/// ```
+/// let m = csp_flatzinc::parse(
+///     "var 1..9: x;\nconstraint int_lin_le([1,-1],[x,x],-1) :: domain;\nsolve satisfy;",
+/// )?;
+/// assert_eq!(m.constraints[0].to_string(), "int_lin_le([1,-1],[x,x],-1)");
+/// # Ok::<(), csp_flatzinc::ParseError>(())
+/// ```
+impl std::fmt::Display for ConstraintItem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}(", self.name)?;
+        for (i, arg) in self.args.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{arg}")?;
+        }
+        f.write_str(")")
+    }
+}

@@ -4,7 +4,8 @@
 //! 1. [From MiniZinc to csp](#from-minizinc-to-csp)
 //! 2. [The pipeline](#the-pipeline)
 //! 3. [Builtins and annotations](#builtins-and-annotations)
-//! 4. [Errors](#errors)
+//! 4. [Explanations](#explanations)
+//! 5. [Errors](#errors)
 //!
 //! # From MiniZinc to csp
 //! MiniZinc compiles a model (`.mzn`) into *FlatZinc* (`.fzn`), a flat list of
@@ -53,6 +54,15 @@
 //! annotations a csp-core [`Restarts`](csp_core::Restarts) policy. A model
 //! without them gets the default search of [`SearchPlan`].
 //!
+//! # Explanations
+//! [`explain`] (`fzn-csp --explain`) answers "why is there no solution?" for
+//! an unsatisfiable model: a minimal set of its constraints that cannot all
+//! hold, each printed by the name MiniZinc gives it
+//! (`:: mzn_constraint_name("...")`, kept by `minizinc -c -g`) or by its
+//! FlatZinc text ([`explain_label`]), found by
+//! [`csp_core::explain`]. [`Translation::posted_by`] maps the model's
+//! constraints back to the file's items.
+//!
 //! # Errors
 //! Nothing is ignored silently: a construct fzn-csp does not support is an
 //! [`Error`] naming it and its line, never a wrong answer. Annotations on
@@ -70,6 +80,7 @@ mod builtins;
 mod compare;
 pub mod constraints;
 mod error;
+mod explain;
 mod globals;
 mod install;
 mod lexer;
@@ -85,6 +96,7 @@ pub use branching::{PhasedValues, PhasedVariables};
 pub use builtins::SUPPORTED;
 pub use compare::{CompareSettings, DEFAULT_COMPARE_TIME, compare, parse_strategies};
 pub use error::{Error, ParseError, ParseErrorKind, TranslateError};
+pub use explain::{explain, explain_label};
 pub use install::{MZNLIB, install_solver_config, solver_config};
 pub use output::{
     Output, OutputError, SEARCH_COMPLETE, SOLUTION_SEPARATOR, UNKNOWN, UNSATISFIABLE, final_line,

@@ -80,6 +80,12 @@ pub struct Translation {
     /// an optimum) proves nothing; [`run`](crate::run) then prints neither
     /// `=====UNSATISFIABLE=====` nor `==========`.
     pub clamped: Vec<String>,
+    /// For each constraint of [`model`](Translation::model) (by id), the
+    /// index in the file's constraint items of the item that posted it;
+    /// `None` for a constraint a declaration posted (a variable restricted
+    /// to its declared domain). `fzn-csp --explain` reports conflicts by
+    /// these items.
+    pub posted_by: Vec<Option<usize>>,
 }
 
 /// Translates a parsed FlatZinc model.

@@ -195,11 +195,13 @@ pub(crate) fn translate_views(
         cx.line = decl.pos().line;
         cx.declare(decl, &inferred.bounds)?;
     }
+    let mut posted_by = vec![None; cx.model.num_constraints()];
     for (i, item) in ast.constraints.iter().enumerate() {
         cx.line = item.pos.line;
         if !plan.consumed.contains(&i) {
             crate::builtins::post(&mut cx, item)?;
         }
+        posted_by.resize(cx.model.num_constraints(), Some(i));
     }
     if !plan.is_empty() && !views_last(&cx.model) {
         return translate_views(ast, options, false);
@@ -226,6 +228,7 @@ pub(crate) fn translate_views(
         restarts,
         decision_vars,
         clamped: inferred.clamped,
+        posted_by,
     })
 }
 

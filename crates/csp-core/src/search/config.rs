@@ -50,6 +50,9 @@ pub struct Config {
     /// The memory the domains may take, in bytes (see
     /// [`with_memory_limit`](Config::with_memory_limit)).
     pub memory_limit: Option<u64>,
+    /// The constraints the search honours, if not all (see
+    /// [`with_active_constraints`](Config::with_active_constraints)).
+    pub active_constraints: Option<std::sync::Arc<[bool]>>,
 }
 
 /// The default [`Config::memory_limit`]: 4 GiB.
@@ -132,6 +135,7 @@ impl Config {
             progress: None,
             solution_check: false,
             memory_limit: Some(DEFAULT_MEMORY_LIMIT),
+            active_constraints: None,
         }
     }
 
@@ -428,6 +432,31 @@ impl Config {
     /// ```
     pub fn with_restarts(mut self, restarts: Restarts) -> Self {
         self.restarts = restarts;
+        self
+    }
+
+    /// Searches the model with only some of its constraints: `active[i]`
+    /// says whether the constraint with id `i` counts (`None`: all do, the
+    /// default). An inactive constraint is neither propagated, nor checked,
+    /// nor seen by the heuristics; the declared domains always hold. This is
+    /// how [`explain`](crate::explain) tries subsets of a model without
+    /// copying it. [`Solver::new`](crate::Solver::new) refuses a mask whose
+    /// length is not the model's number of constraints.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=9)?;
+    /// m.post(x.le(3))?;
+    /// m.post(x.ge(5))?;
+    /// assert!(Solver::new(&m, Config::default())?.first().solution.is_none());
+    /// let without_first = Config::default().with_active_constraints(vec![false, true]);
+    /// let s = Solver::new(&m, without_first)?.first().solution.unwrap();
+    /// assert_eq!(s[x], 5);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn with_active_constraints(mut self, active: impl Into<std::sync::Arc<[bool]>>) -> Self {
+        self.active_constraints = Some(active.into());
         self
     }
 }

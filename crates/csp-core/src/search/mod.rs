@@ -203,6 +203,8 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// the constraints whose entailment changed since it last looked.
     incremental: Option<Box<select::Incremental>>,
     entailment_changes: Vec<u32>,
+    /// The constraints searched, if not all ([`Config::with_active_constraints`]).
+    active: Option<std::sync::Arc<[bool]>>,
 }
 
 impl<'m> Solver<'m> {
@@ -239,6 +241,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let n = model.num_vars();
         let m = model.num_constraints();
         config.restarts.check()?;
+        if let Some(active) = &config.active_constraints
+            && active.len() != m
+        {
+            return Err(CspError::LengthMismatch {
+                context: "active constraints".into(),
+                what: "the mask".into(),
+                expected: m,
+                got: active.len(),
+            });
+        }
+        let active = config.active_constraints.clone();
+        let is_active = |c: usize| active.as_ref().is_none_or(|a| a[c]);
         // Views follow the variables (ids `n_vars..n`), decided with their base.
         let views = model.views_last()?;
         let n_vars = n - views.len();
@@ -270,7 +284,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             let scope = c.scope();
             model.check_vars(c.name(), scope)?;
             let masked = kernel && c.wake_set().is_some();
-            for (pos, &v) in scope.iter().enumerate() {
+            // An inactive constraint has no watch: nothing wakes it.
+            for (pos, &v) in scope.iter().enumerate().filter(|_| is_active(cid)) {
                 let mut events = if kernel {
                     c.events(pos).bits()
                 } else {
@@ -395,6 +410,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             },
             incremental: None,
             entailment_changes: Vec::new(),
+            active,
         };
         solver.update_fail_mark();
         solver.domains.push_level();
@@ -452,6 +468,12 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Some(w) => w.preimage(value).map(|x| (w.base(), x)),
             None => Some((var, value)),
         }
+    }
+
+    /// Whether the search honours constraint `c` ([`Config::with_active_constraints`]).
+    #[inline]
+    pub(crate) fn is_active(&self, c: usize) -> bool {
+        self.active.as_ref().is_none_or(|a| a[c])
     }
 
     /// The model being searched.

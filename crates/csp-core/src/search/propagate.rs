@@ -203,6 +203,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// Checks every constraint on a complete assignment (generate and test).
     pub(super) fn check_complete(&mut self) -> Result<(), Failure> {
         for (c, con) in self.model.posted().iter().enumerate() {
+            if !self.is_active(c) {
+                continue;
+            }
             self.stats.checks += 1;
             self.buf.clear();
             let domains = &self.domains;
@@ -329,6 +332,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Pruning::None => Ok(()),
             Pruning::Check => {
                 for (c, con) in constraints.iter().enumerate() {
+                    if !self.is_active(c) {
+                        continue;
+                    }
                     self.stats.checks += 1;
                     if !con.promising(&self.domains) {
                         return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
@@ -338,6 +344,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             }
             Pruning::ForwardChecking => {
                 for (c, con) in constraints.iter().enumerate() {
+                    if !self.is_active(c) {
+                        continue;
+                    }
                     self.stats.propagations += 1;
                     let mut ctx = PropagationContext::new(
                         &mut self.domains,
@@ -369,6 +378,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             }
             Pruning::ArcConsistency | Pruning::Propagators => {
                 for c in 0..constraints.len() {
+                    if !self.is_active(c) {
+                        continue;
+                    }
                     self.in_queue[c] = true;
                     self.queue[self.cost[c] as usize].push_back(c as u32);
                 }

@@ -400,6 +400,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let values: Vec<Value> = self.model.vars().map(|v| self.domains.min(v)).collect();
         let mut scoped = Vec::new();
         self.model.constraints().find_map(|(id, c)| {
+            if !self.is_active(id.index()) {
+                return None;
+            }
             scoped.clear();
             scoped.extend(c.scope().iter().map(|v| values[v.index()]));
             (!c.check(&scoped)).then_some(id)

@@ -93,6 +93,13 @@ struct Cli {
         requires = "compare"
     )]
     output: Option<PathBuf>,
+    /// Why is there no solution? For an unsatisfiable model, print a minimal
+    /// set of constraints that cannot all hold, one per line (by their
+    /// mzn_constraint_name, or FlatZinc text and mzn_path), then
+    /// =====UNSATISFIABLE=====; a satisfiable model prints its solutions as
+    /// without --explain. Compile with `minizinc -c -g` to keep the names.
+    #[arg(long, conflicts_with = "compare")]
+    explain: bool,
     /// The memory the search's domains may take: 512M, 2G (default 4G).
     #[arg(long, value_name = "SIZE", value_parser = csp_cli::parse_size)]
     memory_limit: Option<u64>,
@@ -168,7 +175,10 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = run(&src, &options, &mut out);
+    let result = match cli.explain {
+        true => csp_flatzinc::explain(&src, &options, &mut out),
+        false => run(&src, &options, &mut out).map(|_| ()),
+    };
     let flushed = out.flush();
     match result {
         Ok(_) => flushed.map_err(|e| output_error(&e)),
