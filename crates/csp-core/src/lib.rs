@@ -201,6 +201,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod backjumping;
 pub mod branching;
 mod constraint;
 pub mod constraints;
@@ -227,6 +228,7 @@ mod var;
 /// The type of variable values.
 pub type Value = i64;
 
+pub use backjumping::{Backjumping, PruningToken};
 pub use branching::{
     SearchView, ValOrder, ValueContext, ValueSelector, VarOrder, VariableSelector,
 };

@@ -68,7 +68,9 @@ pub fn record(
     all: bool,
     max_events: usize,
 ) -> Result<TraceRun, Error> {
-    let strategy = Strategy::new(config.pruning, config.var_order, config.val_order).to_string();
+    let strategy = Strategy::new(config.pruning, config.var_order, config.val_order)
+        .with_backjumping(config.backjumping)
+        .to_string();
     let mut solver = queens.solver(config, TraceRecorder::new(max_events))?;
     let status = if all {
         solver.count().status

@@ -23,6 +23,7 @@ use crate::{
 };
 
 mod config;
+mod lookback;
 mod optimize;
 mod propagate;
 mod recompute;
@@ -198,6 +199,9 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     check_solutions: bool,
     invalid: Option<crate::ConstraintId>,
     clock: Clock,
+    /// Conflict sets and removal reasons ([`Config::with_backjumping`]);
+    /// `None` for chronological backtracking.
+    lookback: Option<Box<lookback::LookBack>>,
 }
 
 impl<'m> Solver<'m> {
@@ -234,6 +238,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let n = model.num_vars();
         let m = model.num_constraints();
         config.restarts.check()?;
+        config.backjumping.check(config.pruning)?;
         // Views follow the variables (ids `n_vars..n`), decided with their base.
         let views = model.views_last()?;
         let n_vars = n - views.len();
@@ -330,6 +335,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
         let mut changes = Changes::new(n);
         changes.track_changed = config.pruning >= Pruning::ArcConsistency;
+        let lookback = lookback::LookBack::new(config.backjumping, n_vars);
+        // Look-back under forward checking needs each changed variable.
+        changes.track_changed |= lookback.is_some();
         changes.record = observer.wants_details();
         let afc = crate::branching::Afc::new(m, var_sel.reads_afc());
         let mut solver = Solver {
@@ -388,6 +396,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 every: 1,
                 last: started,
             },
+            lookback,
         };
         solver.update_fail_mark();
         solver.domains.push_level();

@@ -40,24 +40,37 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Pruning::Check => {
                 self.check_objective()?;
                 let constraints = self.model.posted();
-                for w in &self.watches[var.index()] {
+                let mut failed = None;
+                for (k, w) in self.watches[var.index()].iter().enumerate() {
                     let c = w.cid as usize;
                     self.stats.checks += 1;
                     if !constraints[c].promising(&self.domains) {
-                        // dom/wdeg learns from the promising check too
-                        // (Boussemart et al. 2004: the constraint that failed).
-                        self.weights[c] += 1;
-                        self.afc.bump(c);
-                        return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
+                        failed = Some((k, c));
+                        break;
                     }
                 }
-                Ok(())
+                let Some((k, c)) = failed else {
+                    return Ok(());
+                };
+                // dom/wdeg learns from the promising check too
+                // (Boussemart et al. 2004: the constraint that failed).
+                self.weights[c] += 1;
+                self.afc.bump(c);
+                // Look-back blames the failing constraint with the earliest
+                // decisions, as checking the past variables in order does.
+                let c = match self.lookback {
+                    Some(_) => self.earliest_failure(var, k, c),
+                    None => c,
+                };
+                Err(Self::fail(FailureKind::NotPromising, Some(c), None))
             }
             Pruning::ForwardChecking => {
                 self.prune_objective(Some(node))?;
                 let constraints = self.model.posted();
-                // Steps given as data run here, unless each removal must be reported.
-                let steps = !self.changes.record;
+                // Steps given as data run here, unless each removal must be
+                // reported (to an observer, or to the look-back).
+                let steps = !self.changes.record && !self.changes.track_changed;
+                let explain = self.lookback.is_some();
                 for w in &self.watches[var.index()] {
                     let c = w.cid as usize;
                     if self.state.is_entailed(c) {
@@ -111,6 +124,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                             Some(c),
                             self.pruning,
                         );
+                    }
+                    if explain {
+                        if result.is_ok() {
+                            Self::explain_changes(
+                                self.lookback.as_deref_mut(),
+                                &self.domains,
+                                &constraints[c],
+                                &self.changes,
+                            );
+                        }
+                        Self::forget_changed(&mut self.changes);
                     }
                     match result {
                         Ok(PropStatus::Entailed) => self.state.set_entailed(c),
@@ -309,6 +333,14 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     self.pruning,
                 );
             }
+            if self.lookback.is_some() && result.is_ok() {
+                Self::explain_changes(
+                    self.lookback.as_deref_mut(),
+                    &self.domains,
+                    &constraints[c],
+                    &self.changes,
+                );
+            }
             let status = match result {
                 Ok(s) => s,
                 Err(conflict) => {
@@ -361,6 +393,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                             Some(c),
                             self.pruning,
                         );
+                    }
+                    // Root removals have no reasons: only the list is emptied.
+                    if self.lookback.is_some() {
+                        Self::forget_changed(&mut self.changes);
                     }
                     match result {
                         Ok(PropStatus::Entailed) => self.state.set_entailed(c),
