@@ -248,7 +248,7 @@ pub use expr::{LinExpr, LinRelation, Post};
 pub use limits::{CancelFlag, Limits, SearchStatus, StopReason};
 pub use model::{MAX_DOMAIN_WIDTH, Model, Posted};
 pub use observer::{
-    Candidate, Choice, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver,
+    Backjump, Candidate, Choice, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver,
 };
 pub use progress::{Progress, ProgressHook};
 pub use pruning::{Pruning, UnknownName};

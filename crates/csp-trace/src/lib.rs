@@ -130,6 +130,23 @@ pub enum TraceEvent {
         /// The variable.
         var: usize,
     },
+    /// A backjump ([`csp_core::Backjumping`]): after the variable decided at
+    /// level `from` ran out of values, the search went back to level `to`,
+    /// skipping the decisions in between.
+    Backjump {
+        /// The dead end's level.
+        from: usize,
+        /// The variable without values left.
+        var: usize,
+        /// The node the dead end is below (0 = root).
+        dead_end: u64,
+        /// The level returned to (0 = root).
+        to: usize,
+        /// The node at that level whose value is undone next (0 = root).
+        target: u64,
+        /// The conflict set: the variables decided at its levels.
+        conflict: Vec<usize>,
+    },
     /// The recorder reached its cap: later events were not stored.
     Truncated {
         /// The cap (number of events stored before this marker).
@@ -152,6 +169,8 @@ pub struct TraceSummary {
     pub solutions: u64,
     /// `Backtrack` events.
     pub backtracks: u64,
+    /// `Backjump` events.
+    pub backjumps: u64,
 }
 
 /// A recorded search.
@@ -178,6 +197,7 @@ impl Trace {
                 TraceEvent::Prune { .. } => s.pruned += 1,
                 TraceEvent::Solution { .. } => s.solutions += 1,
                 TraceEvent::Backtrack { .. } => s.backtracks += 1,
+                TraceEvent::Backjump { .. } => s.backjumps += 1,
                 TraceEvent::Select { .. } | TraceEvent::Truncated { .. } => {}
             }
         }
@@ -259,7 +279,9 @@ impl Trace {
                         nodes[i].candidates = candidates.clone();
                     }
                 }
-                TraceEvent::Backtrack { .. } | TraceEvent::Truncated { .. } => {}
+                TraceEvent::Backtrack { .. }
+                | TraceEvent::Backjump { .. }
+                | TraceEvent::Truncated { .. } => {}
             }
         }
         nodes
@@ -479,6 +501,19 @@ impl SearchObserver for TraceRecorder {
         self.push(|| TraceEvent::Backtrack {
             depth,
             var: var.index(),
+        });
+    }
+
+    fn on_backjump(&mut self, jump: &csp_core::Backjump<'_>) {
+        // The jump leaves the levels above `to`: later accepts there start afresh.
+        self.parent_of_depth.truncate(jump.to + 1);
+        self.push(|| TraceEvent::Backjump {
+            from: jump.from,
+            var: jump.var.index(),
+            dead_end: jump.dead_end,
+            to: jump.to,
+            target: jump.target,
+            conflict: jump.conflict.iter().map(|v| v.index()).collect(),
         });
     }
 }

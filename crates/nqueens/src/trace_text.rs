@@ -282,6 +282,22 @@ impl<'q> Renderer<'q> {
                     self.row(var)
                 );
             }
+            TraceEvent::Backjump {
+                from,
+                to,
+                ref conflict,
+                ..
+            } => {
+                self.flush();
+                let rows: Vec<String> = conflict.iter().map(|&v| self.row(v).to_string()).collect();
+                let _ = writeln!(
+                    self.out,
+                    "{}backjump: from level {from} back to level {to} (conflict set: rows {})",
+                    indent(from),
+                    rows.join(", ")
+                );
+                self.path.truncate(to);
+            }
             TraceEvent::Truncated { cap } => {
                 self.flush();
                 let _ = writeln!(

@@ -10,12 +10,12 @@
 //! conflict. `reasons` is trailed per level; the per-level conflict sets are
 //! cleared when a frame opens.
 
-use super::{Frame, Solver};
-use crate::context::Changes;
-use crate::observer::{Backjump, Failure, FailureKind};
+use super::Solver;
+use crate::context::{Changes, PropagationContext};
+use crate::observer::{Backjump, Failure, FailureKind, Node};
 use crate::{
-    Backjumping, Constraint, Domains, Posted, SearchObserver, ValueSelector, VarId,
-    VariableSelector,
+    Backjumping, Constraint, ConstraintId, Domains, Posted, PropStatus, Pruning, SearchObserver,
+    ValueSelector, VarId, VariableSelector,
 };
 
 /// The look-back state of a search with backjumping.
@@ -224,6 +224,65 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
     }
 
+    /// Forward checking after `node` with look-back: each constraint on the
+    /// decided variable filters its neighbours through `propagate` (not the
+    /// bulk steps, which do not list the variables they change), and the
+    /// variables it changed gain the levels behind its scope.
+    #[inline(never)]
+    pub(super) fn forward_check_explained(&mut self, node: &Node) -> Result<(), Failure> {
+        let constraints = self.model.posted();
+        let var = node.var;
+        Self::forget_changed(&mut self.changes);
+        for w in &self.watches[var.index()] {
+            let c = w.cid as usize;
+            if self.state.is_entailed(c) {
+                continue;
+            }
+            self.stats.propagations += 1;
+            let mut ctx = PropagationContext::new(
+                &mut self.domains,
+                &mut self.state,
+                &mut self.changes,
+                Pruning::ForwardChecking,
+                Some((VarId::new(w.var as usize), w.pos as usize)),
+                c,
+            );
+            let result = constraints[c].propagate(&mut ctx);
+            if self.changes.record {
+                Self::report_prunes(
+                    &mut self.observer,
+                    &mut self.changes,
+                    Some(node),
+                    Some(c),
+                    self.pruning,
+                );
+            }
+            if result.is_ok() {
+                Self::explain_changes(
+                    self.lookback.as_deref_mut(),
+                    &self.domains,
+                    &constraints[c],
+                    &self.changes,
+                );
+            }
+            Self::forget_changed(&mut self.changes);
+            match result {
+                Ok(PropStatus::Entailed) => self.state.set_entailed(c),
+                Ok(_) => {}
+                Err(conflict) => {
+                    self.weights[c] += 1;
+                    self.afc.bump(c);
+                    return Err(Failure {
+                        kind: FailureKind::Conflict,
+                        constraint: Some(ConstraintId::new(c)),
+                        var: conflict.var,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// At the promising check, `var`'s watch `k` (constraint `c`) failed:
     /// the failing constraint whose other decided variables are the
     /// earliest (the lowest deepest level), as backtracking finds it by
@@ -282,11 +341,12 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         lb.merge_into(level);
     }
 
-    /// The frame `top` (at level `frames.len() + 1`) ran out of values and
-    /// was popped: goes back to the level its conflict set says, popping
-    /// the frames in between, and reports the jump.
+    /// The frame of `var` (at level `frames.len() + 1`, below node
+    /// `parent`) ran out of values and was popped: goes back to the level
+    /// its conflict set says, popping the frames in between, and reports
+    /// the jump.
     #[inline(never)]
-    pub(super) fn backjump(&mut self, top: Frame) {
+    pub(super) fn backjump(&mut self, var: VarId, parent: u64) {
         let from = self.frames.len() + 1;
         let Some(lb) = self.lookback.as_deref_mut() else {
             return;
@@ -301,7 +361,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let words = lb.words;
         lb.scratch
             .copy_from_slice(&lb.conf[from * words..(from + 1) * words]);
-        lb.add_expl(top.var.index());
+        lb.add_expl(var.index());
         let leaf = !lb.internal[from];
         let to = match lb.mode {
             Backjumping::Cbj => {
@@ -332,8 +392,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         };
         self.observer.on_backjump(&Backjump {
             from,
-            var: top.var,
-            dead_end: top.parent,
+            var,
+            dead_end: parent,
             to,
             target,
             conflict: &conflict,

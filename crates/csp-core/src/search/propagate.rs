@@ -64,13 +64,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 };
                 Err(Self::fail(FailureKind::NotPromising, Some(c), None))
             }
+            // Look-back needs each removal's constraint: its own loop, so
+            // that chronological forward checking pays nothing for it.
+            Pruning::ForwardChecking if self.lookback.is_some() => {
+                self.prune_objective(Some(node))?;
+                self.forward_check_explained(node)
+            }
             Pruning::ForwardChecking => {
                 self.prune_objective(Some(node))?;
                 let constraints = self.model.posted();
-                // Steps given as data run here, unless each removal must be
-                // reported (to an observer, or to the look-back).
-                let steps = !self.changes.record && !self.changes.track_changed;
-                let explain = self.lookback.is_some();
+                // Steps given as data run here, unless each removal must be reported.
+                let steps = !self.changes.record;
                 for w in &self.watches[var.index()] {
                     let c = w.cid as usize;
                     if self.state.is_entailed(c) {
@@ -124,17 +128,6 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                             Some(c),
                             self.pruning,
                         );
-                    }
-                    if explain {
-                        if result.is_ok() {
-                            Self::explain_changes(
-                                self.lookback.as_deref_mut(),
-                                &self.domains,
-                                &constraints[c],
-                                &self.changes,
-                            );
-                        }
-                        Self::forget_changed(&mut self.changes);
                     }
                     match result {
                         Ok(PropStatus::Entailed) => self.state.set_entailed(c),

@@ -166,7 +166,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     return false;
                 }
                 if self.lookback.is_some() {
-                    self.backjump(top);
+                    self.backjump(top.var, top.parent);
                 }
                 continue;
             };
