@@ -5,9 +5,9 @@
 //!
 //! ```text
 //! cargo run --release -p csp-examples --example lookback
-//! cargo run --release -p csp-examples --example lookback -- --random 30,10,0.2 --tightness 0.36 --instances 50
-//! cargo run --release -p csp-examples --example lookback -- --random 30,10,0.2 --sweep 0.30,0.42,0.02 --strategies fc-cbj
-//! cargo run --release -p csp-examples --example lookback -- --random 30,10,0.2 --tightness 0.36 --instances 50 --strategies fc --hardest-third
+//! cargo run --release -p csp-examples --example lookback -- --random 30,10,0.2 --tightness 0.52 --instances 30 --strategies fc,fc-cbj
+//! cargo run --release -p csp-examples --example lookback -- --random 30,10,0.2 --sweep 0.48,0.56,0.02 --instances 20 --strategies fc-cbj
+//! cargo run --release -p csp-examples --example lookback -- --random 30,10,0.2 --tightness 0.52 --instances 30 --strategies fc --hardest-third
 //! ```
 //!
 //! Nodes are values tried ([`csp_core::SearchStats::tried`]), as Kondrak and
@@ -27,8 +27,9 @@ struct Cli {
     /// class (20,10,0.3).
     #[arg(long, value_name = "N,D,DENSITY")]
     random: Option<String>,
-    /// The tightness of the random class (default: the class's peak, 0.36
-    /// for 20,10,0.3 and 0.36 for 30,10,0.2, found with --sweep).
+    /// The tightness of the random class (default 0.54, where about half of
+    /// the default class's instances have a solution, found with --sweep;
+    /// for 30,10,0.2 that point is 0.52).
     #[arg(long, value_name = "T")]
     tightness: Option<f64>,
     /// Tightnesses `from,to,step`: for each, the share of instances with a
@@ -153,7 +154,7 @@ fn instances(n: usize, d: usize, p: f64, t: f64, seeds: impl Iterator<Item = u64
 fn main() {
     let args: Cli = csp_examples::cli::parse_args();
     let (n, d, p) = args.random.as_deref().map_or((20, 10, 0.3), class);
-    let t = args.tightness.unwrap_or(0.36);
+    let t = args.tightness.unwrap_or(0.54);
     if let Some(sweep) = &args.sweep {
         let parts: Vec<f64> = sweep
             .split(',')

@@ -530,6 +530,50 @@ mod tests {
     }
 
     #[test]
+    fn backjumps_are_recorded_and_drawn_as_labelled_arcs() {
+        let (m, _) = csp_core::models::pairwise_queens(6).unwrap();
+        let cfg = Config::textbook().with_backjumping(csp_core::Backjumping::Cbj);
+        let mut s = Solver::with_observer(&m, cfg, TraceRecorder::new(usize::MAX)).unwrap();
+        let count = s.count();
+        assert_eq!(count.solutions, 4);
+        let trace = s.into_observer().finish();
+        let jumps: Vec<&TraceEvent> = trace
+            .events
+            .iter()
+            .filter(|e| matches!(e, TraceEvent::Backjump { .. }))
+            .collect();
+        assert_eq!(jumps.len() as u64, count.stats.backjumps);
+        assert!(!jumps.is_empty());
+        for e in &jumps {
+            let TraceEvent::Backjump {
+                from, to, conflict, ..
+            } = e
+            else {
+                unreachable!()
+            };
+            // A jump skips a level; the conflict set is below where it lands.
+            assert!(to + 1 < *from && conflict.len() <= *to, "{e:?}");
+        }
+        let svg = trace.to_svg(&m, &crate::SvgOptions::default());
+        let arcs = svg.matches(r#"class="backjump""#).count();
+        assert!(arcs > 0 && arcs <= jumps.len(), "{arcs}");
+        assert!(svg.contains("backjump from level"), "{svg}");
+        assert!(trace.to_text(&m).contains("jump from level"));
+        // The JSON Lines trace reads back with the jumps.
+        let text = trace.to_json_lines(&m);
+        assert!(text.contains(r#""event":"backjump""#), "{text}");
+        // Without look-back nothing of it appears.
+        let mut s =
+            Solver::with_observer(&m, Config::textbook(), TraceRecorder::new(usize::MAX)).unwrap();
+        s.count();
+        let svg = s
+            .into_observer()
+            .finish()
+            .to_svg(&m, &crate::SvgOptions::default());
+        assert!(!svg.contains("backjump"));
+    }
+
+    #[test]
     fn split_nodes_are_traced_as_bounds_and_read_back() {
         let mut m = Model::new();
         let x = m.named_int_var("x", 0..=3).unwrap();
