@@ -185,20 +185,17 @@ impl FromStr for PruningToken {
     type Err = UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if let Ok(pruning) = s.parse::<Pruning>() {
-            return Ok(pruning.into());
-        }
-        let unknown = || UnknownName {
-            kind: "pruning level",
-            name: s.chars().take(80).collect(),
-            expected: "none, check, fc, mac, propagators, optionally with a look-back suffix: \
-                       check-gbj, check-cbj, fc-cbj, mac-cbj",
+        // A plain level, or anything without a look-back suffix, is read
+        // (and refused) as a pruning level.
+        let plain = s.parse::<Pruning>();
+        let Some((level, suffix)) = s.rsplit_once('-').filter(|_| plain.is_err()) else {
+            return plain.map(PruningToken::from);
         };
-        let (level, suffix) = s.rsplit_once('-').ok_or_else(unknown)?;
-        let pruning = level.parse::<Pruning>().map_err(|_| unknown())?;
-        let backjumping = suffix.parse::<Backjumping>().map_err(|_| unknown())?;
+        let Ok(backjumping) = suffix.parse::<Backjumping>() else {
+            return plain.map(PruningToken::from);
+        };
         Ok(PruningToken {
-            pruning,
+            pruning: level.parse()?,
             backjumping: Some(backjumping),
         })
     }
