@@ -60,7 +60,9 @@ pub fn read_input(path: Option<&str>) -> Result<(String, String), String> {
 /// assert_eq!(csp_examples::cli::strategy_name(&c), "fc+first-fail");
 /// ```
 pub fn strategy_name(config: &Config) -> String {
-    Strategy::new(config.pruning, config.var_order, config.val_order).to_string()
+    Strategy::new(config.pruning, config.var_order, config.val_order)
+        .with_backjumping(config.backjumping)
+        .to_string()
 }
 
 /// The configuration an example searches with: the user's options over the

@@ -29,14 +29,21 @@ use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
-use csp_core::{CancelFlag, Config, Pruning, SearchStats, SearchStatus, ValOrder, VarOrder};
+use csp_core::{
+    Backjumping, CancelFlag, Config, PruningToken, SearchStats, SearchStatus, ValOrder, VarOrder,
+};
 
 /// The strategy and limit options of every solving command.
 #[derive(Args, Clone, Debug, Default)]
 pub struct StrategyArgs {
-    /// Pruning level: none, check, fc, mac, propagators.
+    /// Pruning level: none, check, fc, mac, propagators; with a look-back
+    /// suffix check-gbj, check-cbj, fc-cbj, mac-cbj (the same as --backjump).
     #[arg(long, value_name = "LEVEL")]
-    pub pruning: Option<Pruning>,
+    pub pruning: Option<PruningToken>,
+    /// Look-back after a dead end: none (chronological), gbj (Gaschnig's
+    /// backjumping, with check), cbj (conflict-directed, with check, fc, mac).
+    #[arg(long, value_name = "KIND")]
+    pub backjump: Option<Backjumping>,
     /// Variable order: input, first-fail, mrv-degree, dom-wdeg, afc-size, random[:SEED].
     #[arg(long = "var", value_name = "ORDER")]
     pub var_order: Option<VarOrder>,
@@ -60,14 +67,50 @@ pub struct StrategyArgs {
 impl StrategyArgs {
     /// Whether the user chose any part of the strategy (pruning or heuristics).
     pub fn strategy_given(&self) -> bool {
-        self.pruning.is_some() || self.var_order.is_some() || self.val_order.is_some()
+        self.pruning.is_some()
+            || self.backjump.is_some()
+            || self.var_order.is_some()
+            || self.val_order.is_some()
+    }
+
+    /// The look-back chosen by `--backjump` or the `--pruning` suffix
+    /// (`None` if neither); an error if they disagree.
+    ///
+    /// ```
+    /// use clap::Parser;
+    /// #[derive(Parser)]
+    /// struct Cli { #[command(flatten)] s: csp_cli::StrategyArgs }
+    /// let same = Cli::parse_from(["p", "--pruning", "check-cbj"]).s;
+    /// let flag = Cli::parse_from(["p", "--pruning", "check", "--backjump", "cbj"]).s;
+    /// assert_eq!(same.config().backjumping, flag.config().backjumping);
+    /// let both = Cli::parse_from(["p", "--pruning", "check-cbj", "--backjump", "gbj"]).s;
+    /// assert!(both.backjumping().is_err());
+    /// ```
+    pub fn backjumping(&self) -> Result<Option<Backjumping>, String> {
+        let suffix = self.pruning.and_then(|t| t.backjumping);
+        match (suffix, self.backjump) {
+            (Some(a), Some(b)) if a != b => Err(format!(
+                "--pruning {} says backjumping {a} but --backjump says {b}",
+                self.pruning.map(|t| t.to_string()).unwrap_or_default()
+            )),
+            (a, b) => Ok(b.or(a)),
+        }
     }
 
     /// The search configuration, with `defaults` for the options not given.
+    /// A `--pruning` suffix that disagrees with `--backjump` ends the
+    /// program with one line on standard error (status 2); check
+    /// [`backjumping`](StrategyArgs::backjumping) first to handle it yourself.
     pub fn config_with(&self, defaults: Config) -> Config {
         let mut c = defaults;
         if let Some(p) = self.pruning {
-            c.pruning = p;
+            c.pruning = p.pruning;
+        }
+        // A program reports the disagreement in one line and exits.
+        match self.backjumping() {
+            Ok(Some(b)) => c.backjumping = b,
+            Ok(None) => {}
+            Err(e) => exit_usage(e),
         }
         if let Some(v) = self.var_order {
             c.var_order = v;

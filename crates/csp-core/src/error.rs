@@ -81,6 +81,17 @@ pub enum CspError {
         /// What overflowed.
         detail: String,
     },
+    /// A look-back setting that does not work with the pruning level
+    /// ([`Backjumping::check`](crate::Backjumping::check)).
+    #[error("backjumping {backjumping} does not work with pruning {pruning}: {reason}")]
+    UnsupportedBackjumping {
+        /// The look-back setting (`gbj`, `cbj`).
+        backjumping: String,
+        /// The pruning level.
+        pruning: String,
+        /// Why not, and what works instead.
+        reason: String,
+    },
     /// Any other invalid argument, described in words.
     #[error("{context}: {message}")]
     InvalidArgument {

@@ -225,6 +225,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+mod backjumping;
 pub mod branching;
 mod changelog;
 mod constraint;
@@ -253,6 +254,7 @@ mod var;
 /// The type of variable values.
 pub type Value = i64;
 
+pub use backjumping::{Backjumping, PruningToken};
 pub use branching::{
     SearchView, ValOrder, ValueContext, ValueSelector, VarOrder, VariableSelector,
 };
@@ -273,7 +275,7 @@ pub use expr::{LinExpr, LinRelation, Post};
 pub use limits::{CancelFlag, Limits, SearchStatus, StopReason};
 pub use model::{MAX_DOMAIN_WIDTH, Model, Posted};
 pub use observer::{
-    Candidate, Choice, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver,
+    Backjump, Candidate, Choice, Failure, FailureKind, NoObserver, Node, PruneCause, SearchObserver,
 };
 pub use progress::{Progress, ProgressHook};
 pub use pruning::{Pruning, UnknownName};

@@ -64,3 +64,76 @@ fn rows(n: usize) -> Result<(Model, Vec<VarId>), CspError> {
     let q = m.int_var_array("q", n, 0..=last)?;
     Ok((m, q))
 }
+
+/// A random binary CSP of *model B* (Smith & Dyer 1996; Prosser 1996):
+/// `n` variables with the values `0..d`, exactly `round(density * n(n-1)/2)`
+/// constrained pairs drawn without repetition, and in each exactly
+/// `round(tightness * d²)` forbidden pairs of values, all drawn from `seed`
+/// (the same arguments give the same model). Each constraint is a
+/// [`BinaryRelation`](crate::BinaryRelation) named `c<i>_<j>`. Around
+/// the *phase transition* (the tightness at which half of the instances have
+/// a solution) these are the hardest for backtracking, and the class on
+/// which the look-back algorithms are compared in the literature.
+///
+/// ```
+/// use csp_core::{models, Config, Solver};
+/// let (m, x) = models::random_binary(10, 5, 0.5, 0.3, 7)?;
+/// assert_eq!((x.len(), m.num_constraints()), (10, 23)); // round(0.5 * 45)
+/// let count = Solver::new(&m, Config::textbook())?.count();
+/// assert!(count.is_complete());
+/// # Ok::<(), csp_core::CspError>(())
+/// ```
+///
+/// A density or tightness outside `0..=1` is an error.
+pub fn random_binary(
+    n: usize,
+    d: usize,
+    density: f64,
+    tightness: f64,
+    seed: u64,
+) -> Result<(Model, Vec<VarId>), CspError> {
+    for (what, p) in [("density", density), ("tightness", tightness)] {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(CspError::InvalidArgument {
+                context: "random_binary".into(),
+                message: format!("{what} {p} is not between 0 and 1"),
+            });
+        }
+    }
+    if d == 0 {
+        return Err(CspError::InvalidArgument {
+            context: "random_binary".into(),
+            message: "a domain needs at least one value".into(),
+        });
+    }
+    let mut rng = crate::rng::SplitMix64::new(seed);
+    let mut m = Model::new();
+    let x = m.int_var_array("x", n, 0..=d as Value - 1)?;
+    let mut pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect();
+    let wanted = (density * pairs.len() as f64).round() as usize;
+    let forbidden = (tightness * (d * d) as f64).round() as usize;
+    // A partial Fisher-Yates shuffle draws `wanted` pairs without repetition.
+    for k in 0..wanted {
+        let r = k + rng.below((pairs.len() - k) as u64) as usize;
+        pairs.swap(k, r);
+    }
+    let mut chosen = pairs[..wanted].to_vec();
+    chosen.sort_unstable();
+    for (i, j) in chosen {
+        let mut tuples: Vec<usize> = (0..d * d).collect();
+        for k in 0..forbidden {
+            let r = k + rng.below((tuples.len() - k) as u64) as usize;
+            tuples.swap(k, r);
+        }
+        let mut bad = vec![false; d * d];
+        for &t in &tuples[..forbidden] {
+            bad[t] = true;
+        }
+        m.binary_relation(format!("c{i}_{j}"), x[i], x[j], move |a, b| {
+            !bad[a as usize * d + b as usize]
+        })?;
+    }
+    Ok((m, x))
+}

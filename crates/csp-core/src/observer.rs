@@ -88,6 +88,27 @@ pub struct Failure {
     pub var: Option<VarId>,
 }
 
+/// A backjump ([`Backjumping`](crate::Backjumping)): the variable decided at
+/// level `from` ran out of values, and the search returns to level `to`
+/// (`to < from - 1`; 0 is the root, where the search ends), skipping the
+/// decisions in between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Backjump<'a> {
+    /// The dead end's level (its variable's depth: 1 for the first decision).
+    pub from: usize,
+    /// The variable without values left.
+    pub var: VarId,
+    /// The node whose child `var` was (0 for the root): where the dead end is.
+    pub dead_end: u64,
+    /// The level the search returns to (0: the root).
+    pub to: usize,
+    /// The node at level `to` whose value is undone next (0 for the root).
+    pub target: u64,
+    /// The dead end's conflict set, as the variables decided at its levels,
+    /// lowest level first (empty when the search returns to the root).
+    pub conflict: &'a [VarId],
+}
+
 /// A candidate considered by a variable heuristic, with its score (lower is
 /// better; the heuristic says what the score means).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -157,6 +178,12 @@ pub trait SearchObserver {
     /// `var`, decided at `depth`, has no value left to try: the search goes back
     /// to the previous decision.
     fn on_backtrack(&mut self, _depth: usize, _var: VarId) {}
+
+    /// After the dead end's `on_backtrack`, a backjump over at least one
+    /// decision ([`Backjumping`](crate::Backjumping)). The skipped levels
+    /// raise no `on_backtrack` of their own: the next events are the tries
+    /// at level `jump.to`.
+    fn on_backjump(&mut self, _jump: &Backjump<'_>) {}
 }
 
 /// The observer that observes nothing (the default).
@@ -204,5 +231,8 @@ impl<O: SearchObserver + ?Sized> SearchObserver for &mut O {
     }
     fn on_backtrack(&mut self, depth: usize, var: VarId) {
         (**self).on_backtrack(depth, var)
+    }
+    fn on_backjump(&mut self, jump: &Backjump<'_>) {
+        (**self).on_backjump(jump)
     }
 }

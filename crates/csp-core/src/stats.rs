@@ -18,6 +18,8 @@ use std::time::Duration;
 /// | `revisions` | revisions: one variable's domain examined by one constraint in order to remove values from it, whether or not any goes; every built-in constraint counts one per variable it filters per call, and none for a call that only tests fixed values, so the figure compares across models (8-queens under `fc`: 3,414 on the pairwise model, 13,442 on the global one, whose three constraints each revise every undecided row) | |
 /// | `pruned` | values removed from domains by propagation (not counting decisions) | |
 /// | `peak_depth` | the most decisions open at once: variables assigned by decisions, plus domain splits whose two halves are not both explored | `peakDepth` |
+/// | `backjumps` | dead ends after which the search went back more than one level ([`Backjumping`](crate::Backjumping)) | `backjumps` (printed when not 0) |
+/// | `levels_jumped` | decisions skipped by those backjumps, in total (a jump from level 7 to level 3 skips 3) | `levelsJumped` (printed when not 0) |
 /// | `restarts` | times the search went back to the root to start a new run ([`Restarts`](crate::Restarts)) | `restarts` |
 /// | `solutions` | solutions found | `solutions` |
 /// | `elapsed` | wall-clock time spent searching | `solveTime` (seconds) |
@@ -44,6 +46,10 @@ pub struct SearchStats {
     pub peak_depth: u64,
     /// Restarts from the root.
     pub restarts: u64,
+    /// Backjumps: returns over at least one decision.
+    pub backjumps: u64,
+    /// Decisions skipped by backjumps.
+    pub levels_jumped: u64,
     /// Solutions found.
     pub solutions: u64,
     /// Time spent searching.
@@ -53,7 +59,8 @@ pub struct SearchStats {
 impl SearchStats {
     /// The statistics under MiniZinc's names, in the order MiniZinc prints them,
     /// followed by ours (`tried`, `accepted`, `checks`, `revisions`, `pruned`,
-    /// `backtracks`). Print each as `%%%mzn-stat: name=value`.
+    /// `backtracks`; then `backjumps` and `levelsJumped` if there were
+    /// backjumps). Print each as `%%%mzn-stat: name=value`.
     ///
     /// ```
     /// let stats = csp_core::SearchStats { tried: 26, rejected: 18, ..Default::default() };
@@ -66,7 +73,7 @@ impl SearchStats {
     /// assert_eq!(lines[1], "%%%mzn-stat: failures=18");
     /// ```
     pub fn mzn_stats(&self) -> Vec<(&'static str, String)> {
-        vec![
+        let mut stats = vec![
             ("nodes", self.tried.to_string()),
             ("failures", self.rejected.to_string()),
             ("solutions", self.solutions.to_string()),
@@ -84,7 +91,12 @@ impl SearchStats {
             ("revisions", self.revisions.to_string()),
             ("pruned", self.pruned.to_string()),
             ("backtracks", self.backtracks.to_string()),
-        ]
+        ];
+        if self.backjumps > 0 {
+            stats.push(("backjumps", self.backjumps.to_string()));
+            stats.push(("levelsJumped", self.levels_jumped.to_string()));
+        }
+        stats
     }
 
     /// Adds another search's counters to these (for split and parallel searches);
@@ -100,6 +112,8 @@ impl SearchStats {
         self.pruned += other.pruned;
         self.peak_depth = self.peak_depth.max(other.peak_depth);
         self.restarts += other.restarts;
+        self.backjumps += other.backjumps;
+        self.levels_jumped += other.levels_jumped;
         self.solutions += other.solutions;
         self.elapsed += other.elapsed;
     }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Config, Pruning, UnknownName, ValOrder, VarOrder};
+use crate::{Backjumping, Config, Pruning, PruningToken, UnknownName, ValOrder, VarOrder};
 
 /// A search strategy: a pruning level joined with a variable and a value order.
 ///
@@ -11,7 +11,9 @@ use crate::{Config, Pruning, UnknownName, ValOrder, VarOrder};
 /// variable order, then optionally the value order, by position and spelled
 /// as the command lines' `--pruning`, `--var` and `--val` spell them:
 /// `check`, `fc`, `mac+first-fail`, `fc+dom-wdeg+lcv`, `fc+input+random:7`.
-/// Omitted heuristics are `input` and `asc`.
+/// Omitted heuristics are `input` and `asc`. The pruning level may carry a
+/// look-back suffix ([`Backjumping`]): `check-gbj`, `check-cbj`, `fc-cbj`,
+/// `mac-cbj+first-fail`.
 ///
 /// ```
 /// use csp_core::{Pruning, Strategy, ValOrder, VarOrder};
@@ -20,6 +22,9 @@ use crate::{Config, Pruning, UnknownName, ValOrder, VarOrder};
 /// assert_eq!(s.to_string(), "mac+first-fail+lcv");
 /// assert_eq!("check".parse::<Strategy>()?.to_string(), "check");
 /// assert!("fc+sideways".parse::<Strategy>().is_err());
+/// let cbj: Strategy = "fc-cbj+first-fail".parse()?;
+/// assert_eq!(cbj.backjumping, csp_core::Backjumping::Cbj);
+/// assert_eq!(cbj.to_string(), "fc-cbj+first-fail");
 /// # Ok::<(), csp_core::UnknownName>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -30,6 +35,8 @@ pub struct Strategy {
     pub var_order: VarOrder,
     /// The value order.
     pub val_order: ValOrder,
+    /// The look-back (the pruning token's suffix).
+    pub backjumping: Backjumping,
 }
 
 impl Strategy {
@@ -39,6 +46,21 @@ impl Strategy {
             pruning,
             var_order,
             val_order,
+            backjumping: Backjumping::None,
+        }
+    }
+
+    /// This strategy with the look-back `backjumping`.
+    pub fn with_backjumping(mut self, backjumping: Backjumping) -> Self {
+        self.backjumping = backjumping;
+        self
+    }
+
+    /// The pruning level with its look-back suffix (`fc-cbj`).
+    pub fn pruning_token(&self) -> PruningToken {
+        PruningToken {
+            pruning: self.pruning,
+            backjumping: Some(self.backjumping),
         }
     }
 
@@ -48,6 +70,7 @@ impl Strategy {
             .with_pruning(self.pruning)
             .with_var_order(self.var_order)
             .with_val_order(self.val_order)
+            .with_backjumping(self.backjumping)
     }
 }
 
@@ -55,7 +78,7 @@ impl fmt::Display for Strategy {
     /// `pruning[+var[+val]]`, by position: the variable order is written when
     /// it or the value order is not the default (`fc+input+random:7`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.pruning.as_str())?;
+        write!(f, "{}", self.pruning_token())?;
         let val = self.val_order != ValOrder::Ascending;
         if self.var_order != VarOrder::Input || val {
             match self.var_order {
@@ -75,7 +98,8 @@ impl fmt::Display for Strategy {
 
 /// The spellings a strategy string accepts, for error messages.
 const STRATEGY_SPELLINGS: &str = "pruning[+var[+val]] by position, spelled as --pruning, --var, \
-    --val spell them: pruning none, check, fc, mac, propagators; var input, first-fail, \
+    --val spell them: pruning none, check, fc, mac, propagators (with a look-back suffix: \
+    check-gbj, check-cbj, fc-cbj, mac-cbj); var input, first-fail, \
     mrv-degree, dom-wdeg, afc-size, random[:SEED]; val asc, desc, middle, lcv, split, \
     reverse-split, random[:SEED] \
     (random-value[:SEED] also names the value order)";
@@ -109,11 +133,12 @@ impl FromStr for Strategy {
             name: format!("{part}' in strategy '{s}"),
             expected: STRATEGY_SPELLINGS,
         };
-        let pruning: Pruning = parts[0]
+        let token: PruningToken = parts[0]
             .parse()
             .map_err(|_| fail("pruning level", parts[0]))?;
         let mut strategy = Strategy {
-            pruning,
+            pruning: token.pruning,
+            backjumping: token.backjumping.unwrap_or_default(),
             ..Strategy::default()
         };
         // A seed too large for 64 bits is named as such, not as an unknown part.

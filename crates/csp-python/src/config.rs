@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use csp_core::{CancelFlag, Config, Pruning, Strategy, ValOrder, VarId, VarOrder};
+use csp_core::{CancelFlag, Config, Strategy, ValOrder, VarId, VarOrder};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -33,10 +33,15 @@ impl Options {
             config = config
                 .with_pruning(s.pruning)
                 .with_var_order(s.var_order)
-                .with_val_order(s.val_order);
+                .with_val_order(s.val_order)
+                .with_backjumping(s.backjumping);
         }
         if let Some(p) = &self.pruning {
-            config = config.with_pruning(p.parse::<Pruning>().map_err(bad)?);
+            let token = p.parse::<csp_core::PruningToken>().map_err(bad)?;
+            config = config.with_pruning(token.pruning);
+            if let Some(b) = token.backjumping {
+                config = config.with_backjumping(b);
+            }
         }
         if let Some(v) = &self.var {
             config = config.with_var_order(v.parse::<VarOrder>().map_err(bad)?);

@@ -553,6 +553,12 @@ impl GridState {
                     current = None;
                     s.rejected = false;
                 }
+                TraceEvent::Backjump { to, .. } => {
+                    // The skipped levels are undone: the path keeps `to` levels.
+                    stack.truncate(to);
+                    current = None;
+                    s.rejected = false;
+                }
                 TraceEvent::Select { .. } | TraceEvent::Truncated { .. } => {}
             }
         }

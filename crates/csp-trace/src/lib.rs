@@ -130,6 +130,23 @@ pub enum TraceEvent {
         /// The variable.
         var: usize,
     },
+    /// A backjump ([`csp_core::Backjumping`]): after the variable decided at
+    /// level `from` ran out of values, the search went back to level `to`,
+    /// skipping the decisions in between.
+    Backjump {
+        /// The dead end's level.
+        from: usize,
+        /// The variable without values left.
+        var: usize,
+        /// The node the dead end is below (0 = root).
+        dead_end: u64,
+        /// The level returned to (0 = root).
+        to: usize,
+        /// The node at that level whose value is undone next (0 = root).
+        target: u64,
+        /// The conflict set: the variables decided at its levels.
+        conflict: Vec<usize>,
+    },
     /// The recorder reached its cap: later events were not stored.
     Truncated {
         /// The cap (number of events stored before this marker).
@@ -152,6 +169,8 @@ pub struct TraceSummary {
     pub solutions: u64,
     /// `Backtrack` events.
     pub backtracks: u64,
+    /// `Backjump` events.
+    pub backjumps: u64,
 }
 
 /// A recorded search.
@@ -178,6 +197,7 @@ impl Trace {
                 TraceEvent::Prune { .. } => s.pruned += 1,
                 TraceEvent::Solution { .. } => s.solutions += 1,
                 TraceEvent::Backtrack { .. } => s.backtracks += 1,
+                TraceEvent::Backjump { .. } => s.backjumps += 1,
                 TraceEvent::Select { .. } | TraceEvent::Truncated { .. } => {}
             }
         }
@@ -259,7 +279,9 @@ impl Trace {
                         nodes[i].candidates = candidates.clone();
                     }
                 }
-                TraceEvent::Backtrack { .. } | TraceEvent::Truncated { .. } => {}
+                TraceEvent::Backtrack { .. }
+                | TraceEvent::Backjump { .. }
+                | TraceEvent::Truncated { .. } => {}
             }
         }
         nodes
@@ -481,6 +503,19 @@ impl SearchObserver for TraceRecorder {
             var: var.index(),
         });
     }
+
+    fn on_backjump(&mut self, jump: &csp_core::Backjump<'_>) {
+        // The jump leaves the levels above `to`: later accepts there start afresh.
+        self.parent_of_depth.truncate(jump.to + 1);
+        self.push(|| TraceEvent::Backjump {
+            from: jump.from,
+            var: jump.var.index(),
+            dead_end: jump.dead_end,
+            to: jump.to,
+            target: jump.target,
+            conflict: jump.conflict.iter().map(|v| v.index()).collect(),
+        });
+    }
 }
 
 #[cfg(test)]
@@ -492,6 +527,50 @@ mod tests {
 
     fn queens(n: usize) -> Model {
         csp_core::models::queens(n).unwrap().0
+    }
+
+    #[test]
+    fn backjumps_are_recorded_and_drawn_as_labelled_arcs() {
+        let (m, _) = csp_core::models::pairwise_queens(6).unwrap();
+        let cfg = Config::textbook().with_backjumping(csp_core::Backjumping::Cbj);
+        let mut s = Solver::with_observer(&m, cfg, TraceRecorder::new(usize::MAX)).unwrap();
+        let count = s.count();
+        assert_eq!(count.solutions, 4);
+        let trace = s.into_observer().finish();
+        let jumps: Vec<&TraceEvent> = trace
+            .events
+            .iter()
+            .filter(|e| matches!(e, TraceEvent::Backjump { .. }))
+            .collect();
+        assert_eq!(jumps.len() as u64, count.stats.backjumps);
+        assert!(!jumps.is_empty());
+        for e in &jumps {
+            let TraceEvent::Backjump {
+                from, to, conflict, ..
+            } = e
+            else {
+                unreachable!()
+            };
+            // A jump skips a level; the conflict set is below where it lands.
+            assert!(to + 1 < *from && conflict.len() <= *to, "{e:?}");
+        }
+        let svg = trace.to_svg(&m, &crate::SvgOptions::default());
+        let arcs = svg.matches(r#"class="backjump""#).count();
+        assert!(arcs > 0 && arcs <= jumps.len(), "{arcs}");
+        assert!(svg.contains("backjump from level"), "{svg}");
+        assert!(trace.to_text(&m).contains("jump from level"));
+        // The JSON Lines trace reads back with the jumps.
+        let text = trace.to_json_lines(&m);
+        assert!(text.contains(r#""event":"backjump""#), "{text}");
+        // Without look-back nothing of it appears.
+        let mut s =
+            Solver::with_observer(&m, Config::textbook(), TraceRecorder::new(usize::MAX)).unwrap();
+        s.count();
+        let svg = s
+            .into_observer()
+            .finish()
+            .to_svg(&m, &crate::SvgOptions::default());
+        assert!(!svg.contains("backjump"));
     }
 
     #[test]

@@ -257,6 +257,9 @@ impl Trace {
             "tried {} · accepted {} · rejected {} · solutions {} · pruned values {}",
             summary.tried, summary.accepted, summary.rejected, summary.solutions, summary.pruned
         );
+        if summary.backjumps > 0 {
+            let _ = write!(line, " · backjumps {}", summary.backjumps);
+        }
         if self.is_truncated() {
             line.push_str(" · TRUNCATED");
         }
@@ -361,6 +364,7 @@ impl Trace {
             );
         }
         out.push_str("</g>\n");
+        self.draw_backjumps(&mut out, &slots, &xs, &level_y, &namer, options);
 
         let painter = options.node_painter;
         let mut path: Vec<&TraceNode> = Vec::new();
@@ -493,6 +497,81 @@ impl Trace {
         }
         out.push_str("</svg>\n");
         out
+    }
+}
+
+impl Trace {
+    /// Each backjump as a dashed red arc from the dead end (the node below
+    /// which a variable ran out of values) up to the node whose value the
+    /// search undoes next, labelled with the conflict set; drawn when both
+    /// nodes are (the root stands for level 0). Nothing without backjumps.
+    fn draw_backjumps(
+        &self,
+        out: &mut String,
+        slots: &[slots::Slot<'_>],
+        xs: &[f64],
+        level_y: &[f64],
+        namer: &Namer<'_>,
+        options: &SvgOptions<'_>,
+    ) {
+        let at: std::collections::HashMap<u64, usize> = slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.node.map_or(0, |n| n.id), i))
+            .collect();
+        let centre = |i: usize| {
+            (
+                MARGIN + xs[i] + options.node_width / 2.0,
+                level_y[slots[i].depth] + LABEL_H + options.node_height / 2.0,
+            )
+        };
+        let mut arcs = String::new();
+        for e in &self.events {
+            let TraceEvent::Backjump {
+                from,
+                to,
+                dead_end,
+                target,
+                conflict,
+                ..
+            } = e
+            else {
+                continue;
+            };
+            let (Some(&a), Some(&b)) = (at.get(dead_end), at.get(target)) else {
+                continue;
+            };
+            let ((ax, ay), (bx, by)) = (centre(a), centre(b));
+            let bulge = ax.max(bx) + 18.0 + 10.0 * from.saturating_sub(*to) as f64;
+            let names: Vec<String> = conflict.iter().map(|&v| namer.var(v)).collect();
+            let label = format!("{{{}}}", names.join(", "));
+            let title = format!("backjump from level {from} to level {to}: conflict set {label}");
+            let _ = writeln!(
+                arcs,
+                r##"<g class="backjump"><title>{}</title><path d="M{} {}C{} {} {} {} {} {}" stroke-dasharray="5 3" marker-end="url(#jump-head)"/><text x="{}" y="{}" font-size="10" fill="#c62828" stroke="none">{}</text></g>"##,
+                escape_xml(&title),
+                Num(ax),
+                Num(ay),
+                Num(bulge),
+                Num(ay),
+                Num(bulge),
+                Num(by),
+                Num(bx),
+                Num(by),
+                Num(bulge + 3.0),
+                Num((ay + by) / 2.0),
+                escape_xml(&label)
+            );
+        }
+        if arcs.is_empty() {
+            return;
+        }
+        out.push_str(r##"<defs><marker id="jump-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#c62828"/></marker></defs>"##);
+        out.push('\n');
+        out.push_str(r##"<g class="backjumps" fill="none" stroke="#c62828" stroke-width="1.3">"##);
+        out.push('\n');
+        out.push_str(&arcs);
+        out.push_str("</g>\n");
     }
 }
 

@@ -109,6 +109,18 @@ impl Trace {
                         name(*var)
                     );
                 }
+                TraceEvent::Backjump {
+                    from, to, conflict, ..
+                } => {
+                    flush(&mut out, &mut pending);
+                    let names: Vec<String> = conflict.iter().map(|&v| name(v)).collect();
+                    let _ = writeln!(
+                        out,
+                        "{}<= jump from level {from} to level {to}, conflict set {{{}}}",
+                        "  ".repeat(from.saturating_sub(1)),
+                        names.join(", ")
+                    );
+                }
                 TraceEvent::Truncated { cap } => {
                     flush(&mut out, &mut pending);
                     let _ = writeln!(

@@ -9,7 +9,7 @@
 //! # Writing a list of strategies
 //! Entries are separated by commas. Each is `[NAME=]STRATEGY[@VARIANT]`:
 //! - `STRATEGY` is a [`Strategy`] spelling, `pruning[+var[+val]]` by
-//!   position: a pruning level (`none`, `check`, `fc`, `mac`, `propagators`),
+//!   position: a pruning level (`none`, `check`, `fc`, `mac`, `propagators`, or with a look-back suffix `check-gbj`, `check-cbj`, `fc-cbj`, `mac-cbj`),
 //!   optionally the variable order (`input`, `first-fail`, `mrv-degree`,
 //!   `dom-wdeg`, `random:SEED`), then optionally the value order (`asc`,
 //!   `lcv`, `middle`, `random:SEED`), each spelled as `--var` and `--val`

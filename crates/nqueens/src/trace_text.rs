@@ -68,7 +68,9 @@ pub fn record(
     all: bool,
     max_events: usize,
 ) -> Result<TraceRun, Error> {
-    let strategy = Strategy::new(config.pruning, config.var_order, config.val_order).to_string();
+    let strategy = Strategy::new(config.pruning, config.var_order, config.val_order)
+        .with_backjumping(config.backjumping)
+        .to_string();
     let mut solver = queens.solver(config, TraceRecorder::new(max_events))?;
     let status = if all {
         solver.count().status
@@ -279,6 +281,22 @@ impl<'q> Renderer<'q> {
                     indent(depth),
                     self.row(var)
                 );
+            }
+            TraceEvent::Backjump {
+                from,
+                to,
+                ref conflict,
+                ..
+            } => {
+                self.flush();
+                let rows: Vec<String> = conflict.iter().map(|&v| self.row(v).to_string()).collect();
+                let _ = writeln!(
+                    self.out,
+                    "{}backjump: from level {from} back to level {to} (conflict set: rows {})",
+                    indent(from),
+                    rows.join(", ")
+                );
+                self.path.truncate(to);
             }
             TraceEvent::Truncated { cap } => {
                 self.flush();

@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use crate::{CancelFlag, Limits, ProgressHook, Pruning, Restarts, ValOrder, VarId, VarOrder};
+use crate::{
+    Backjumping, CancelFlag, Limits, ProgressHook, Pruning, Restarts, ValOrder, VarId, VarOrder,
+};
 
 /// How to search: the pruning level, the branching heuristics, and the limits.
 ///
@@ -19,6 +21,9 @@ use crate::{CancelFlag, Limits, ProgressHook, Pruning, Restarts, ValOrder, VarId
 pub struct Config {
     /// How much to prune after each decision.
     pub pruning: Pruning,
+    /// How far to go back after a dead end (see
+    /// [`with_backjumping`](Config::with_backjumping)).
+    pub backjumping: Backjumping,
     /// Which variable to decide next.
     pub var_order: VarOrder,
     /// In which order to try its values.
@@ -124,6 +129,7 @@ impl Config {
     pub fn textbook() -> Self {
         Config {
             pruning: Pruning::Check,
+            backjumping: Backjumping::None,
             var_order: VarOrder::Input,
             val_order: ValOrder::Ascending,
             limits: Limits::default(),
@@ -238,6 +244,31 @@ impl Config {
     /// Sets the pruning level.
     pub fn with_pruning(mut self, pruning: Pruning) -> Self {
         self.pruning = pruning;
+        self
+    }
+
+    /// Sets the look-back: chronological backtracking ([`Backjumping::None`],
+    /// the default), Gaschnig's backjumping ([`Backjumping::Gbj`], with
+    /// [`Pruning::Check`]) or conflict-directed backjumping
+    /// ([`Backjumping::Cbj`], with `Check`, `ForwardChecking` or
+    /// `ArcConsistency`). [`Solver::new`](crate::Solver::new) refuses any
+    /// other combination with
+    /// [`CspError::UnsupportedBackjumping`](crate::CspError::UnsupportedBackjumping).
+    ///
+    /// ```
+    /// use csp_core::{Backjumping, Config, CspError, Pruning, Solver};
+    /// let (m, _) = csp_core::models::pairwise_queens(8)?;
+    /// let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
+    /// let fc = Solver::new(&m, config.clone())?.count();
+    /// let fc_cbj = Solver::new(&m, config.clone().with_backjumping(Backjumping::Cbj))?.count();
+    /// assert_eq!(fc_cbj.solutions, fc.solutions);
+    /// assert!(fc_cbj.stats.tried <= fc.stats.tried);
+    /// let refused = Solver::new(&m, config.with_backjumping(Backjumping::Gbj));
+    /// assert!(matches!(refused, Err(CspError::UnsupportedBackjumping { .. })));
+    /// # Ok::<(), CspError>(())
+    /// ```
+    pub fn with_backjumping(mut self, backjumping: Backjumping) -> Self {
+        self.backjumping = backjumping;
         self
     }
 

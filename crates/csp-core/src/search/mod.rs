@@ -23,6 +23,7 @@ use crate::{
 };
 
 mod config;
+mod lookback;
 mod optimize;
 mod propagate;
 mod recompute;
@@ -205,6 +206,9 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     entailment_changes: Vec<u32>,
     /// The constraints searched, if not all ([`Config::with_active_constraints`]).
     active: Option<std::sync::Arc<[bool]>>,
+    /// Conflict sets and removal reasons ([`Config::with_backjumping`]);
+    /// `None` for chronological backtracking.
+    lookback: Option<Box<lookback::LookBack>>,
 }
 
 impl<'m> Solver<'m> {
@@ -253,6 +257,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
         let active = config.active_constraints.clone();
         let is_active = |c: usize| active.as_ref().is_none_or(|a| a[c]);
+        config.backjumping.check(config.pruning)?;
         // Views follow the variables (ids `n_vars..n`), decided with their base.
         let views = model.views_last()?;
         let n_vars = n - views.len();
@@ -350,6 +355,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
         let mut changes = Changes::new(n);
         changes.track_changed = config.pruning >= Pruning::ArcConsistency;
+        let lookback = lookback::LookBack::new(config.backjumping, n_vars);
+        // Look-back under forward checking needs each changed variable.
+        changes.track_changed |= lookback.is_some();
         changes.record = observer.wants_details();
         let afc = crate::branching::Afc::new(m, var_sel.reads_afc());
         let mut solver = Solver {
@@ -411,6 +419,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             incremental: None,
             entailment_changes: Vec::new(),
             active,
+            lookback,
         };
         solver.update_fail_mark();
         solver.domains.push_level();

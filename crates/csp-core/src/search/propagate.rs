@@ -40,17 +40,34 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Pruning::Check => {
                 self.check_objective()?;
                 let constraints = self.model.posted();
-                for w in &self.watches[var.index()] {
+                let mut failed = None;
+                for (k, w) in self.watches[var.index()].iter().enumerate() {
                     let c = w.cid as usize;
                     self.stats.checks += 1;
                     if !constraints[c].promising(&self.domains) {
-                        // dom/wdeg learns from the promising check too
-                        // (Boussemart et al. 2004: the constraint that failed).
-                        self.blame(c);
-                        return Err(Self::fail(FailureKind::NotPromising, Some(c), None));
+                        failed = Some((k, c));
+                        break;
                     }
                 }
-                Ok(())
+                let Some((k, c)) = failed else {
+                    return Ok(());
+                };
+                // dom/wdeg learns from the promising check too
+                // (Boussemart et al. 2004: the constraint that failed).
+                self.blame(c);
+                // Look-back blames the failing constraint with the earliest
+                // decisions, as checking the past variables in order does.
+                let c = match self.lookback {
+                    Some(_) => self.earliest_failure(var, k, c),
+                    None => c,
+                };
+                Err(Self::fail(FailureKind::NotPromising, Some(c), None))
+            }
+            // Look-back needs each removal's constraint: its own loop, so
+            // that chronological forward checking pays nothing for it.
+            Pruning::ForwardChecking if self.lookback.is_some() => {
+                self.prune_objective(Some(node))?;
+                self.forward_check_explained(node)
             }
             Pruning::ForwardChecking => {
                 self.prune_objective(Some(node))?;
@@ -308,6 +325,14 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     self.pruning,
                 );
             }
+            if self.lookback.is_some() && result.is_ok() {
+                Self::explain_changes(
+                    self.lookback.as_deref_mut(),
+                    &self.domains,
+                    &constraints[c],
+                    &self.changes,
+                );
+            }
             let status = match result {
                 Ok(s) => s,
                 Err(conflict) => {
@@ -365,6 +390,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                             Some(c),
                             self.pruning,
                         );
+                    }
+                    // Root removals have no reasons: only the list is emptied.
+                    if self.lookback.is_some() {
+                        Self::forget_changed(&mut self.changes);
                     }
                     match result {
                         Ok(PropStatus::Entailed) => self.state.set_entailed(c),

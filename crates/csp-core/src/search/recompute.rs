@@ -81,6 +81,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let stats = self.stats;
         let (pruned, revisions) = (self.changes.pruned, self.changes.revisions);
         let record = std::mem::replace(&mut self.changes.record, false);
+        // The look-back state is kept apart from the trail; the replay must
+        // not record removals twice.
+        let lookback = self.lookback.take();
         let below = self.frames.len().saturating_sub(1);
         for i in 0..below {
             let frame = self.frames[i];
@@ -99,6 +102,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if self.changes.interrupted.is_some() {
                 break;
             }
+        }
+        self.lookback = lookback;
+        if self.lookback.is_some() && self.pruning == crate::Pruning::ForwardChecking {
+            Self::forget_changed(&mut self.changes);
         }
         self.changes.record = record;
         self.changes.pruned = pruned;

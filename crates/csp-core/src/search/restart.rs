@@ -191,6 +191,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 break;
             }
         }
+        if let Some(lb) = self.lookback.as_deref_mut() {
+            lb.reset();
+        }
         self.frames.clear();
         self.values.clear();
         self.need_frame = true;

@@ -78,11 +78,20 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         .filter_map(|f| f.open)
                         .map(|n| (n.var, n.value));
                     self.frontier.push(path.collect());
+                    if let Some(lb) = self.lookback.as_deref_mut() {
+                        // Unexplored here: its levels go back chronologically.
+                        lb.solved(self.frames.len());
+                    }
                     continue;
                 }
                 if !self.push_frame() {
                     // Every variable is decided: a solution.
                     return self.found_solution();
+                }
+                if let Some(lb) = self.lookback.as_deref_mut()
+                    && let Some(top) = self.frames.last()
+                {
+                    lb.open_frame(top.var, self.frames.len());
                 }
             }
             let Some(top) = self.frames.last_mut() else {
@@ -96,6 +105,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     self.num_decided -= 1;
                 }
                 self.pop_decision();
+                if let Some(lb) = self.lookback.as_deref_mut() {
+                    lb.pop_level(var);
+                }
                 if let Some(reason) = self.changes.interrupted {
                     // A limit cut a recomputation short.
                     return self.stop(reason);
@@ -153,6 +165,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     self.status = SearchStatus::Complete;
                     return false;
                 }
+                if self.lookback.is_some() {
+                    self.backjump(top.var, top.parent);
+                }
                 continue;
             };
             if let Some(reason) = self.node_limits(started) {
@@ -168,6 +183,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             }
             self.domains.push_level();
             self.state.push_level();
+            if let Some(lb) = self.lookback.as_deref_mut() {
+                lb.push_level(node.var, self.frames.len());
+            }
             self.set_decided(node.var, true);
             self.num_decided += 1;
             let decided = self.decide(&node);
@@ -336,10 +354,16 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Ok(()) => {
                 self.stats.accepted += 1;
                 self.stats.peak_depth = self.stats.peak_depth.max(self.num_decided as u64);
+                if let Some(lb) = self.lookback.as_deref_mut() {
+                    lb.accepted(self.frames.len());
+                }
                 self.observer.on_accept(node);
                 self.need_frame = true;
             }
             Err(failure) => {
+                if self.lookback.is_some() {
+                    self.note_failure(&failure);
+                }
                 self.observer.on_reject(node, &failure);
                 return self.count_rejection();
             }
@@ -372,6 +396,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             // Enumerating: the rest of this run's tree holds every other
             // solution once; another restart would find this one again.
             self.stop_restarting();
+        }
+        if let Some(lb) = self.lookback.as_deref_mut() {
+            // A solution has no conflict set: back chronologically from here.
+            lb.solved(self.frames.len());
         }
         let last = self.frames.last().and_then(|f| f.open);
         if self.observer.wants_solutions() {

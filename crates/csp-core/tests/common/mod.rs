@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use csp_core::{
-    Config, Constraint, CspError, Model, Pruning, Relation, Restarts, SearchStats, SearchStatus,
-    Solver, ValOrder, Value, VarId, VarOrder,
+    Backjumping, Config, Constraint, CspError, Model, Pruning, Relation, Restarts, SearchStats,
+    SearchStatus, Solver, ValOrder, Value, VarId, VarOrder,
 };
 
 /// Reads decisions from a byte string; zeros once it runs out.
@@ -539,6 +539,29 @@ pub fn every_config(seed: u64) -> Vec<Config> {
             out.push(config);
         }
     }
+    // Look-back: every combination, with a static and a dynamic order, and
+    // with recomputation and restarts (user constraints explained by scope).
+    for (pruning, backjumping) in [
+        (Pruning::Check, Backjumping::Gbj),
+        (Pruning::Check, Backjumping::Cbj),
+        (Pruning::ForwardChecking, Backjumping::Cbj),
+        (Pruning::ArcConsistency, Backjumping::Cbj),
+    ] {
+        let lb = Config::textbook()
+            .with_pruning(pruning)
+            .with_backjumping(backjumping);
+        out.push(lb.clone());
+        out.push(
+            lb.clone()
+                .with_var_order(VarOrder::FirstFail)
+                .with_val_order(ValOrder::Random(seed)),
+        );
+        out.push(
+            lb.with_var_order(VarOrder::DomOverWdeg)
+                .with_restarts(Restarts::Luby { scale: 1 })
+                .with_trail_budget(Some(1)),
+        );
+    }
     // Split choices (`x <= m | x > m`) replayed by recomputation, on
     // intervals, and across restarts.
     for val in [ValOrder::Split, ValOrder::ReverseSplit] {
@@ -560,8 +583,12 @@ pub fn every_config(seed: u64) -> Vec<Config> {
 
 fn describe(config: &Config) -> String {
     format!(
-        "{} / {} / {}{}{}{}{}",
+        "{}{} / {} / {}{}{}{}{}",
         config.pruning,
+        match config.backjumping {
+            Backjumping::None => String::new(),
+            b => format!("-{b}"),
+        },
         config.var_order,
         config.val_order,
         if config.binary_branching {

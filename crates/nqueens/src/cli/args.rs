@@ -55,6 +55,7 @@ impl EngineArgs {
         [
             ("--model", self.model.is_some()),
             ("--pruning", s.pruning.is_some()),
+            ("--backjump", s.backjump.is_some()),
             ("--var", s.var_order.is_some()),
             ("--val", s.val_order.is_some()),
             ("--node-limit", s.node_limit.is_some()),
@@ -94,7 +95,9 @@ impl EngineArgs {
     /// `check`, `fc+first-fail`.
     pub fn strategy_name(&self) -> String {
         let c = self.strategy.config();
-        csp_core::Strategy::new(c.pruning, c.var_order, c.val_order).to_string()
+        csp_core::Strategy::new(c.pruning, c.var_order, c.val_order)
+            .with_backjumping(c.backjumping)
+            .to_string()
     }
 
     /// The extra `%%%mzn-stat` lines naming the method, model and strategy.

@@ -60,7 +60,7 @@ fn parse_sizes(s: &str) -> Result<Sizes, compare::SizesError> {
 #[command(after_help = format!(
     "Strategies: a comma-separated list of [NAME=]STRATEGY[@MODEL]. STRATEGY is \
 pruning[+var[+val]] by position, each part spelled as --pruning, --var and --val spell it: a \
-pruning level (none, check, fc, mac, propagators), optionally a variable order (input, \
+pruning level (none, check, fc, mac, propagators; with a look-back suffix check-gbj, check-cbj, fc-cbj, mac-cbj), optionally a variable order (input, \
 first-fail, mrv-degree, dom-wdeg, afc-size, random[:SEED]), then optionally a value order (asc, desc, \
 middle, lcv, random[:SEED]); fc+input+random:7 is random values, fc+random:7 random variables. \
 MODEL is pairwise (the default here, unlike the other commands' global: the ladder compares \

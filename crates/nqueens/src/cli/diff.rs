@@ -16,7 +16,7 @@ use super::{Done, Outcome};
 /// nodes each explores below that point, and the totals.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "A strategy is a pruning level (none, check, fc, mac, propagators) \
+    after_help = "A strategy is a pruning level (none, check, fc, mac, propagators; with a look-back suffix check-gbj, check-cbj, fc-cbj, mac-cbj) \
 optionally joined with a variable order (first-fail, mrv-degree, dom-wdeg, afc-size, random[:SEED]) \
 and a value order (asc, desc, middle, lcv, random-value[:SEED]) by '+', as in `compare`: check, fc, \
 mac+first-fail+lcv.\n\nExamples:\n  nqueens diff 4 --a check --b fc\n  \

@@ -45,7 +45,7 @@ fn parse_entries(s: &str) -> Result<Entries, String> {
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
     "Strategies: a comma-separated list of [NAME=]STRATEGY[@MODEL] as in `compare` (default \
-{DEFAULT_STRATEGIES}): a pruning level (none, check, fc, mac, propagators) with optional \
+{DEFAULT_STRATEGIES}): a pruning level (none, check, fc, mac, propagators; with a look-back suffix check-gbj, check-cbj, fc-cbj, mac-cbj) with optional \
 +variable order and +value order; MODEL is pairwise (default), global or columns.\n\n\
 In the page: Forward / Back (or the arrow keys) step through the search, space plays and pauses, \
 'Next dead end' and 'Next solution' jump, B picks a second strategy to run side by side, and the \

@@ -197,7 +197,8 @@ fn solve_engine(a: &Args) -> Outcome {
         }
     };
     if a.engine.strategy.stats {
-        let used = csp_core::Strategy::new(config.pruning, config.var_order, config.val_order);
+        let used = csp_core::Strategy::new(config.pruning, config.var_order, config.val_order)
+            .with_backjumping(config.backjumping);
         let mut extras = a.engine.stat_extras();
         extras.retain(|(name, _)| *name != "strategy");
         extras.push(("strategy", format!("\"{used}\"")));
