@@ -189,8 +189,8 @@ impl Incremental {
             }
         } else {
             if self.reads_constraints() {
-                for k in 0..changed_constraints.len() {
-                    self.touch_scope(view, changed_constraints[k] as usize);
+                for &c in changed_constraints.iter() {
+                    self.touch_scope(view, c as usize);
                 }
                 let failed = std::mem::take(&mut self.failed);
                 for &c in &failed {
