@@ -49,6 +49,14 @@ impl VariableSelector for PhasedVariables {
     fn reads_afc(&self) -> bool {
         self.rest.reads_afc()
     }
+
+    /// Without phases this is `rest`: its order, kept incrementally.
+    fn builtin_order(&self) -> Option<VarOrder> {
+        match self.phases.is_empty() {
+            true => self.rest.builtin_order(),
+            false => None,
+        }
+    }
 }
 
 /// The best undecided variable of `vars` for `choice` (ties: the earliest).
