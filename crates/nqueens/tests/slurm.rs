@@ -678,6 +678,10 @@ fn the_slurm_recipe_counts_exactly_on_a_one_node_cluster_and_a_requeued_task_res
         saved.finished(),
         saved.subproblems()
     );
+    // slurmd revoked the requeued run's credential; a new run launched within
+    // the same second is killed as "Job credential revoked" (the check compares
+    // whole seconds), so let the clock move on first.
+    std::thread::sleep(Duration::from_secs(2));
     output(
         cluster
             .command("scontrol")
