@@ -358,18 +358,27 @@ impl Constraint for Table {
         }
     }
 
-    /// Compact-Table reaches its own fixpoint in one call: for an allowed
-    /// table the values it removes have no valid row left, so their removal
-    /// takes no support from another value; for a negative table a value goes
-    /// only when every combination with it is forbidden, so no combination
-    /// that supports another value uses it.
+    /// Not idempotent: a view in the scope may share its base with another
+    /// column, and a removal through one column then takes support from
+    /// the other (a second call finds it).
     fn idempotent(&self) -> bool {
-        true
+        false
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         match ctx.pruning() {
-            Pruning::Propagators => self.compact.propagate(ctx),
+            // Compact-Table numbers columns by variable: a view in the scope
+            // may alias another column's base, which it does not see (the
+            // scan reads each column through its view).
+            Pruning::Propagators
+                if !self
+                    .vars
+                    .iter()
+                    .any(|&v| ctx.domains().view_of(v).is_some()) =>
+            {
+                self.compact.propagate(ctx)
+            }
+            Pruning::Propagators if self.negative => generic::support_search(self, ctx),
             Pruning::ForwardChecking if self.negative => generic::forward_check(self, ctx),
             _ if self.negative => generic::support_search(self, ctx),
             _ => self.scan(ctx),
