@@ -358,18 +358,21 @@ impl Constraint for Table {
         }
     }
 
-    /// Not idempotent: a view in the scope may share its base with another
-    /// column, and a removal through one column then takes support from
-    /// the other (a second call finds it).
+    /// Compact-Table reaches its own fixpoint in one call: for an allowed
+    /// table the values it removes have no valid row left, so their removal
+    /// takes no support from another value; for a negative table a value goes
+    /// only when every combination with it is forbidden, so no combination
+    /// that supports another value uses it. (A view sharing its base with
+    /// another column breaks this; the solver sees that and calls again.)
     fn idempotent(&self) -> bool {
-        false
+        true
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         match ctx.pruning() {
-            // Compact-Table numbers columns by variable: a view in the scope
-            // may alias another column's base, which it does not see (the
-            // scan reads each column through its view).
+            // Compact-Table's per-column bookkeeping (sizes and values seen)
+            // assumes distinct variables; a view may share its base with
+            // another column and change it behind that bookkeeping.
             Pruning::Propagators
                 if !self
                     .vars

@@ -200,10 +200,8 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     check_solutions: bool,
     invalid: Option<crate::ConstraintId>,
     clock: Clock,
-    /// The built-in variable order kept incrementally (`select.rs`), and
-    /// the constraints whose entailment changed since it last looked.
+    /// The built-in variable order kept incrementally (`select.rs`).
     incremental: Option<Box<select::Incremental>>,
-    entailment_changes: Vec<u32>,
     /// The constraints searched, if not all ([`Config::with_active_constraints`]).
     active: Option<std::sync::Arc<[bool]>>,
     /// Conflict sets and removal reasons ([`Config::with_backjumping`]);
@@ -289,6 +287,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             let scope = c.scope();
             model.check_vars(c.name(), scope)?;
             let masked = kernel && c.wake_set().is_some();
+            // A view and its base (or two views of one base) in one scope:
+            // a removal through one position takes values from the other, so
+            // a call may not reach its own fixpoint whatever the constraint
+            // says of itself.
+            let mut aliased = false;
             // An inactive constraint has no watch: nothing wakes it.
             for (pos, &v) in scope.iter().enumerate().filter(|_| is_active(cid)) {
                 let mut events = if kernel {
@@ -303,6 +306,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     events = views[k].base_events(events);
                 }
                 let list = &mut watches[base_of(v).index()];
+                aliased |= list
+                    .last()
+                    .is_some_and(|w| w.cid == cid as u32 && w.var != v.index() as u32);
                 match list.last_mut() {
                     // A variable twice in a scope: one watch, woken by either.
                     Some(w) if w.cid == cid as u32 && w.var == v.index() as u32 => {
@@ -319,7 +325,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 }
             }
             cost.push(if kernel { c.cost() as u8 } else { 1 });
-            idempotent.push(kernel && c.idempotent());
+            idempotent.push(kernel && c.idempotent() && !aliased);
         }
         let layouts: Vec<StateLayout> = model
             .posted()
@@ -417,7 +423,6 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 last: started,
             },
             incremental: None,
-            entailment_changes: Vec::new(),
             active,
             lookback,
         };
@@ -466,7 +471,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         self.weights[c] += 1;
         self.afc.bump(c);
         if let Some(inc) = &mut self.incremental {
-            inc.failed(c);
+            inc.touch_constraint(c);
         }
     }
 

@@ -443,11 +443,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let mut everything = false;
         if let Some(inc) = self.incremental.as_deref_mut() {
             let vars = self.domains.changed.drain(|v| inc.touch(v));
-            let changes = &mut self.entailment_changes;
             let constraints = self
                 .state
                 .entailment_changed
-                .drain(|c| changes.push(c as u32));
+                .drain(|c| inc.touch_constraint(c));
             everything = vars.is_err() || constraints.is_err();
         }
         let view = SearchView {
@@ -463,12 +462,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         };
         let chosen = match self.incremental.as_deref_mut() {
             Some(inc) => {
-                let var = inc.select(
-                    &view,
-                    everything,
-                    &mut self.entailment_changes,
-                    self.afc.rescales(),
-                );
+                let var = inc.select(&view, everything, self.afc.rescales());
                 #[cfg(debug_assertions)]
                 if inc.checked() {
                     debug_assert_eq!(var, self.var_sel.select(&view), "incremental selection");

@@ -62,8 +62,9 @@ pub(crate) struct Incremental {
     /// Variables to re-key (by index) and a mark per variable.
     dirty: Vec<u32>,
     mark: Vec<bool>,
-    /// Constraints that failed since the last selection.
-    failed: Vec<u32>,
+    /// Constraints that failed or whose entailment flag changed since the
+    /// last selection: their scopes are re-keyed.
+    constraints: Vec<u32>,
     /// The failure counts' rescalings seen (they change every afc score).
     afc_rescales: u64,
     rebuild: bool,
@@ -109,7 +110,7 @@ impl Incremental {
             cap,
             dirty: Vec::new(),
             mark: vec![false; n_vars],
-            failed: Vec::new(),
+            constraints: Vec::new(),
             afc_rescales: 0,
             rebuild: true,
         })
@@ -140,11 +141,12 @@ impl Incremental {
         }
     }
 
-    /// Constraint `c` failed (its weight and failure count grew).
+    /// Constraint `c` failed (its weight and failure count grew) or its
+    /// entailment flag changed.
     #[inline]
-    pub(crate) fn failed(&mut self, c: usize) {
+    pub(crate) fn touch_constraint(&mut self, c: usize) {
         if self.reads_constraints() {
-            self.failed.push(c as u32);
+            self.constraints.push(c as u32);
         }
     }
 
@@ -158,14 +160,13 @@ impl Incremental {
 
     /// Re-keys what changed and returns the best variable. The caller has
     /// drained the domains' change log into [`touch`](Self::touch) and the
-    /// state's entailment log into `changed_constraints`; `everything`: a
-    /// log said everything changed; `afc_rescales`: how many times the aged
-    /// failure counts were rescaled so far.
+    /// state's entailment log into [`touch_constraint`](Self::touch_constraint);
+    /// `everything`: a log said everything changed; `afc_rescales`: how many
+    /// times the aged failure counts were rescaled so far.
     pub(crate) fn select(
         &mut self,
         view: &SearchView<'_>,
         everything: bool,
-        changed_constraints: &mut Vec<u32>,
         afc_rescales: u64,
     ) -> Option<VarId> {
         if everything || (afc_rescales != self.afc_rescales && self.order == VarOrder::AfcSize) {
@@ -174,8 +175,7 @@ impl Incremental {
         self.afc_rescales = afc_rescales;
         if self.rebuild {
             self.rebuild = false;
-            changed_constraints.clear();
-            self.failed.clear();
+            self.constraints.clear();
             for &v in &self.dirty {
                 self.mark[v as usize] = false;
             }
@@ -188,18 +188,12 @@ impl Incremental {
                 self.tree[i] = self.winner(self.tree[2 * i], self.tree[2 * i + 1]);
             }
         } else {
-            if self.reads_constraints() {
-                for &c in changed_constraints.iter() {
-                    self.touch_scope(view, c as usize);
-                }
-                let failed = std::mem::take(&mut self.failed);
-                for &c in &failed {
-                    self.touch_scope(view, c as usize);
-                }
-                self.failed = failed;
-                self.failed.clear();
+            let constraints = std::mem::take(&mut self.constraints);
+            for &c in &constraints {
+                self.touch_scope(view, c as usize);
             }
-            changed_constraints.clear();
+            self.constraints = constraints;
+            self.constraints.clear();
             let mut k = 0;
             while k < self.dirty.len() {
                 let v = self.dirty[k] as usize;
