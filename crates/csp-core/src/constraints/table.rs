@@ -52,7 +52,9 @@ pub const STAR: Option<Value> = None;
 ///   tables (short or not) and for negative tables without `*` (by counting
 ///   the forbidden rows still valid, after Verhaeghe, Lecoutre and Schaus,
 ///   2017); a negative table with `*` rows filters only when at most one
-///   variable is open.
+///   variable is open. A scope holding a view ([`Model::view`](crate::Model::view))
+///   gets the algorithms of the textbook levels instead, since Compact-Table's
+///   per-column bookkeeping assumes distinct variables.
 ///
 /// ```
 /// use csp_core::{Config, Model, Pruning, Solver};
