@@ -64,7 +64,9 @@ use std::ops::{Add, Mul, Neg, Sub};
 use crate::{ConstraintId, CspError, Model, Relation, Value, VarId};
 
 /// A linear expression `sum a_i * x_i + c` over variables, built with `+`,
-/// `-`, `*` by an integer, and unary `-` (see the [module docs](self)).
+/// `-`, `*` by an integer, and unary `-`; a comparison method (`le`, `lt`,
+/// `ge`, `gt`, `eq`, `ne`) turns it into a [`LinRelation`] for
+/// [`Model::post`] or [`Model::post_reif`].
 ///
 /// Terms over the same variable are merged (`x + x` is `2 * x`) and zero
 /// coefficients dropped when the expression is posted.
