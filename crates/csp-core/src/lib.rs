@@ -258,7 +258,7 @@ pub use backjumping::{Backjumping, PruningToken};
 pub use branching::{
     SearchView, ValOrder, ValueContext, ValueSelector, VarOrder, VariableSelector,
 };
-pub use constraint::{Conflict, Constraint, Events, PropCost, PropStatus, Propagation};
+pub use constraint::{Conflict, Constraint, Events, Pairwise, PropCost, PropStatus, Propagation};
 pub use constraints::{
     AllDifferent, BinaryRelation, BoolOr, Count, Element, Func, Function, Linear, Lit, MinMax,
     NotEqual, OffsetElement, Predicate, PseudoBoolean, ReifiedLinear, Relation, STAR, Table,

@@ -100,6 +100,9 @@ impl Constraint for Posted {
     fn idempotent(&self) -> bool {
         dispatch!(self, c => c.idempotent())
     }
+    fn pairwise(&self) -> Option<&dyn crate::constraint::Pairwise> {
+        dispatch!(self, c => c.pairwise())
+    }
 }
 
 /// A constraint satisfaction problem: variables, their domains, and constraints.

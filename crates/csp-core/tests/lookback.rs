@@ -226,3 +226,119 @@ fn backjumps_are_counted_and_limits_still_hold() {
     assert_eq!(limited.stats.tried, 50);
     assert!(!limited.is_complete());
 }
+
+/// All-different is pairwise (`Constraint::pairwise`): on the global
+/// N-Queens model (three all-different constraints) the look-back blames the
+/// attacking queens as on the model posted pair by pair. Under the check
+/// both visit the same nodes and jump the same way. Under forward checking
+/// the first domain found empty may differ (the global model filters
+/// constraint by constraint, the pairwise one queen by queen, so the
+/// conflict sets may too): there FC-CBJ must find the same solutions, jump,
+/// and visit no more nodes than FC.
+#[test]
+fn global_queens_jump_as_the_pairwise_model() {
+    let combos = [
+        (Pruning::Check, Backjumping::Gbj),
+        (Pruning::Check, Backjumping::Cbj),
+        (Pruning::ForwardChecking, Backjumping::Cbj),
+    ];
+    for n in 4..=9 {
+        let global = models::queens(n).unwrap().0;
+        let pairwise = models::pairwise_queens(n).unwrap().0;
+        for (pruning, bj) in combos {
+            for all in [false, true] {
+                let run = |m: &Model| {
+                    let config = Config::textbook()
+                        .with_pruning(pruning)
+                        .with_backjumping(bj);
+                    let mut s = Solver::new(m, config).unwrap();
+                    let (solutions, stats) = if all {
+                        let r = s.count();
+                        (r.solutions, r.stats)
+                    } else {
+                        let r = s.first();
+                        (u64::from(r.solution.is_some()), r.stats)
+                    };
+                    (solutions, stats.tried, stats.backjumps, stats.levels_jumped)
+                };
+                let (g, p) = (run(&global), run(&pairwise));
+                if pruning == Pruning::Check {
+                    assert_eq!(g, p, "n = {n}, {pruning}-{bj}, all = {all}");
+                } else {
+                    assert_eq!(g.0, p.0, "n = {n}, {pruning}-{bj}, all = {all}");
+                    let fc = if all {
+                        count(&global, pruning, Backjumping::None).1
+                    } else {
+                        first(&global, pruning, Backjumping::None).1
+                    };
+                    assert!(g.1 <= fc, "n = {n}, all = {all}: {} > {fc}", g.1);
+                }
+                if n == 8 && all {
+                    assert!(g.2 > 0, "8-queens {pruning}-{bj} never jumped");
+                }
+            }
+        }
+    }
+}
+
+/// Random models with all-different constraints over shifted values, views
+/// and repeated variables, beside binary sums: every look-back combination
+/// finds the solutions of chronological backtracking.
+#[test]
+fn pairwise_explanations_keep_every_solution() {
+    use csp_core::Relation;
+    let mut with_solutions = 0;
+    for seed in 0..40u64 {
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = |k: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % k
+        };
+        let mut m = Model::new();
+        let n = 6 + next(3) as usize;
+        let mut xs = m.int_var_array("x", n, 0..=4).unwrap();
+        // A view of a variable takes part like any other.
+        let v = m.view(xs[0], -1, 4).unwrap();
+        xs.push(v);
+        for _ in 0..2 + next(2) {
+            let k = 3 + next(3) as usize;
+            let mut vars: Vec<_> = (0..k).map(|_| xs[next(xs.len() as u64) as usize]).collect();
+            vars.dedup();
+            let offsets: Vec<Value> = (0..vars.len()).map(|_| next(5) as Value - 2).collect();
+            // A variable listed twice with equal offsets makes the
+            // constraint unsatisfiable: only some models keep it.
+            if m.all_different_offsets(&vars, &offsets).is_err() {
+                continue;
+            }
+        }
+        for _ in 0..2 {
+            let a = xs[next(n as u64) as usize];
+            let b = xs[next(n as u64) as usize];
+            m.linear(&[1, 1], &[a, b], Relation::Le, 3 + next(4) as Value)
+                .unwrap();
+        }
+        let expected = solutions(&m, Config::textbook());
+        with_solutions += usize::from(!expected.is_empty());
+        for (pruning, bj) in COMBINATIONS {
+            for (var, val) in [
+                (VarOrder::Input, ValOrder::Ascending),
+                (VarOrder::FirstFail, ValOrder::Descending),
+                (VarOrder::DomOverWdeg, ValOrder::LeastConstraining),
+            ] {
+                let config = Config::textbook()
+                    .with_pruning(pruning)
+                    .with_backjumping(bj)
+                    .with_var_order(var)
+                    .with_val_order(val);
+                assert_eq!(
+                    solutions(&m, config),
+                    expected,
+                    "seed {seed}: {pruning}-{bj} {var} {val}"
+                );
+            }
+        }
+    }
+    assert!((5..38).contains(&with_solutions), "{with_solutions}");
+}

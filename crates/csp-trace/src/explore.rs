@@ -554,6 +554,7 @@ impl GridState {
                     s.rejected = false;
                 }
                 TraceEvent::Backjump { to, .. } => {
+                    s.summary.backjumps += 1;
                     // The skipped levels are undone: the path keeps `to` levels.
                     stack.truncate(to);
                     current = None;

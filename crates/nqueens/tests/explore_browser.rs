@@ -509,3 +509,82 @@ fn tempdir(tag: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Conflict-directed backjumping in the page: at every step that ends with a
+/// backjump the board shows the path the jump returned to (as `GridState`
+/// says), the story names the conflict set, the backjump counter counts, and
+/// the tree draws one arc per jump so far.
+#[test]
+fn the_page_shows_backjumps() {
+    let Some(found) = find_browser() else {
+        eprintln!("skipped: no Chromium with chromedriver found");
+        return;
+    };
+    let dir = tempdir("backjump");
+    let path = dir.join("q6-cbj.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["explore", "6", "--all", "--strategies", "check-cbj", "-o"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&path).unwrap();
+    let runs = traces_in(&html);
+    let (name, trace) = &runs[0];
+    assert_eq!(name, "check-cbj");
+    let queens = Queens::new(N, Variant::Pairwise).unwrap();
+    let rows: Vec<usize> = queens.rows().iter().map(|v| v.index()).collect();
+    let steps = csp_trace::steps(trace);
+    // The steps (1-based) whose last event is a backjump.
+    let jump_steps: Vec<usize> = steps
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            matches!(
+                trace.events[r.end - 1],
+                csp_trace::TraceEvent::Backjump { .. }
+            )
+        })
+        .map(|(k, _)| k + 1)
+        .collect();
+    assert!(jump_steps.len() >= 3, "{jump_steps:?}");
+
+    let b =
+        Browser::start(&found, &dir).unwrap_or_else(|e| panic!("cannot start the browser: {e}"));
+    b.set_viewport(1200, 1000);
+    b.open(&format!("file://{}", path.display()));
+    for (seen, &k) in jump_steps.iter().enumerate() {
+        for at in [k - 1, k] {
+            let v = b.execute(
+                r#"CspExplore.app.jumpTo(0, arguments[0]);
+                   const p = CspExplore.app.panels[0];
+                   return [p.whyBox.textContent, p.canvas.getAttribute("data-jumps"),
+                           Number(document.querySelector('[data-testid="backjumps"]').textContent)];"#,
+                json!([at]),
+            );
+            let (shown, step, _) = read_panel(&b, "a");
+            assert!(step.starts_with(&format!("{at} / ")), "{step}");
+            assert_eq!(shown, expected(trace, &rows, at), "at step {at}");
+            let jumps_so_far = if at == k { seen + 1 } else { seen };
+            assert_eq!(v[1].as_str(), Some(jumps_so_far.to_string().as_str()));
+            assert_eq!(
+                v[2].as_u64(),
+                Some(GridState::at(trace, at).summary.backjumps)
+            );
+            let story = v[0].as_str().unwrap();
+            assert_eq!(
+                story.contains("backjump:") && story.contains("conflict set is {"),
+                at == k,
+                "{story}"
+            );
+        }
+    }
+    let errors = b.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:?}");
+    drop(b);
+    let _ = std::fs::remove_dir_all(dir);
+}

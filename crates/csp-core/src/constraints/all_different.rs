@@ -2,7 +2,7 @@
 
 use smallvec::SmallVec;
 
-use crate::constraint::{Conflict, PropCost, PropStatus, Propagation};
+use crate::constraint::{Conflict, Pairwise, PropCost, PropStatus, Propagation};
 use crate::constraints::matching::{self, Matching};
 use crate::{
     Constraint, CspError, Domains, ForwardStep, PropagationContext, Pruning, StateLayout, Value,
@@ -309,6 +309,10 @@ impl Constraint for AllDifferent {
         s.windows(2).all(|w| w[0] != w[1])
     }
 
+    fn pairwise(&self) -> Option<&dyn Pairwise> {
+        Some(self)
+    }
+
     #[inline]
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         // The hot path of forward checking, kept small: a decision's value
@@ -328,6 +332,13 @@ impl Constraint for AllDifferent {
             });
         }
         self.filter(ctx)
+    }
+}
+
+impl Pairwise for AllDifferent {
+    /// Positions `i` and `j` conflict when their shifted values are equal.
+    fn conflict(&self, i: usize, vi: Value, j: usize, vj: Value) -> bool {
+        i != j && self.shifted(i, vi) == self.shifted(j, vj)
     }
 }
 

@@ -123,6 +123,13 @@ impl LookBack {
         }
     }
 
+    /// Removes `level` from `scratch`.
+    fn drop_level(&mut self, level: usize) {
+        if let Some(w) = self.scratch.get_mut(level / 64) {
+            *w &= !(1 << (level % 64));
+        }
+    }
+
     /// The deepest level in `scratch` (0 if none).
     fn deepest(&self) -> usize {
         for (k, &w) in self.scratch.iter().enumerate().rev() {
@@ -194,6 +201,56 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
     }
 
+    /// `scratch` = the levels that explain why `constraint` failed the
+    /// promising check after `var` was decided at `level`. A pairwise
+    /// constraint ([`Constraint::pairwise`]) blames one fixed variable that
+    /// conflicts with `var`'s value alone: the one whose explanation's
+    /// deepest level below `level` is the earliest, as checking the past
+    /// variables in order finds it. Otherwise, or if no single variable
+    /// conflicts, the whole scope.
+    fn explain_check(
+        lb: &mut LookBack,
+        domains: &Domains,
+        constraint: &Posted,
+        var: VarId,
+        level: usize,
+    ) {
+        let scope = constraint.scope();
+        if let Some(pairs) = constraint.pairwise() {
+            let mut best: Option<(usize, VarId)> = None;
+            for (i, &xi) in scope.iter().enumerate() {
+                if domains.base_of(xi) != var {
+                    continue;
+                }
+                let Some(vi) = domains.value(xi) else {
+                    continue;
+                };
+                for (j, &xj) in scope.iter().enumerate() {
+                    let Some(vj) = domains.value(xj) else {
+                        continue;
+                    };
+                    if j == i || !pairs.conflict(i, vi, j, vj) {
+                        continue;
+                    }
+                    let culprit = domains.base_of(xj);
+                    lb.clear_scratch();
+                    lb.add_expl(culprit.index());
+                    lb.drop_level(level);
+                    let deepest = lb.deepest();
+                    if best.is_none_or(|(d, _)| deepest < d) {
+                        best = Some((deepest, culprit));
+                    }
+                }
+            }
+            if let Some((_, culprit)) = best {
+                lb.clear_scratch();
+                lb.add_expl(culprit.index());
+                return;
+            }
+        }
+        Self::explain_scope(lb, domains, scope);
+    }
+
     /// After constraint `c` ran without failing: every variable it changed
     /// (listed in `changes.changed`) gains `expl` of the scope.
     #[inline(never)]
@@ -210,6 +267,26 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             return;
         }
         Self::explain_scope(lb, domains, constraint.scope());
+        for &v in &changes.changed {
+            lb.add_reasons(v.index());
+        }
+    }
+
+    /// As [`explain_changes`](Self::explain_changes), with `causes` in place
+    /// of the constraint's scope.
+    fn explain_changes_by(
+        lookback: Option<&mut LookBack>,
+        causes: &[VarId],
+        domains: &Domains,
+        changes: &Changes,
+    ) {
+        let Some(lb) = lookback else {
+            return;
+        };
+        if changes.changed.is_empty() {
+            return;
+        }
+        Self::explain_scope(lb, domains, causes);
         for &v in &changes.changed {
             lb.add_reasons(v.index());
         }
@@ -258,12 +335,22 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 );
             }
             if result.is_ok() {
-                Self::explain_changes(
-                    self.lookback.as_deref_mut(),
-                    &self.domains,
-                    &constraints[c],
-                    &self.changes,
-                );
+                if constraints[c].pairwise().is_some() {
+                    // Removed for conflicting with the decision alone.
+                    Self::explain_changes_by(
+                        self.lookback.as_deref_mut(),
+                        &[var],
+                        &self.domains,
+                        &self.changes,
+                    );
+                } else {
+                    Self::explain_changes(
+                        self.lookback.as_deref_mut(),
+                        &self.domains,
+                        &constraints[c],
+                        &self.changes,
+                    );
+                }
             }
             Self::forget_changed(&mut self.changes);
             match result {
@@ -295,8 +382,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let constraints = self.model.posted();
         let level = lb.level_of[var.index()] as usize;
         let deepest_below = |lb: &mut LookBack, c: usize| {
-            Self::explain_scope(lb, &self.domains, constraints[c].scope());
-            lb.scratch[level / 64] &= !(1 << (level % 64));
+            Self::explain_check(lb, &self.domains, &constraints[c], var, level);
+            lb.drop_level(level);
             lb.deepest()
         };
         let mut best = (deepest_below(lb, c), c);
@@ -320,9 +407,25 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let Some(lb) = self.lookback.as_deref_mut() else {
             return;
         };
+        let constraints = self.model.posted();
         match (failure.kind, failure.constraint, failure.var) {
-            (FailureKind::NotPromising | FailureKind::Conflict, Some(c), _) => {
-                let scope = self.model.posted()[c.index()].scope();
+            (FailureKind::NotPromising, Some(c), _) => {
+                let var = lb.var_at[level];
+                Self::explain_check(lb, &self.domains, &constraints[c.index()], var, level);
+            }
+            // Forward checking emptied `v`'s domain through a pairwise
+            // constraint: the decisions behind its removals, this one's
+            // among them.
+            (FailureKind::Conflict, Some(c), Some(v))
+                if self.pruning == Pruning::ForwardChecking
+                    && constraints[c.index()].pairwise().is_some() =>
+            {
+                lb.clear_scratch();
+                lb.add_expl(self.domains.base_of(v).index());
+                lb.add_expl(lb.var_at[level].index());
+            }
+            (FailureKind::Conflict, Some(c), _) => {
+                let scope = constraints[c.index()].scope();
                 Self::explain_scope(lb, &self.domains, scope);
             }
             // The value was not in the domain: the removals' levels.

@@ -6,7 +6,8 @@
 var CspExplore = (function () {
   var KINDS = { not_promising: "not promising", check_failed: "check failed",
     conflict: "conflict", objective_bound: "objective bound" };
-  var COUNTERS = ["tried", "accepted", "rejected", "pruned", "backtracks", "solutions"];
+  var COUNTERS = ["tried", "accepted", "rejected", "pruned", "backtracks", "solutions", "backjumps"];
+  var NC = COUNTERS.length;
   var painterImpl = null;
 
   function readJson(id) {
@@ -54,26 +55,26 @@ var CspExplore = (function () {
       start = i + 1;
     }
     this.steps = steps;
-    // Cumulative counters after k steps: counts[k * 6 + c].
-    var counts = new Int32Array((steps.length + 1) * 6);
-    var idx = { "try": 0, accept: 1, reject: 2, prune: 3, backtrack: 4, solution: 5 };
+    // Cumulative counters after k steps: counts[k * NC + c].
+    var counts = new Int32Array((steps.length + 1) * NC);
+    var idx = { "try": 0, accept: 1, reject: 2, prune: 3, backtrack: 4, solution: 5, backjump: 6 };
     for (var k = 0; k < steps.length; k++) {
-      for (var c = 0; c < 6; c++) counts[(k + 1) * 6 + c] = counts[k * 6 + c];
+      for (var c = 0; c < NC; c++) counts[(k + 1) * NC + c] = counts[k * NC + c];
       for (var j = steps[k][0]; j < steps[k][1]; j++) {
         var n = idx[ev[j].event];
-        if (n !== undefined) counts[(k + 1) * 6 + n]++;
+        if (n !== undefined) counts[(k + 1) * NC + n]++;
       }
     }
     this.counts = counts;
   };
 
   Run.prototype.count = function (k, name) {
-    return this.counts[k * 6 + COUNTERS.indexOf(name)];
+    return this.counts[k * NC + COUNTERS.indexOf(name)];
   };
 
   // The tree: one node per `try`, with its outcome and the steps they happen at.
   Run.prototype.buildTree = function () {
-    var nodes = [], byId = {}, steps = this.steps, ev = this.events;
+    var nodes = [], byId = {}, jumps = [], steps = this.steps, ev = this.events;
     for (var k = 0; k < steps.length; k++) {
       for (var j = steps[k][0]; j < steps[k][1]; j++) {
         var e = ev[j], n;
@@ -89,11 +90,16 @@ var CspExplore = (function () {
           byId[e.id].outcome = "rejected"; byId[e.id].endStep = k;
         } else if (e.event === "solution" && byId[e.node]) {
           byId[e.node].solution = true; byId[e.node].solStep = k;
+        } else if (e.event === "backjump") {
+          // Drawn from the dead end (the node its level hangs below) back
+          // to the node whose value the jump undoes (0: the root).
+          jumps.push({ from: e.dead_end, to: e.target, step: k });
         }
       }
     }
     this.nodes = nodes;
     this.byId = byId;
+    this.jumps = jumps;
     this.maxDepth = nodes.reduce(function (m, n) { return Math.max(m, n.depth); }, 0);
   };
 
@@ -145,6 +151,11 @@ var CspExplore = (function () {
           break;
         case "backtrack":
           stack.length = Math.max(0, e.depth - 1);
+          cur = null; rejected = false;
+          break;
+        case "backjump":
+          // The skipped levels are undone: the path keeps `to` decisions.
+          stack.length = Math.min(stack.length, e.to);
           cur = null; rejected = false;
           break;
       }
@@ -234,6 +245,12 @@ var CspExplore = (function () {
       case "reject": return ["dead", "dead end: " + this.decision(e.id) + ", " + this.reasonText(e)];
       case "solution": return ["good", "solution " + this.run.count(this.step, "solutions") + " found"];
       case "backtrack": return ["dead", "backtrack: " + vars[e["var"]] + " has no value left at depth " + e.depth];
+      case "backjump":
+        var culprits = e.conflict.map(function (v) { return vars[v]; }).join(", ");
+        return ["dead", "backjump: " + vars[e["var"]] + " has no value left at depth " + e.from +
+          "; its conflict set is {" + culprits + "}, so the search goes back to depth " + e.to +
+          (e.to === 0 ? " (the root)" : "") + ", skipping " + (e.from - 1 - e.to) + " level" +
+          (e.from - 1 - e.to === 1 ? "" : "s")];
       default: return ["", e.event];
     }
   };
@@ -306,6 +323,8 @@ var CspExplore = (function () {
     this.counters = {};
     var self = this;
     COUNTERS.forEach(function (name) {
+      // Only a search with look-back shows its backjumps.
+      if (name === "backjumps" && !run.jumps.length) return;
       var s = el("span", "", name + " ");
       var b = el("b", "", "0");
       b.setAttribute("data-testid", name);
@@ -422,6 +441,26 @@ var CspExplore = (function () {
       ctx.fillStyle = !done ? "#6c9be0" : n.outcome === "rejected" ? "#c62828" : sol ? "#d4a017" : "#2e7d32";
       ctx.beginPath(); ctx.arc(X(n.x), Y(n.depth), sol ? r * 1.6 : r, 0, 7); ctx.fill();
     }
+    // Backjumps: a dashed red arc from the dead end back to where the
+    // search resumes.
+    var drawn = 0;
+    ctx.strokeStyle = "#c62828"; ctx.lineWidth = 1.5;
+    if (ctx.setLineDash) ctx.setLineDash([4, 3]);
+    run.jumps.forEach(function (j) {
+      if (j.step >= k) return;
+      var a = run.byId[j.from], b = run.byId[j.to];
+      if ((j.from && (!a || a.index >= count)) || (j.to && (!b || b.index >= count))) return;
+      var ax = a ? X(a.x) : X(run.rootX), ay = a ? Y(a.depth) : Y(0);
+      var bx = b ? X(b.x) : X(run.rootX), by = b ? Y(b.depth) : Y(0);
+      var bend = Math.max(12, (ay - by) * 0.6);
+      ctx.beginPath();
+      ctx.moveTo(ax, ay);
+      ctx.bezierCurveTo(ax + bend, ay, bx + bend, by, bx, by);
+      ctx.stroke();
+      drawn++;
+    });
+    if (ctx.setLineDash) ctx.setLineDash([]);
+    c.setAttribute("data-jumps", String(drawn));
     if (current) {
       ctx.strokeStyle = "#1d4ed8"; ctx.lineWidth = 2;
       ctx.beginPath(); ctx.arc(X(current.x), Y(current.depth), r + 3, 0, 7); ctx.stroke();

@@ -98,4 +98,8 @@ impl SearchObserver for StopAtCap {
         self.recorder.on_backtrack(depth, var);
         self.check();
     }
+    fn on_backjump(&mut self, jump: &csp_core::Backjump<'_>) {
+        self.recorder.on_backjump(jump);
+        self.check();
+    }
 }
