@@ -10,6 +10,14 @@ use crate::{Domains, Value, VarId};
 /// [`Constraint::forward_step`](crate::Constraint::forward_step)): shifted
 /// list `list` and bit set `set` of its [`StateLayout`](crate::StateLayout).
 ///
+/// This is all-different's fast path, not a general extension point: the one
+/// step the engine knows how to run is shifted-value elimination ("the
+/// decided variable's value plus its offset leaves every other variable still
+/// waiting, at its own offset"). A constraint of yours whose forward-checking
+/// step is exactly that, an all-different over shifted values under another
+/// name, may declare it too (`crates/csp-core/tests/forward_step.rs` does);
+/// any other step belongs in [`propagate`](crate::Constraint::propagate).
+///
 /// ```
 /// use csp_core::ForwardStep;
 /// let step = ForwardStep { list: 0, set: 0 };
