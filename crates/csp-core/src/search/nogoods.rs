@@ -28,7 +28,7 @@
 use super::Solver;
 use super::lookback::LookBack;
 use crate::branching::Sweep;
-use crate::context::PropagationContext;
+use crate::context::{EV_BOUNDS, EV_FIXED, EV_MAX, EV_MIN, PropagationContext};
 use crate::observer::{Choice, Failure, FailureKind, Node};
 use crate::{Domains, SearchObserver, SearchStats, Value, ValueSelector, VarId, VariableSelector};
 
@@ -94,6 +94,16 @@ impl Lit {
     }
 }
 
+/// An entry of a variable's watch list: a nogood, the position (0 or 1)
+/// of its watched literal, and a copy of that literal (read without
+/// loading the nogood).
+#[derive(Clone, Copy, Debug)]
+struct Watched {
+    id: u32,
+    pos: u8,
+    lit: Lit,
+}
+
 /// The nogood store: the nogoods, oldest first, and their watches.
 #[derive(Clone, Debug)]
 pub(super) struct Nogoods {
@@ -106,8 +116,8 @@ pub(super) struct Nogoods {
     live: usize,
     /// The id of the oldest nogood that may not be deleted yet.
     oldest: usize,
-    /// Per variable: the nogoods watching a literal on it (id, position 0 or 1).
-    watches: Vec<Vec<(u32, u8)>>,
+    /// Per variable: the nogoods watching a literal on it.
+    watches: Vec<Vec<Watched>>,
     /// Variables changed since the store last looked, with watches on them.
     pending: Vec<u32>,
     in_pending: Vec<bool>,
@@ -130,10 +140,14 @@ impl Nogoods {
         }
     }
 
-    /// `var`'s domain changed: the nogoods watching it must look.
+    /// `var`'s domain changed with `events` (bits of
+    /// [`Events`](crate::Events)): the nogoods watching it must look. A
+    /// removal inside the domain entails no literal: only a fixed
+    /// variable or a moved bound can.
     #[inline]
-    pub(super) fn touch(&mut self, var: usize) {
-        if let Some(w) = self.watches.get(var)
+    pub(super) fn touch(&mut self, var: usize, events: u8) {
+        if events & (EV_FIXED | EV_BOUNDS | EV_MIN | EV_MAX) != 0
+            && let Some(w) = self.watches.get(var)
             && !w.is_empty()
             && !self.in_pending[var]
         {
@@ -165,8 +179,12 @@ impl Nogoods {
     /// count it.
     fn push(&mut self, lits: Vec<Lit>, stats: &mut SearchStats) {
         let id = self.lits.len() as u32;
-        for (pos, l) in lits.iter().take(2).enumerate() {
-            self.watches[l.var as usize].push((id, pos as u8));
+        for (pos, &lit) in lits.iter().take(2).enumerate() {
+            self.watches[lit.var as usize].push(Watched {
+                id,
+                pos: pos as u8,
+                lit,
+            });
         }
         self.lits.push(lits);
         self.live += 1;
@@ -195,8 +213,12 @@ impl Nogoods {
                 w.clear();
             }
             for (id, l) in lits.iter().enumerate() {
-                for (pos, lit) in l.iter().take(2).enumerate() {
-                    self.watches[lit.var as usize].push((id as u32, pos as u8));
+                for (pos, &lit) in l.iter().take(2).enumerate() {
+                    self.watches[lit.var as usize].push(Watched {
+                        id: id as u32,
+                        pos: pos as u8,
+                        lit,
+                    });
                 }
             }
             self.lits = lits;
@@ -220,7 +242,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     #[inline]
     pub(super) fn touch_nogoods(&mut self, var: VarId) {
         if let Some(ng) = self.nogoods.as_deref_mut() {
-            ng.touch(var.index());
+            ng.touch(var.index(), EV_FIXED);
         }
     }
 
@@ -244,19 +266,17 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             let mut list = std::mem::take(&mut ng.watches[x]);
             let (mut i, mut kept) = (0, 0);
             while i < list.len() {
-                let (id, pos) = list[i];
+                let entry = list[i];
                 i += 1;
+                if !entry.lit.holds(&self.domains) {
+                    list[kept] = entry;
+                    kept += 1;
+                    continue;
+                }
+                let (id, p) = (entry.id, entry.pos as usize);
                 let lits = &mut ng.lits[id as usize];
                 // A deleted nogood: its entry goes.
                 if lits.is_empty() {
-                    continue;
-                }
-                let p = pos as usize;
-                if lits[p].var as usize != x || !lits[p].holds(&self.domains) {
-                    if lits[p].var as usize == x {
-                        list[kept] = (id, pos);
-                        kept += 1;
-                    }
                     continue;
                 }
                 // The watched literal holds: another one not entailed?
@@ -265,10 +285,15 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     lits.swap(p, k);
                     // (to `x`'s own, emptied list if the literal is on `x`:
                     // merged below.)
-                    ng.watches[lits[p].var as usize].push((id, pos));
+                    let lit = lits[p];
+                    ng.watches[lit.var as usize].push(Watched {
+                        id,
+                        pos: entry.pos,
+                        lit,
+                    });
                     continue;
                 }
-                list[kept] = (id, pos);
+                list[kept] = entry;
                 kept += 1;
                 let other = match lits.len() {
                     1 => None,
@@ -539,7 +564,7 @@ mod tests {
         for w in 0..2 {
             let mut ids: Vec<u32> = ng.watches[w]
                 .iter()
-                .map(|&(id, _)| id)
+                .map(|e| e.id)
                 .filter(|&id| !ng.lits[id as usize].is_empty())
                 .collect();
             ids.sort_unstable();

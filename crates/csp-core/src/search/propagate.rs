@@ -263,7 +263,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             let events = std::mem::take(&mut self.changes.events[v.index()]);
             self.schedule(v, events, skip);
             if let Some(ng) = self.nogoods.as_deref_mut() {
-                ng.touch(v.index());
+                ng.touch(v.index(), events);
             }
         }
         changed.clear();
