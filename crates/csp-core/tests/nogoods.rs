@@ -211,10 +211,16 @@ fn a_pigeonhole_is_proved_unsatisfiable_with_nogoods() {
         (Pruning::ArcConsistency, false),
         (Pruning::Propagators, true),
     ] {
-        let r = Solver::new(&m, luby_nogoods(pruning, binary)).unwrap().first();
+        let r = Solver::new(&m, luby_nogoods(pruning, binary))
+            .unwrap()
+            .first();
         assert!(r.solution.is_none());
         assert_eq!(r.status, SearchStatus::Complete, "{pruning}");
-        assert!(r.stats.restarts > 0 && r.stats.nogoods_used > 0, "{pruning}: {:?}", r.stats);
+        assert!(
+            r.stats.restarts > 0 && r.stats.nogoods_used > 0,
+            "{pruning}: {:?}",
+            r.stats
+        );
     }
 }
 
@@ -238,7 +244,10 @@ fn a_small_store_deletes_the_oldest_and_still_agrees() {
     assert_eq!(stats.solutions, 0);
     assert!(stats.nogoods_deleted > 0, "{stats:?}");
     // At most 2 kept: every nogood learnt beyond them was deleted.
-    assert!(stats.nogoods_learnt - stats.nogoods_deleted <= 2, "{stats:?}");
+    assert!(
+        stats.nogoods_learnt - stats.nogoods_deleted <= 2,
+        "{stats:?}"
+    );
 }
 
 #[test]

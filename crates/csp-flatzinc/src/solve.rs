@@ -4,9 +4,8 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use csp_core::{
-    Backjumping,
-    CancelFlag, Config, CspError, Limits, Node, Pruning, Restarts, SearchObserver, SearchStats,
-    SearchStatus, Solver, StopReason, ValOrder, Value, VarOrder,
+    Backjumping, CancelFlag, Config, CspError, Limits, Node, Pruning, Restarts, SearchObserver,
+    SearchStats, SearchStatus, Solver, StopReason, ValOrder, Value, VarOrder,
 };
 
 use crate::branching::{PhasedValues, PhasedVariables};
