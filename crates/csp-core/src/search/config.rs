@@ -551,15 +551,23 @@ impl Config {
     /// Deleting a nogood loses pruning, never a solution.
     ///
     /// ```
-    /// use csp_core::{Config, Restarts, Solver};
-    /// let (m, _) = csp_core::models::queens(10)?;
+    /// use csp_core::{Config, Model, Restarts, SearchStatus, Solver};
+    /// // Seven pigeons, six holes: no solution, and a proof over many runs.
+    /// let mut m = Model::new();
+    /// let p = m.int_var_array("p", 7, 1..=6)?;
+    /// for i in 0..7 {
+    ///     for j in i + 1..7 {
+    ///         m.not_equal(p[i], p[j])?;
+    ///     }
+    /// }
     /// let config = Config::default()
     ///     .with_restarts(Restarts::Luby { scale: 1 })
     ///     .with_nogoods(true)
-    ///     .with_nogood_limit(5);
-    /// let count = Solver::new(&m, config)?.count();
-    /// assert_eq!(count.solutions, 724);
-    /// assert!(count.stats.nogoods_deleted > 0);
+    ///     .with_nogood_limit(2);
+    /// let r = Solver::new(&m, config)?.first();
+    /// assert!(r.solution.is_none() && r.status == SearchStatus::Complete);
+    /// assert!(r.stats.nogoods_deleted > 0);
+    /// assert!(r.stats.nogoods_learnt - r.stats.nogoods_deleted <= 2);
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn with_nogood_limit(mut self, limit: usize) -> Self {
