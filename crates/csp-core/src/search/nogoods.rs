@@ -614,4 +614,37 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn nogoods_agree_whatever_the_trail_budget() {
+        // Undo records kept, dropped at every level (recomputed from the
+        // root snapshot, which root prunings by nogoods renew), and no
+        // snapshot: the same answers.
+        let (m, _) = crate::models::queens(8).unwrap();
+        let mut pigeons = crate::Model::new();
+        let p = pigeons.int_var_array("p", 7, 1..=6).unwrap();
+        for i in 0..7 {
+            for j in i + 1..7 {
+                pigeons.not_equal(p[i], p[j]).unwrap();
+            }
+        }
+        for budget in [None, Some(1), Some(crate::DEFAULT_TRAIL_BUDGET)] {
+            for pruning in [Pruning::ArcConsistency, Pruning::Propagators] {
+                let config = Config::textbook()
+                    .with_pruning(pruning)
+                    .with_binary_branching(true)
+                    .with_var_order(VarOrder::DomOverWdeg)
+                    .with_restarts(Restarts::Luby { scale: 1 })
+                    .with_nogoods(true)
+                    .with_trail_budget(budget);
+                let count = Solver::new(&m, config.clone()).unwrap().count();
+                assert_eq!(count.solutions, 92, "{budget:?} {pruning}");
+                assert!(count.stats.nogoods_used > 0, "{budget:?} {pruning}");
+                let none = Solver::new(&pigeons, config).unwrap().first();
+                assert!(none.solution.is_none(), "{budget:?} {pruning}");
+                assert_eq!(none.status, crate::SearchStatus::Complete);
+                assert!(none.stats.nogoods_learnt > 0, "{budget:?} {pruning}");
+            }
+        }
+    }
 }
