@@ -44,6 +44,10 @@ pub struct StrategyArgs {
     /// backjumping, with check), cbj (conflict-directed, with check, fc, mac).
     #[arg(long, value_name = "KIND")]
     pub backjump: Option<Backjumping>,
+    /// Record nogoods at each restart and propagate them in the later runs
+    /// (needs restarts, and pruning mac or propagators; Config::with_nogoods).
+    #[arg(long)]
+    pub nogoods: bool,
     /// Variable order: input, first-fail, mrv-degree, dom-wdeg, afc-size, random[:SEED].
     #[arg(long = "var", value_name = "ORDER")]
     pub var_order: Option<VarOrder>,
@@ -69,6 +73,7 @@ impl StrategyArgs {
     pub fn strategy_given(&self) -> bool {
         self.pruning.is_some()
             || self.backjump.is_some()
+            || self.nogoods
             || self.var_order.is_some()
             || self.val_order.is_some()
     }
@@ -126,6 +131,9 @@ impl StrategyArgs {
         }
         if let Some(m) = self.memory_limit {
             c.memory_limit = Some(m);
+        }
+        if self.nogoods {
+            c.nogoods = true;
         }
         c
     }

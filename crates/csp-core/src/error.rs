@@ -92,6 +92,14 @@ pub enum CspError {
         /// Why not, and what works instead.
         reason: String,
     },
+    /// Nogood recording ([`Config::with_nogoods`](crate::Config::with_nogoods))
+    /// asked for where it cannot work: without restarts, or below the
+    /// arc-consistency level.
+    #[error("nogood recording {reason}")]
+    UnsupportedNogoods {
+        /// Why not, and what works instead.
+        reason: String,
+    },
     /// Any other invalid argument, described in words.
     #[error("{context}: {message}")]
     InvalidArgument {

@@ -280,8 +280,9 @@ pub use observer::{
 pub use progress::{Progress, ProgressHook};
 pub use pruning::{Pruning, UnknownName};
 pub use search::{
-    Config, CountResult, DEFAULT_MEMORY_LIMIT, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET,
-    DEFAULT_VAR_ORDER, Goal, Optimum, Restarts, Solution, Solutions, SolveResult, Solver,
+    Config, CountResult, DEFAULT_MEMORY_LIMIT, DEFAULT_NOGOOD_LIMIT, DEFAULT_RESTARTS,
+    DEFAULT_TRAIL_BUDGET, DEFAULT_VAR_ORDER, Goal, Optimum, Restarts, Solution, Solutions,
+    SolveResult, Solver,
 };
 pub use state::{ForwardStep, SparseBits, StateLayout, TrailedState};
 pub use stats::SearchStats;

@@ -20,6 +20,9 @@ use std::time::Duration;
 /// | `peak_depth` | the most decisions open at once: variables assigned by decisions, plus domain splits whose two halves are not both explored | `peakDepth` |
 /// | `backjumps` | dead ends after which the search went back more than one level ([`Backjumping`](crate::Backjumping)) | `backjumps` (printed when not 0) |
 /// | `levels_jumped` | decisions skipped by those backjumps, in total (a jump from level 7 to level 3 skips 3) | `levelsJumped` (printed when not 0) |
+/// | `nogoods_learnt` | nogoods recorded at restarts ([`Config::with_nogoods`](crate::Config::with_nogoods)) | `nogoodsLearnt` (printed when not 0) |
+/// | `nogoods_used` | times a nogood removed a value or failed a node | `nogoodsUsed` (printed when nogoods were learnt) |
+/// | `nogoods_deleted` | nogoods dropped to keep the store within its bound ([`Config::with_nogood_limit`](crate::Config::with_nogood_limit)) | `nogoodsDeleted` (printed when nogoods were learnt) |
 /// | `restarts` | times the search went back to the root to start a new run ([`Restarts`](crate::Restarts)) | `restarts` |
 /// | `solutions` | solutions found | `solutions` |
 /// | `elapsed` | wall-clock time spent searching | `solveTime` (seconds) |
@@ -50,6 +53,12 @@ pub struct SearchStats {
     pub backjumps: u64,
     /// Decisions skipped by backjumps.
     pub levels_jumped: u64,
+    /// Nogoods recorded at restarts.
+    pub nogoods_learnt: u64,
+    /// Values removed and nodes failed by nogoods.
+    pub nogoods_used: u64,
+    /// Nogoods dropped from the bounded store.
+    pub nogoods_deleted: u64,
     /// Solutions found.
     pub solutions: u64,
     /// Time spent searching.
@@ -60,7 +69,8 @@ impl SearchStats {
     /// The statistics under MiniZinc's names, in the order MiniZinc prints them,
     /// followed by ours (`tried`, `accepted`, `checks`, `revisions`, `pruned`,
     /// `backtracks`; then `backjumps` and `levelsJumped` if there were
-    /// backjumps). Print each as `%%%mzn-stat: name=value`.
+    /// backjumps; then `nogoodsLearnt`, `nogoodsUsed` and `nogoodsDeleted`
+    /// if nogoods were learnt). Print each as `%%%mzn-stat: name=value`.
     ///
     /// ```
     /// let stats = csp_core::SearchStats { tried: 26, rejected: 18, ..Default::default() };
@@ -96,6 +106,11 @@ impl SearchStats {
             stats.push(("backjumps", self.backjumps.to_string()));
             stats.push(("levelsJumped", self.levels_jumped.to_string()));
         }
+        if self.nogoods_learnt > 0 {
+            stats.push(("nogoodsLearnt", self.nogoods_learnt.to_string()));
+            stats.push(("nogoodsUsed", self.nogoods_used.to_string()));
+            stats.push(("nogoodsDeleted", self.nogoods_deleted.to_string()));
+        }
         stats
     }
 
@@ -114,6 +129,9 @@ impl SearchStats {
         self.restarts += other.restarts;
         self.backjumps += other.backjumps;
         self.levels_jumped += other.levels_jumped;
+        self.nogoods_learnt += other.nogoods_learnt;
+        self.nogoods_used += other.nogoods_used;
+        self.nogoods_deleted += other.nogoods_deleted;
         self.solutions += other.solutions;
         self.elapsed += other.elapsed;
     }

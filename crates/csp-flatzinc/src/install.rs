@@ -100,7 +100,9 @@ pub fn solver_config(executable: &str, mznlib: &str) -> String {
     ["--val", "Value order where no search annotation applies", "opt:auto:asc:desc:middle:lcv:split:reverse-split:random", "auto"],
     ["--restart", "Restarts where no restart annotation applies", "opt:auto:none:constant:linear:luby:geometric", "auto"],
     ["--restart-scale", "Failures of the first restart run (the Luby unit)", "int", "250"],
-    ["--restart-factor", "Growth factor of geometric restarts", "float", "1.5"]
+    ["--restart-factor", "Growth factor of geometric restarts", "float", "1.5"],
+    ["--backjump", "Look-back after a dead end (gbj, cbj: not with propagators)", "opt:none:gbj:cbj", "none"],
+    ["--nogoods", "Record nogoods at restarts (needs restarts)", "bool", "false"]
   ],
   "supportsMzn": false,
   "supportsFzn": true,

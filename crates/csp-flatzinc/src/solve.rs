@@ -4,8 +4,8 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use csp_core::{
-    CancelFlag, Config, CspError, Limits, Node, Pruning, Restarts, SearchObserver, SearchStats,
-    SearchStatus, Solver, StopReason, ValOrder, Value, VarOrder,
+    Backjumping, CancelFlag, Config, CspError, Limits, Node, Pruning, Restarts, SearchObserver,
+    SearchStats, SearchStatus, Solver, StopReason, ValOrder, Value, VarOrder,
 };
 
 use crate::branching::{PhasedValues, PhasedVariables};
@@ -50,6 +50,18 @@ pub struct Options {
     /// `--memory-limit`: the memory the search's domains may take (default
     /// [`csp_core::DEFAULT_MEMORY_LIMIT`]).
     pub memory_limit: Option<u64>,
+    /// `--backjump`: the look-back after a dead end
+    /// ([`Config::with_backjumping`](csp_core::Config::with_backjumping));
+    /// conflict-directed backjumping needs `--pruning` check, fc or mac.
+    pub backjumping: Backjumping,
+    /// `--nogoods`: record nogoods at each restart
+    /// ([`Config::with_nogoods`](csp_core::Config::with_nogoods)); needs
+    /// restarts (a restart annotation, or `--restart`) and `--pruning` mac
+    /// or propagators.
+    pub nogoods: bool,
+    /// `--nogood-limit`: the most nogoods kept (`None`: the default,
+    /// [`csp_core::DEFAULT_NOGOOD_LIMIT`]).
+    pub nogood_limit: Option<usize>,
 }
 
 impl Default for Options {
@@ -68,6 +80,9 @@ impl Default for Options {
             cancel: None,
             progress: None,
             memory_limit: None,
+            backjumping: Backjumping::None,
+            nogoods: false,
+            nogood_limit: None,
         }
     }
 }
@@ -222,7 +237,12 @@ pub fn solve(
         .with_pruning(options.pruning)
         .with_binary_branching(true)
         .with_restarts(plan.restarts)
+        .with_backjumping(options.backjumping)
+        .with_nogoods(options.nogoods)
         .with_limits(limits);
+    if let Some(n) = options.nogood_limit {
+        config = config.with_nogood_limit(n);
+    }
     config.progress = options.progress.clone();
     if let Some(m) = options.memory_limit {
         config.memory_limit = Some(m);

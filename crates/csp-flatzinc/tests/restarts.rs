@@ -196,3 +196,60 @@ fn restart_options_on_the_command_line() {
         assert!(err.starts_with("fzn-csp: "), "{err}");
     }
 }
+
+#[test]
+fn nogoods_on_the_command_line_keep_every_solution_and_are_counted() {
+    let src = queens("");
+    for pruning in ["mac", "propagators"] {
+        let (code, out, err) = fzn_csp(
+            &[
+                "-a",
+                "-s",
+                "--pruning",
+                pruning,
+                "--var",
+                "dom-wdeg",
+                "--restart",
+                "luby",
+                "--restart-scale",
+                "1",
+                "--nogoods",
+            ],
+            &src,
+        );
+        assert_eq!(code, 0, "{pruning}: {err}");
+        assert_eq!(out.matches("----------").count(), 92, "{pruning}");
+        assert!(stat(&out, "restarts") > 0, "{pruning}: {out}");
+        assert!(stat(&out, "nogoodsLearnt") > 0, "{pruning}: {out}");
+        stat(&out, "nogoodsUsed");
+        stat(&out, "nogoodsDeleted");
+    }
+    // Without restarts, or below mac: one line, status 1.
+    for args in [
+        &["--nogoods"][..],
+        &["--nogoods", "--restart", "luby", "--pruning", "fc"][..],
+    ] {
+        let (code, out, err) = fzn_csp(args, &src);
+        assert_eq!(code, 1, "{args:?}: {out}");
+        assert!(err.contains("nogood recording needs"), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn backjump_on_the_command_line() {
+    let src = queens("");
+    let (code, out, err) = fzn_csp(&["-a", "--pruning", "mac", "--backjump", "cbj"], &src);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("----------").count(), 92);
+    // The propagators level (the default) refuses it in one line.
+    let (code, _, err) = fzn_csp(&["--backjump", "cbj"], &src);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("backjumping cbj does not work with pruning propagators"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, _, err) = fzn_csp(&["--backjump", "sideways"], &src);
+    assert_eq!(code, 1, "{err}");
+}

@@ -161,6 +161,21 @@ impl LookBack {
         }
     }
 
+    /// A nogood removed values from `target`: it gains the levels behind
+    /// the variables of the nogood's other literals (`vars`).
+    pub(super) fn explain_by(
+        lb: &mut LookBack,
+        domains: &Domains,
+        vars: impl Iterator<Item = u32>,
+        target: usize,
+    ) {
+        lb.clear_scratch();
+        for v in vars {
+            lb.add_expl(domains.base_of(VarId::new(v as usize)).index());
+        }
+        lb.add_reasons(target);
+    }
+
     /// Back to the root (a restart): every level undone.
     pub(super) fn reset(&mut self) {
         for (i, old) in self.trail.drain(..).rev() {

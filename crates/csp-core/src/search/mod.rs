@@ -24,6 +24,7 @@ use crate::{
 
 mod config;
 mod lookback;
+mod nogoods;
 mod optimize;
 mod propagate;
 mod recompute;
@@ -36,7 +37,8 @@ mod split;
 mod tests;
 
 pub use config::{
-    Config, DEFAULT_MEMORY_LIMIT, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET, DEFAULT_VAR_ORDER,
+    Config, DEFAULT_MEMORY_LIMIT, DEFAULT_NOGOOD_LIMIT, DEFAULT_RESTARTS, DEFAULT_TRAIL_BUDGET,
+    DEFAULT_VAR_ORDER,
 };
 use optimize::Objective;
 pub use restart::Restarts;
@@ -207,6 +209,8 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// Conflict sets and removal reasons ([`Config::with_backjumping`]);
     /// `None` for chronological backtracking.
     lookback: Option<Box<lookback::LookBack>>,
+    /// The nogoods recorded at restarts ([`Config::with_nogoods`]).
+    nogoods: Option<Box<nogoods::Nogoods>>,
 }
 
 impl<'m> Solver<'m> {
@@ -256,6 +260,30 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let active = config.active_constraints.clone();
         let is_active = |c: usize| active.as_ref().is_none_or(|a| a[c]);
         config.backjumping.check(config.pruning)?;
+        if config.nogoods {
+            if config.restarts == Restarts::Never {
+                return Err(CspError::UnsupportedNogoods {
+                    reason: "needs restarts: nogoods are recorded when a run ends \
+                             (Config::with_restarts, --restart)"
+                        .into(),
+                });
+            }
+            if config.pruning < Pruning::ArcConsistency {
+                return Err(CspError::UnsupportedNogoods {
+                    reason: format!(
+                        "needs pruning ac or propagators (nogoods are propagated with \
+                         the constraints' queue), not {}",
+                        config.pruning
+                    ),
+                });
+            }
+            if config.nogood_limit == 0 {
+                return Err(CspError::InvalidArgument {
+                    context: "nogoods".into(),
+                    message: "the store's limit must be at least 1".into(),
+                });
+            }
+        }
         // Views follow the variables (ids `n_vars..n`), decided with their base.
         let views = model.views_last()?;
         let n_vars = n - views.len();
@@ -425,6 +453,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             incremental: None,
             active,
             lookback,
+            nogoods: config
+                .nogoods
+                .then(|| Box::new(nogoods::Nogoods::new(n_vars, config.nogood_limit))),
         };
         solver.update_fail_mark();
         solver.domains.push_level();

@@ -141,6 +141,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             Pruning::ArcConsistency | Pruning::Propagators => {
                 self.prune_objective(Some(node))?;
                 self.schedule(var, EV_ALL, None);
+                self.touch_nogoods(var);
                 self.run_queue(Some(node))
             }
         }
@@ -261,6 +262,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.changes.in_changed[v.index()] = false;
             let events = std::mem::take(&mut self.changes.events[v.index()]);
             self.schedule(v, events, skip);
+            if let Some(ng) = self.nogoods.as_deref_mut() {
+                ng.touch(v.index(), events);
+            }
         }
         changed.clear();
         self.changes.changed = changed;
@@ -288,10 +292,31 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.changes.in_changed[v.index()] = false;
             self.changes.events[v.index()] = 0;
         }
+        if let Some(ng) = self.nogoods.as_deref_mut() {
+            ng.clear_pending();
+        }
+    }
+
+    /// Runs queued constraints until none is left, then the nogoods
+    /// ([`Config::with_nogoods`](crate::Config::with_nogoods)) on the
+    /// variables changed, and the constraints again after any removal, to
+    /// the common fixpoint.
+    pub(super) fn run_queue(&mut self, node: Option<&Node>) -> Result<(), Failure> {
+        loop {
+            self.run_constraints(node)?;
+            if self.changes.interrupted.is_some() || !self.nogoods_pending() {
+                return Ok(());
+            }
+            if let Err(failure) = self.propagate_nogoods(node) {
+                self.abandon_queue();
+                return Err(failure);
+            }
+            self.schedule_changed(None);
+        }
     }
 
     /// AC-3 style propagation loop: runs queued constraints until none is left.
-    pub(super) fn run_queue(&mut self, node: Option<&Node>) -> Result<(), Failure> {
+    fn run_constraints(&mut self, node: Option<&Node>) -> Result<(), Failure> {
         let constraints = self.model.posted();
         while let Some(cid) = self.pop_queue() {
             if self.changes.poll() {

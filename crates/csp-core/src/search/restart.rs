@@ -170,6 +170,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// assumptions) and starts the next run. Weights, random generators and
     /// the objective's bound stay.
     fn restart(&mut self) {
+        // The branch's nogoods, read before its frames go.
+        self.record_nogoods();
         let mut levels = 0;
         for i in 0..self.frames.len() {
             let frame = self.frames[i];
@@ -196,7 +198,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         }
         self.frames.clear();
         self.values.clear();
-        self.need_frame = true;
+        // A root that the new nogoods fail has nothing left to search: with
+        // no frame and none to push, the loop ends the search complete.
+        self.need_frame = self.add_fresh_nogoods();
         self.stats.restarts += 1;
         self.restart_at = self
             .stats

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use csp_core::{Pruning, Restarts, ValOrder, VarOrder};
+use csp_core::{Backjumping, Pruning, Restarts, ValOrder, VarOrder};
 use csp_flatzinc::{Options, install_solver_config, run};
 
 /// Solves a FlatZinc model with csp and prints the solutions as MiniZinc expects.
@@ -75,6 +75,20 @@ struct Cli {
     #[arg(long = "restart-factor", value_name = "F", default_value_t = 1.5,
           value_parser = parse_factor)]
     restart_factor: f64,
+    /// Look-back after a dead end: none (chronological, the default), gbj
+    /// (Gaschnig's backjumping, with --pruning check), cbj (conflict-directed,
+    /// with --pruning check, fc or mac); the propagators level refuses both.
+    #[arg(long, value_name = "KIND", default_value = "none")]
+    backjump: Backjumping,
+    /// Record nogoods at each restart (the reduced nld-nogoods of the run's
+    /// last branch) and propagate them in the later runs. Needs restarts (a
+    /// restart annotation, or --restart) and --pruning mac or propagators.
+    #[arg(long)]
+    nogoods: bool,
+    /// The most nogoods --nogoods keeps; the oldest go first (default 100000).
+    #[arg(long, value_name = "N", requires = "nogoods",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    nogood_limit: Option<u64>,
     /// Compare strategies instead of solving: a comma-separated list of
     /// strategy strings (check,fc,mac+first-fail,propagators+dom-wdeg), each
     /// run under the same budget (-t, default 10 s each); the table is
@@ -172,6 +186,11 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
         // pipes: nothing is drawn there).
         progress: csp_cli::progress::hook(None),
         memory_limit: cli.memory_limit,
+        backjumping: cli.backjump,
+        nogoods: cli.nogoods,
+        nogood_limit: cli
+            .nogood_limit
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
