@@ -69,8 +69,10 @@ pub fn parse_strategies(list: &str) -> Result<Vec<(String, Strategy)>, String> {
     Ok(entries)
 }
 
-/// Compares `strategies` on the FlatZinc model `src` (see the [module
-/// docs](self)); `starting` is called with each strategy's name before it
+/// Compares `strategies` on the FlatZinc model `src` (complete runs
+/// must agree, a disagreement is an error; docs/minizinc.md, "Compare
+/// strategies on your model");
+/// `starting` is called with each strategy's name before it
 /// runs.
 pub fn compare(
     src: &str,
