@@ -1,7 +1,14 @@
 //! Counting: how many variables of an array take a given value.
 
 use crate::constraint::{Conflict, PropStatus, Propagation};
-use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
+use crate::{
+    Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Pruning, StateLayout,
+    Value, VarId,
+};
+
+/// The wake set (bit set 0 of the state at the propagators level): the
+/// positions whose changes can still move the tally.
+const WAKE: usize = 0;
 
 /// The number of `vars` equal to `value` is `result`, or lies within constant
 /// bounds: posted by [`Model::count`], [`Model::at_most`] and
@@ -14,6 +21,12 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// open variables when no count above `sure` is left, and fixes them to `value`
 /// when no count below `possible` is left: generalised arc consistency when the
 /// variables are distinct.
+///
+/// At the propagators level a variable that can no longer take `value`, or is
+/// fixed to it, leaves the constraint's wake set (Gecode's count propagators
+/// cancel their subscription to it): its changes no longer wake the
+/// constraint, and the constraint no longer adds to its accumulated failure
+/// count ([`SearchView::afc`](crate::branching::SearchView::afc)).
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -151,9 +164,34 @@ impl Count {
         }
         Ok(changed)
     }
+
+    /// Takes the variables decided with respect to the value (they cannot take
+    /// it, or are fixed to it) out of the wake set.
+    fn unwatch(&self, ctx: &mut PropagationContext<'_>) {
+        for (pos, &x) in self.vars().iter().enumerate() {
+            let word = ctx.state_bits(WAKE)[pos / 64];
+            if word >> (pos % 64) & 1 == 1 && (!ctx.contains(x, self.value) || ctx.is_fixed(x)) {
+                ctx.clear_state_bit(WAKE, pos);
+            }
+        }
+    }
 }
 
 impl Constraint for Count {
+    /// At the propagators level, the wake set: one position per scope
+    /// variable, all set.
+    fn state_layout(&self, pruning: Pruning) -> StateLayout {
+        match pruning {
+            Pruning::Propagators => StateLayout::new().bits(self.scope.len(), true),
+            _ => StateLayout::new(),
+        }
+    }
+
+    /// A variable decided with respect to the value does not wake it.
+    fn wake_set(&self) -> Option<usize> {
+        Some(WAKE)
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }
@@ -187,6 +225,9 @@ impl Constraint for Count {
         let mut changed = false;
         while self.round(ctx)? {
             changed = true;
+        }
+        if ctx.pruning() == Pruning::Propagators {
+            self.unwatch(ctx);
         }
         let t = self.tally(ctx.domains());
         let settled = match self.result {
