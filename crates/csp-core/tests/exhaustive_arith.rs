@@ -11,7 +11,7 @@
 mod harness;
 
 use csp_core::constraints::{
-    BoolOr, Count, Func, Function, Lit, MinMax, OffsetElement, ReifiedLinear,
+    BoolOr, Count, CountVar, Func, Function, Lit, MinMax, OffsetElement, ReifiedLinear,
 };
 use csp_core::{Config, Model, Pruning, Relation, Solver, Value};
 use harness::*;
@@ -216,6 +216,54 @@ fn count_over_repeated_variables_and_its_own_result_is_sound() {
         // The scope is [x0, x0, x1, x1].
         |v| count_of(&v[..3], 1) == big(v[3]),
     ));
+}
+
+/// `count relation result`, written out for the reference semantics.
+fn relates(count: i128, relation: Relation, result: i128) -> bool {
+    match relation {
+        Relation::Eq => count == result,
+        Relation::Ne => count != result,
+        Relation::Le => count <= result,
+        Relation::Lt => count < result,
+        Relation::Ge => count >= result,
+        Relation::Gt => count > result,
+    }
+}
+
+#[test]
+fn count_with_a_variable_value_is_sound_and_gac() {
+    for relation in Relation::ALL {
+        assert_trustworthy(
+            case(
+                format!("count(x0..x2 = x3) {relation} x4"),
+                CountVar::new(&[x(0), x(1), x(2)], x(3), relation, x(4)),
+                &[NEG, &[0, 2], &[0, 1, 2], &[-1, 0, 2], &[0, 1, 3]],
+                move |v| relates(count_of(&v[..3], v[3]), relation, big(v[4])),
+            )
+            .everywhere(Strength::Gac),
+        );
+    }
+}
+
+#[test]
+fn count_with_a_variable_value_over_shared_variables_is_sound() {
+    for relation in Relation::ALL {
+        // The value is one of the counted variables, the result another, and a
+        // variable is counted twice: the scope is [x0, x0, x1, x2, x1, x2].
+        assert_trustworthy(case(
+            format!("count([x0, x0, x1, x2] = x1) {relation} x2"),
+            CountVar::new(&[x(0), x(0), x(1), x(2)], x(1), relation, x(2)),
+            &[&[0, 1, 2], &[0, 1, 2], &[0, 1, 2, 3, 4]],
+            move |v| relates(count_of(&v[..4], v[4]), relation, big(v[5])),
+        ));
+        // Value and result the same variable: count(x0..x2 = x3) rel x3.
+        assert_trustworthy(case(
+            format!("count(x0..x2 = x3) {relation} x3"),
+            CountVar::new(&[x(0), x(1), x(2)], x(3), relation, x(3)),
+            &[&[0, 1, 2], &[1, 2], &[0, 1, 3], &[0, 1, 2, 3]],
+            move |v| relates(count_of(&v[..3], v[3]), relation, big(v[4])),
+        ));
+    }
 }
 
 // ------------------------------------------------------------------ logic

@@ -79,6 +79,11 @@ pub const SUPPORTED: &[&str] = &[
     "fzn_lex_lesseq_int",
     "fzn_lex_lesseq_bool",
     "fzn_count_eq",
+    "fzn_count_neq",
+    "fzn_count_leq",
+    "fzn_count_lt",
+    "fzn_count_geq",
+    "fzn_count_gt",
 ];
 
 /// A constraint item's name and arguments, read with their positions for

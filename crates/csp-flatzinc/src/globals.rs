@@ -1,14 +1,14 @@
 //! The global constraints our `mznlib` declares, posted as csp-core's globals.
 
 use csp_core::constraints::{
-    Automaton, Circuit, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse, LexLessEq,
-    Regular,
+    Automaton, Circuit, CountVar, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse,
+    LexLessEq, Regular,
 };
 use csp_core::{Domain, Relation, Value, VarId};
 
 use crate::ast::ConstraintItem;
 use crate::builtins::Call;
-use crate::constraints::{InSet, ReifiedLinear};
+use crate::constraints::InSet;
 use crate::error::TranslateError;
 use crate::translate::{Context, Scalar};
 
@@ -134,12 +134,22 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             }
             cx.post(LexLessEq::new(&x, &y))
         }
-        "fzn_count_eq" => {
+        "fzn_count_eq" | "fzn_count_neq" | "fzn_count_leq" | "fzn_count_lt" | "fzn_count_geq"
+        | "fzn_count_gt" => {
             a.arity(cx, 3)?;
             let x = a.vars(cx, 0)?;
             let y = cx.scalar(&a.args[1], &a.what(1))?;
             let c = a.var(cx, 2)?;
-            count_eq(cx, &x, y, c)
+            // MiniZinc's count_leq(x, y, c) says c <= count, so count >= c.
+            let relation = match &a.name[10..] {
+                "eq" => Relation::Eq,
+                "neq" => Relation::Ne,
+                "leq" => Relation::Ge,
+                "lt" => Relation::Gt,
+                "geq" => Relation::Le,
+                _ => Relation::Lt,
+            };
+            count(cx, &x, y, relation, c)
         }
         _ => Err(TranslateError::UnsupportedConstraint {
             name: a.name.to_string(),
@@ -179,30 +189,27 @@ fn global_cardinality(
     cx.post(c)
 }
 
-/// `c` is the number of `x[i]` equal to `y`.
-fn count_eq(cx: &mut Context, x: &[VarId], y: Scalar, c: VarId) -> Result<(), TranslateError> {
+/// `|{i : x[i] = y}| relation c`: csp-core's `Count` for `=` with a constant
+/// `y`, its `CountVar` otherwise.
+fn count(
+    cx: &mut Context,
+    x: &[VarId],
+    y: Scalar,
+    relation: Relation,
+    c: VarId,
+) -> Result<(), TranslateError> {
     let value = match y {
         Scalar::Int(v) => Some(v),
         Scalar::Bool(b) => Some(Value::from(b)),
         Scalar::IntVar(_) | Scalar::BoolVar(_) => None,
     };
     match value {
-        Some(v) => cx.model.count(x, v, c).map(|_| ()).map_err(|e| cx.core(e)),
-        None => {
-            // A variable value: b_i <-> x_i = y, and c = sum b_i.
+        Some(v) if relation == Relation::Eq => {
+            cx.model.count(x, v, c).map(|_| ()).map_err(|e| cx.core(e))
+        }
+        _ => {
             let y = cx.var_of(y)?;
-            let mut bs = Vec::with_capacity(x.len());
-            for &xi in x {
-                let b = cx.model.bool_var();
-                let r = ReifiedLinear::new(&[1, -1], &[xi, y], Relation::Eq, 0, b)
-                    .map_err(|e| cx.core(e))?;
-                cx.post(r)?;
-                bs.push(b);
-            }
-            let mut coeffs = vec![1; bs.len()];
-            coeffs.push(-1);
-            bs.push(c);
-            cx.linear(&coeffs, &bs, Relation::Eq, 0)
+            cx.post(CountVar::new(x, y, relation, c))
         }
     }
 }
@@ -313,6 +320,38 @@ mod tests {
             "{xs}var 1..3: v :: output_var;\nconstraint fzn_count_eq(x, v, 2);\nsolve satisfy;"
         );
         assert_eq!(count(&var_count), 3 * 3 * 2);
+    }
+
+    #[test]
+    fn every_count_form_matches_brute_force() {
+        // x in 0..2 (three of them), y and c constants or variables.
+        let xs = "array [1..3] of var 0..2: x :: output_array([1..3]);\n\
+                  var 0..2: y :: output_var;\nvar 0..3: c :: output_var;\n";
+        // MiniZinc's meaning: count_leq(x, y, c) is c <= count, and so on.
+        type Holds = fn(i64, i64) -> bool;
+        let forms: [(&str, Holds); 6] = [
+            ("eq", |k, c| c == k),
+            ("neq", |k, c| c != k),
+            ("leq", |k, c| c <= k),
+            ("lt", |k, c| c < k),
+            ("geq", |k, c| c >= k),
+            ("gt", |k, c| c > k),
+        ];
+        for (name, holds) in forms {
+            for (y, c) in [("y", "c"), ("1", "c"), ("y", "2"), ("1", "2")] {
+                let src = format!("{xs}constraint fzn_count_{name}(x, {y}, {c});\nsolve satisfy;");
+                let mut expected = 0;
+                for code in 0..27 * 3 * 4 {
+                    let x = [code % 3, code / 3 % 3, code / 9 % 3];
+                    let (yv, cv) = (code / 27 % 3, code / 81);
+                    let value = if y == "y" { yv } else { 1 };
+                    let result = if c == "c" { cv } else { 2 };
+                    let k = x.iter().filter(|&&a| a == value).count() as i64;
+                    expected += u64::from(holds(k, result));
+                }
+                assert_eq!(count(&src), expected, "fzn_count_{name}(x, {y}, {c})");
+            }
+        }
     }
 
     #[test]

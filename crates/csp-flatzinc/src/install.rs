@@ -23,6 +23,26 @@ pub const MZNLIB: &[(&str, &str)] = &[
         include_str!("../mznlib/fzn_count_eq.mzn"),
     ),
     (
+        "fzn_count_geq.mzn",
+        include_str!("../mznlib/fzn_count_geq.mzn"),
+    ),
+    (
+        "fzn_count_gt.mzn",
+        include_str!("../mznlib/fzn_count_gt.mzn"),
+    ),
+    (
+        "fzn_count_leq.mzn",
+        include_str!("../mznlib/fzn_count_leq.mzn"),
+    ),
+    (
+        "fzn_count_lt.mzn",
+        include_str!("../mznlib/fzn_count_lt.mzn"),
+    ),
+    (
+        "fzn_count_neq.mzn",
+        include_str!("../mznlib/fzn_count_neq.mzn"),
+    ),
+    (
         "fzn_cumulative.mzn",
         include_str!("../mznlib/fzn_cumulative.mzn"),
     ),

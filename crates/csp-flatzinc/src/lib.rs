@@ -43,7 +43,8 @@
 //! [`SUPPORTED`] lists the FlatZinc constraints the translation posts: the integer
 //! and Boolean builtins of MiniZinc's standard library, `set_in` over constant
 //! sets, and the natives our `mznlib` declares (`fzn_all_different_int`,
-//! `fzn_table_int`, `fzn_count_eq`, `fzn_at_most_int`, `fzn_at_least_int`).
+//! `fzn_table_int`, `fzn_count_eq` and the other `fzn_count_*`, `fzn_at_most_int`,
+//! `fzn_at_least_int`, and more).
 //! Comparisons and linear constraints become csp-core's
 //! [`Linear`](csp_core::Linear), all-different, table, element and count its
 //! built-ins; the integer functions, clauses and reified comparisons csp-core's

@@ -62,6 +62,18 @@ fn globals_reach_flatzinc_as_natives() {
         ("scheduling", &["fzn_cumulative", "fzn_disjunctive"][..]),
         ("tables", &["fzn_table_int", "csp_table_int_negative"][..]),
         (
+            "count_forms",
+            &[
+                "fzn_count_eq",
+                "fzn_count_leq",
+                "fzn_count_geq",
+                "fzn_count_lt",
+                "fzn_count_gt",
+                "fzn_count_neq",
+                "fzn_global_cardinality",
+            ][..],
+        ),
+        (
             "sequences",
             &[
                 "fzn_regular",

@@ -109,10 +109,16 @@ impl<'a> SearchView<'a> {
     /// (each starts at 1; every failure multiplies all of them by
     /// [`AFC_DECAY`](super::AFC_DECAY) and adds 1 to the failing one's; the
     /// values are kept scaled, so compare them, do not read them as counts).
+    /// A constraint whose wake set ([`Constraint::wake_set`]) no longer holds
+    /// `var` does not count: as in Gecode, where a variable's AFC sums the
+    /// propagators subscribed to it.
     pub fn afc(&self, var: VarId) -> f64 {
         self.watches[var.index()]
             .iter()
-            .filter(|w| !self.state.is_entailed(w.cid as usize))
+            .filter(|w| {
+                let c = w.cid as usize;
+                !self.state.is_entailed(c) && (!w.masked || self.state.wakes(c, w.pos as usize))
+            })
             .map(|w| self.afc[w.cid as usize])
             .sum()
     }

@@ -1,7 +1,17 @@
 //! Counting: how many variables of an array take a given value.
 
 use crate::constraint::{Conflict, PropStatus, Propagation};
-use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
+use crate::{
+    Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Pruning, StateLayout,
+    Value, VarId,
+};
+
+/// The wake set (bit set 0 of the state at the propagators level): the
+/// positions whose changes can still move the tally.
+const WAKE: usize = 0;
+/// Trailed integer 0 at the propagators level: how many positions left the
+/// wake set fixed to the value (the sure occurrences the tally no longer scans).
+const SURE_OUT: usize = 0;
 
 /// The number of `vars` equal to `value` is `result`, or lies within constant
 /// bounds: posted by [`Model::count`], [`Model::at_most`] and
@@ -14,6 +24,14 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// open variables when no count above `sure` is left, and fixes them to `value`
 /// when no count below `possible` is left: generalised arc consistency when the
 /// variables are distinct.
+///
+/// At the propagators level a variable that can no longer take `value`, or is
+/// fixed to it, leaves the constraint's wake set (Gecode's count propagators
+/// cancel their subscription to it): its changes no longer wake the
+/// constraint, and the constraint no longer adds to its accumulated failure
+/// count ([`SearchView::afc`](crate::branching::SearchView::afc)), and
+/// each call scans only the positions left in the set (the others' sure
+/// occurrences are kept in a trailed counter).
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -94,14 +112,50 @@ impl Count {
             possible: 0,
         };
         for &x in self.vars() {
-            if d.contains(x, self.value) {
-                t.possible += 1;
-                if d.is_fixed(x) {
-                    t.sure += 1;
+            self.add(d, x, &mut t);
+        }
+        t
+    }
+
+    #[inline]
+    fn add(&self, d: &Domains, x: VarId, t: &mut Tally) {
+        if d.contains(x, self.value) {
+            t.possible += 1;
+            if d.is_fixed(x) {
+                t.sure += 1;
+            }
+        }
+    }
+
+    /// The tally at the propagators level: the positions out of the wake set
+    /// are decided (their sure occurrences kept in `SURE_OUT`), so only the
+    /// others are scanned.
+    fn tally_watched(&self, ctx: &PropagationContext<'_>) -> Tally {
+        let out = ctx.state_int(SURE_OUT) as usize;
+        let mut t = Tally {
+            sure: out,
+            possible: out,
+        };
+        let d = ctx.domains();
+        for (chunk, &word) in ctx.state_bits(WAKE).iter().enumerate() {
+            let mut live = word;
+            while live != 0 {
+                let pos = chunk * 64 + live.trailing_zeros() as usize;
+                live &= live - 1;
+                if pos < self.n {
+                    self.add(d, self.scope[pos], &mut t);
                 }
             }
         }
         t
+    }
+
+    fn current(&self, ctx: &PropagationContext<'_>) -> Tally {
+        if ctx.pruning() == Pruning::Propagators {
+            self.tally_watched(ctx)
+        } else {
+            self.tally(ctx.domains())
+        }
     }
 
     /// Whether a count in `from..=to` is allowed by the result's domain or the
@@ -114,14 +168,14 @@ impl Count {
         match self.result {
             None => true,
             Some(r) => d
-                .values(r)
-                .any(|c| usize::try_from(c).is_ok_and(|c| (from..=to).contains(&c))),
+                .next_value(r, from as Value - 1)
+                .is_some_and(|c| c <= to as Value),
         }
     }
 
     /// One round of filtering; whether anything changed.
     fn round(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
-        let t = self.tally(ctx.domains());
+        let t = self.current(ctx);
         let mut changed = false;
         if let Some(r) = self.result {
             ctx.note_revision();
@@ -151,9 +205,50 @@ impl Count {
         }
         Ok(changed)
     }
+
+    /// Takes the variables decided with respect to the value (they cannot take
+    /// it, or are fixed to it) out of the wake set.
+    fn unwatch(&self, ctx: &mut PropagationContext<'_>) {
+        let words = ctx.state_bits(WAKE).len();
+        let mut sure = 0;
+        for chunk in 0..words {
+            let mut live = ctx.state_bits(WAKE)[chunk];
+            while live != 0 {
+                let pos = chunk * 64 + live.trailing_zeros() as usize;
+                live &= live - 1;
+                if pos >= self.n {
+                    continue;
+                }
+                let x = self.scope[pos];
+                let fixed = ctx.is_fixed(x);
+                if fixed || !ctx.contains(x, self.value) {
+                    ctx.clear_state_bit(WAKE, pos);
+                    sure += usize::from(fixed && ctx.contains(x, self.value));
+                }
+            }
+        }
+        if sure > 0 {
+            let out = ctx.state_int(SURE_OUT);
+            ctx.set_state_int(SURE_OUT, out + sure as i64);
+        }
+    }
 }
 
 impl Constraint for Count {
+    /// At the propagators level, the wake set (one position per scope
+    /// variable, all set) and the sure occurrences out of it.
+    fn state_layout(&self, pruning: Pruning) -> StateLayout {
+        match pruning {
+            Pruning::Propagators => StateLayout::new().int(0).bits(self.scope.len(), true),
+            _ => StateLayout::new(),
+        }
+    }
+
+    /// A variable decided with respect to the value does not wake it.
+    fn wake_set(&self) -> Option<usize> {
+        Some(WAKE)
+    }
+
     fn scope(&self) -> &[VarId] {
         &self.scope
     }
@@ -188,7 +283,10 @@ impl Constraint for Count {
         while self.round(ctx)? {
             changed = true;
         }
-        let t = self.tally(ctx.domains());
+        if ctx.pruning() == Pruning::Propagators {
+            self.unwatch(ctx);
+        }
+        let t = self.current(ctx);
         let settled = match self.result {
             Some(r) => t.sure == t.possible && ctx.is_fixed(r),
             None => t.sure >= self.lo && t.possible <= self.hi,

@@ -13,8 +13,17 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// narrowed to `[fixed, possible]`, the number of variables fixed to its value
 /// and the number that can still take it; a count whose largest value equals
 /// `fixed` removes the value from the other variables, one whose smallest value
-/// equals `possible` fixes every variable that can take it. `promising` rejects a
-/// partial assignment when some count has no value in `[fixed, possible]`.
+/// equals `possible` fixes every variable that can take it. When the values are
+/// distinct, the counts also obey their sum (Gecode's side constraint): it is
+/// the number of variables minus those that take a value outside `values`,
+/// which lies between the variables with no value of `values` left and those
+/// with some other value left; each count is kept within the bounds that the
+/// others' bounds leave it. `promising` rejects a partial assignment when some
+/// count has no value in `[fixed, possible]`.
+///
+/// A count may be one of `vars` (a magic sequence counts its own values):
+/// every rule holds of any solution whatever the variables are, so it stays
+/// sound.
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -32,6 +41,9 @@ pub struct GlobalCardinality {
     scope: Vec<VarId>,
     n: usize,
     values: Vec<Value>,
+    /// `values`, sorted, when no value is repeated (the sum reasoning needs
+    /// it); empty otherwise.
+    sorted: Vec<Value>,
 }
 
 impl GlobalCardinality {
@@ -48,10 +60,17 @@ impl GlobalCardinality {
         }
         let mut scope = vars.to_vec();
         scope.extend_from_slice(counts);
+        let mut sorted = values.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != values.len() {
+            sorted.clear();
+        }
         Ok(GlobalCardinality {
             scope,
             n: vars.len(),
             values: values.to_vec(),
+            sorted,
         })
     }
 
@@ -75,6 +94,50 @@ impl GlobalCardinality {
             }
         }
         (fixed, possible)
+    }
+
+    /// The bounds of the counts' sum: the variables minus those that can take
+    /// a value outside `values` (at least), minus those that have none of
+    /// `values` left (at most).
+    fn sum_bounds(&self, d: &Domains) -> (Value, Value) {
+        let (mut outside, mut only_outside) = (0, 0);
+        for &x in self.vars() {
+            let (mut inside, mut other) = (false, false);
+            for v in d.values(x) {
+                if self.sorted.binary_search(&v).is_ok() {
+                    inside = true;
+                } else {
+                    other = true;
+                }
+                if inside && other {
+                    break;
+                }
+            }
+            outside += Value::from(other);
+            only_outside += Value::from(!inside);
+        }
+        let n = self.n as Value;
+        (n - outside, n - only_outside)
+    }
+
+    /// Bounds reasoning on `sum(counts)` within [`Self::sum_bounds`]; whether
+    /// a count changed.
+    fn filter_sum(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+        ctx.note_revision();
+        let (lo, hi) = self.sum_bounds(ctx.domains());
+        let counts = self.counts();
+        let min_sum: Value = counts.iter().map(|&c| ctx.min(c)).sum();
+        let max_sum: Value = counts.iter().map(|&c| ctx.max(c)).sum();
+        if min_sum > hi || max_sum < lo {
+            return Err(Conflict::infeasible());
+        }
+        let mut changed = false;
+        for &c in counts {
+            let (min, max) = (ctx.min(c), ctx.max(c));
+            changed |= ctx.remove_above(c, hi - (min_sum - min))?;
+            changed |= ctx.remove_below(c, lo - (max_sum - max))?;
+        }
+        Ok(changed)
     }
 }
 
@@ -133,6 +196,9 @@ impl Constraint for GlobalCardinality {
                         }
                     }
                 }
+            }
+            if !self.sorted.is_empty() {
+                again |= self.filter_sum(ctx)?;
             }
             if !again {
                 break;

@@ -60,6 +60,39 @@ fn global_cardinality_is_sound_and_gac_with_one_open_variable() {
     ));
 }
 
+#[test]
+fn global_cardinality_with_variable_counts_is_sound() {
+    // Counts that the sum reasoning narrows: the values cover only part of the
+    // domains, so the counts' sum lies between the variables with no other
+    // value and those that can take one of them.
+    let c = GlobalCardinality::new(&[x(0), x(1), x(2)], &[0, 1], &[x(3), x(4)]).unwrap();
+    assert_trustworthy(sampled(
+        case(
+            "gcc(x0..x2; 0 -> x3, 1 -> x4)",
+            c,
+            &[&[0, 1], &[0, 1, 2], &[1, 2], &[0, 1, 2, 3], &[0, 1, 2, 3]],
+            gcc_spec(3, vec![0, 1]),
+        )
+        .everywhere(Strength::GacWhenOneOpen),
+        2_000,
+    ));
+    // A magic sequence of length 4: the counts are the variables themselves
+    // (the scope is s0..s3 twice).
+    let s = [x(0), x(1), x(2), x(3)];
+    let c = GlobalCardinality::new(&s, &[0, 1, 2, 3], &s).unwrap();
+    assert_trustworthy(sampled(
+        case(
+            "gcc(s0..s3; i -> s[i])",
+            c,
+            &[&[0, 1, 2, 3], &[0, 1, 2], &[0, 1, 2, 3], &[0, 1]],
+            |v: &[Value]| {
+                (0..4).all(|i| v[..4].iter().filter(|&&a| a == i as Value).count() as Value == v[i])
+            },
+        ),
+        2_000,
+    ));
+}
+
 /// The load at every time `t` is at most the capacity, which is not negative;
 /// durations and demands are not negative.
 fn cumulative_spec(n: usize) -> impl Fn(&[Value]) -> bool + Send + Sync {

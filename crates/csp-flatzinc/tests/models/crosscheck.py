@@ -340,11 +340,24 @@ def tables():
     return count  # b follows from x[3] and y[2]
 
 
+def count_forms():
+    # MiniZinc's count_leq(x, y, c) says c <= count(x = y), and so on.
+    count = 0
+    for x in product(range(3), repeat=4):
+        for y, z, c in product(range(3), range(3), range(5)):
+            k = x.count
+            count += (k(y) == c and 1 <= k(z) and 2 >= k(z) and 0 < k(y)
+                      and c > k(2) and y != k(z))
+    magic = sum(all(s[i] == s.count(i) for i in range(5))
+                for s in product(range(5), repeat=5))
+    return count * magic
+
+
 if __name__ == "__main__":
     for check in [arithmetic, knapsack01, knights_knaves, bool_lin, set_domains, car_config,
                   assignment, magic_sequence, all_interval, langford, graph_colouring, nqueens,
                   golomb, jobshop, nurse_rostering, builtins_int_cmp,
                   builtins_int_lin, builtins_int_arith, builtins_element, builtins_bool,
                   builtins_set_in, builtins_count, exam_capacity, routing, sequences,
-                  scheduling, set_vars, tables]:
+                  scheduling, set_vars, tables, count_forms]:
         print(check.__name__, check())
