@@ -88,6 +88,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     // Every variable is decided: a solution.
                     return self.found_solution();
                 }
+                if let Some(reason) = self.changes.interrupted {
+                    // A limit reached while the value order probed values
+                    // (least-constraining-value).
+                    return self.stop(reason);
+                }
                 if let Some(lb) = self.lookback.as_deref_mut()
                     && let Some(top) = self.frames.last()
                 {
