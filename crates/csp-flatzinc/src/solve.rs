@@ -303,7 +303,7 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
     let translate_options = TranslateOptions {
         free_search: options.free_search,
         memory_limit: options.memory_limit,
-        deadline: options.time_limit.map(|t| started + t),
+        deadline: options.time_limit.and_then(|t| started.checked_add(t)),
         cancel: options.cancel.clone(),
     };
     let t = match translate(&ast, &translate_options) {
