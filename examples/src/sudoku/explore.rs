@@ -41,7 +41,7 @@ pub struct ExplorePage {
 /// The time writing the page takes per recorded event, about, with a margin
 /// (see `nqueens explore`): under a time limit the recording stops early
 /// enough to leave that much.
-const PAGE_TIME_PER_EVENT: std::time::Duration = std::time::Duration::from_micros(3);
+const PAGE_TIME_PER_EVENT: std::time::Duration = std::time::Duration::from_micros(5);
 
 /// Records the search of `puzzle` under `config` (at most `limit_events`
 /// events) and writes the explorer page.

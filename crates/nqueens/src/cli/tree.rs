@@ -68,6 +68,9 @@ pub fn run(a: Args) -> Outcome {
     config.limits.time = config.limits.time.map(|t| t - t / 10);
     let (trace, outcome) =
         tree::record(&queens, config, a.all, a.max_events).map_err(args::engine_error)?;
+    // The process ends with this command: the trace (up to millions of
+    // events) is not freed, which would delay the exit after a limit.
+    let trace: &csp_trace::Trace = Box::leak(Box::new(trace));
     if cancel.is_cancelled() {
         // Ctrl-C: no picture, and no time spent laying one out.
         csp_cli::errln!("cancelled by Ctrl-C: no picture written");
@@ -91,7 +94,7 @@ pub fn run(a: Args) -> Outcome {
         max_nodes: a.max_nodes,
     };
     let stop = || cancel.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
-    let Some(text) = tree::render_until(&queens, &trace, &title, &options, &stop) else {
+    let Some(text) = tree::render_until(&queens, trace, &title, &options, &stop) else {
         if cancel.is_cancelled() {
             csp_cli::errln!("cancelled by Ctrl-C: no picture written");
         } else {
