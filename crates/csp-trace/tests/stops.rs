@@ -94,8 +94,10 @@ fn an_svg_asked_to_stop_is_not_drawn() {
     let m = queens(6);
     let trace = recorded(&m);
     let stop = || true;
-    let mut options = SvgOptions::default();
-    options.stop = Some(&stop);
+    let mut options = SvgOptions {
+        stop: Some(&stop),
+        ..SvgOptions::default()
+    };
     assert!(trace.try_to_svg(&m, &options).is_none());
     // The flag is only asked: without it, or when it says no, the same picture.
     let go = || false;

@@ -176,6 +176,9 @@ pub fn dead_ends_until(
     trace: &Trace,
     stop: &dyn Fn() -> bool,
 ) -> Option<HashMap<u64, String>> {
+    if stop() {
+        return None;
+    }
     let nodes = trace.nodes();
     let index: HashMap<u64, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
     let mut out = HashMap::new();
