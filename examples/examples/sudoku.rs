@@ -61,8 +61,26 @@ fn main() {
     let config = cli::config_from(&args.strategy, defaults);
     csp_cli::outln!("strategy: {}", cli::strategy_name(&config));
     if let (Some(path), Some(first)) = (&args.explore, entries.first()) {
-        let page = sudoku::explore::explore_page(&first.puzzle, config.clone(), args.limit_events)
-            .unwrap_or_else(|e| csp_cli::exit_usage(e));
+        let page =
+            match sudoku::explore::explore_page(&first.puzzle, config.clone(), args.limit_events) {
+                Ok(page) => page,
+                Err(e) if csp_trace::page_stopped(&e) => {
+                    // Ctrl-C, or the time limit passed while the page was built.
+                    match config
+                        .limits
+                        .cancel
+                        .as_ref()
+                        .is_some_and(|c| c.is_cancelled())
+                    {
+                        true => csp_cli::errln!("cancelled by Ctrl-C: no page written"),
+                        false => csp_cli::errln!(
+                            "stopped by the time limit while the page was written: no page written"
+                        ),
+                    }
+                    std::process::exit(1);
+                }
+                Err(e) => csp_cli::exit_usage(e),
+            };
         if let Err(e) = std::fs::write(path, page.html.as_bytes()) {
             csp_cli::errln!("error: cannot write {}: {e}", path.display());
             std::process::exit(1);

@@ -343,3 +343,31 @@ fn a_huge_token_is_quoted_to_80_characters() {
         )
     );
 }
+
+/// `sudoku --explore` under a time limit that leaves no time for the page
+/// (issue 29): no page, one line, status 1. Deterministic: 0 ms has passed
+/// before the page is built.
+#[test]
+fn sudoku_explore_writes_no_page_past_its_time_limit() {
+    let page = std::env::temp_dir().join(format!("examples-late-{}.html", std::process::id()));
+    let out = Command::new(binary("sudoku"))
+        .args([
+            "--file",
+            "data/sudoku.txt",
+            "--time-limit",
+            "0ms",
+            "--explore",
+        ])
+        .arg(&page)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "stopped by the time limit while the page was written: no page written"
+    );
+    assert!(!page.exists());
+}

@@ -358,6 +358,15 @@ impl<'a> PropagationContext<'a> {
         self.domains
     }
 
+    /// Whether a filter may take `bytes` of scratch memory within the
+    /// search's memory limit, beside the domains; `false` means the filter
+    /// must give up (filtering less is sound) and the search stops with
+    /// [`StopReason::MemoryLimit`].
+    #[inline]
+    pub(crate) fn charge(&mut self, bytes: usize) -> bool {
+        self.domains.charge(bytes)
+    }
+
     /// The domains and the engine's change record, borrowed together (for a
     /// filter that reads the domains while polling the limits).
     #[inline]

@@ -144,6 +144,15 @@ pub trait SearchObserver {
         true
     }
 
+    /// The memory the observer holds, about, in bytes (a trace recorder's
+    /// events): it counts toward the search's memory limit
+    /// ([`Config::with_memory_limit`](crate::Config::with_memory_limit)),
+    /// read when the search reads its clock (about once a millisecond).
+    /// Default: 0.
+    fn memory_bytes(&self) -> usize {
+        0
+    }
+
     /// A variable was chosen for branching at `depth` (the number of decisions
     /// made so far); `candidates` lists what the heuristic weighed, best first,
     /// when [`wants_details`](SearchObserver::wants_details) is true and the
@@ -207,6 +216,9 @@ impl<O: SearchObserver + ?Sized> SearchObserver for &mut O {
     }
     fn wants_solutions(&self) -> bool {
         (**self).wants_solutions()
+    }
+    fn memory_bytes(&self) -> usize {
+        (**self).memory_bytes()
     }
     fn on_select(&mut self, depth: usize, var: VarId, candidates: &[Candidate]) {
         (**self).on_select(depth, var, candidates)

@@ -81,7 +81,10 @@ pub fn compare(
     mut starting: impl FnMut(&str),
 ) -> Result<Table, Error> {
     let ast = crate::parse(src)?;
-    let options = TranslateOptions { free_search: true };
+    let options = TranslateOptions {
+        free_search: true,
+        ..Default::default()
+    };
     let first = translate(&ast, &options)?;
     if !first.clamped.is_empty() {
         return Err(Error::Io(format!(

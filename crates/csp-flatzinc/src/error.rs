@@ -182,6 +182,17 @@ pub enum TranslateError {
         /// Its line.
         line: u32,
     },
+    /// The translation stopped at its deadline or on Ctrl-C
+    /// ([`TranslateOptions::deadline`](crate::TranslateOptions::deadline)):
+    /// [`run`](crate::run) answers `=====UNKNOWN=====`, as for a search
+    /// stopped before its first solution.
+    #[error("line {line}: the translation stopped: {reason}")]
+    Stopped {
+        /// The time limit, or cancelled.
+        reason: csp_core::StopReason,
+        /// The item being translated.
+        line: u32,
+    },
     /// csp-core refused a variable or constraint (a domain too wide, an overflow, ...).
     #[error("line {line}: {source}")]
     Core {
@@ -204,6 +215,7 @@ impl TranslateError {
             | TranslateError::BadArgument { line, .. }
             | TranslateError::Arity { line, .. }
             | TranslateError::Unbounded { line, .. }
+            | TranslateError::Stopped { line, .. }
             | TranslateError::Core { line, .. } => *line,
         }
     }

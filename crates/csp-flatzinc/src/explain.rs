@@ -96,7 +96,13 @@ pub fn explain(src: &str, options: &Options, out: &mut dyn Write) -> Result<(), 
     let ast = crate::parse(src)?;
     // Without views: every item the file lists is a constraint of the model,
     // so that each can be blamed.
-    let mut t = crate::views::translate_views(&ast, &Default::default(), false)?;
+    let translate_options = crate::TranslateOptions {
+        memory_limit: options.memory_limit,
+        deadline: options.time_limit.and_then(|t| started.checked_add(t)),
+        cancel: options.cancel.clone(),
+        ..Default::default()
+    };
+    let mut t = crate::views::translate_views(&ast, &translate_options, false)?;
     let core = |source| {
         Error::Translate(crate::TranslateError::Core {
             source,

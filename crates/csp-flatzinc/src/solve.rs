@@ -322,8 +322,29 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
     let ast = crate::parse(src)?;
     let translate_options = TranslateOptions {
         free_search: options.free_search,
+        memory_limit: options.memory_limit,
+        deadline: options.time_limit.and_then(|t| started.checked_add(t)),
+        cancel: options.cancel.clone(),
     };
-    let t = translate(&ast, &translate_options)?;
+    let t = match translate(&ast, &translate_options) {
+        Ok(t) => t,
+        Err(crate::TranslateError::Stopped { reason, .. }) => {
+            // As a search stopped before its first solution: no claim.
+            let status = SearchStatus::Stopped(reason);
+            if let Some(line) = final_line(0, status) {
+                out.write_all(format!("{line}\n").as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(|e| Error::output(&e))?;
+            }
+            return Ok(Outcome {
+                solutions: 0,
+                status,
+                objective: None,
+                stats: SearchStats::default(),
+            });
+        }
+        Err(e) => return Err(e.into()),
+    };
     // A failed write stops the search: nobody reads what it would find.
     let mut options = options.clone();
     // `-t` counts from here: parsing and translating a large file take tens

@@ -354,7 +354,10 @@ mod tests {
     #[test]
     fn free_search_ignores_annotations() {
         let src = "var 1..3: z;\nsolve :: restart_luby(100) satisfy;";
-        let options = TranslateOptions { free_search: true };
+        let options = TranslateOptions {
+            free_search: true,
+            ..Default::default()
+        };
         let t = translate(&crate::parse(src).unwrap(), &options).unwrap();
         assert!(t.phases.is_empty());
     }

@@ -1,9 +1,11 @@
 //! Translation of a FlatZinc syntax tree into a csp-core model, with its outputs, objective and search plan.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use csp_core::{
-    Constraint, CspError, Domain, Goal, Linear, Model, Relation, Restarts, Value, VarId,
+    CancelFlag, Constraint, CspError, Domain, Goal, Linear, Model, Relation, Restarts, StopReason,
+    Value, VarId,
 };
 
 use crate::ast::{self, BasicParType, Decl, Expr, ParType, SetLit, VarType};
@@ -42,16 +44,78 @@ pub(crate) enum Symbol {
 
 /// The memory a declared variable takes, about, from the model to the
 /// solver (its name, domain, watches and store entry): an array declaration
-/// whose variables would need more than csp-core's
-/// [`DEFAULT_MEMORY_LIMIT`](csp_core::DEFAULT_MEMORY_LIMIT) is refused before
+/// whose variables would need more than the memory limit
+/// ([`TranslateOptions::memory_limit`], by default csp-core's
+/// [`DEFAULT_MEMORY_LIMIT`](csp_core::DEFAULT_MEMORY_LIMIT)) is refused before
 /// any is made.
 pub const BYTES_PER_VARIABLE: u64 = 256;
 
-/// Choices that change the translation.
+/// Choices that change the translation, and its limits.
 #[derive(Clone, Debug, Default)]
 pub struct TranslateOptions {
     /// Ignore the solve item's search annotations (MiniZinc's `-f`, free search).
     pub free_search: bool,
+    /// The memory the model may take, about (`--memory-limit`; `None`:
+    /// [`DEFAULT_MEMORY_LIMIT`](csp_core::DEFAULT_MEMORY_LIMIT)): an array of
+    /// variables, or a table, that alone would need more is refused before
+    /// it is made.
+    pub memory_limit: Option<u64>,
+    /// Stop translating at this instant (`-t`): the translation then fails
+    /// with [`TranslateError::Stopped`]. The clock is read every few items
+    /// (and every few variables of a large array).
+    pub deadline: Option<Instant>,
+    /// Stop translating when this flag is set (Ctrl-C), as for `deadline`.
+    pub cancel: Option<CancelFlag>,
+}
+
+impl TranslateOptions {
+    /// The memory limit in force.
+    pub(crate) fn memory_limit(&self) -> u64 {
+        self.memory_limit.unwrap_or(csp_core::DEFAULT_MEMORY_LIMIT)
+    }
+}
+
+/// Steps (declarations, constraint items, variables of an array) between
+/// two readings of the clock during a translation.
+const POLL_EVERY: u32 = 16;
+
+/// Stops a translation at its deadline or when its cancel flag is set.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Stopper {
+    deadline: Option<Instant>,
+    cancel: Option<CancelFlag>,
+    steps: u32,
+}
+
+impl Stopper {
+    pub(crate) fn new(options: &TranslateOptions) -> Self {
+        Stopper {
+            deadline: options.deadline,
+            cancel: options.cancel.clone(),
+            steps: 0,
+        }
+    }
+
+    /// Why the translation must stop, if it must; the clock is read every
+    /// [`POLL_EVERY`] calls.
+    #[inline]
+    pub(crate) fn poll(&mut self) -> Option<StopReason> {
+        if self.deadline.is_none() && self.cancel.is_none() {
+            return None;
+        }
+        self.steps += 1;
+        if self.steps < POLL_EVERY {
+            return None;
+        }
+        self.steps = 0;
+        if self.cancel.as_ref().is_some_and(CancelFlag::is_cancelled) {
+            Some(StopReason::Cancelled)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(StopReason::TimeLimit)
+        } else {
+            None
+        }
+    }
 }
 
 /// A FlatZinc model as a csp-core model, plus what the solver front end needs.
@@ -106,9 +170,12 @@ pub fn translate(
 ) -> Result<Translation, TranslateError> {
     // Views reorder the declarations; should that ever fail where the file
     // order does not, the translation without views stands (and a real
-    // error is reported by it, the same either way).
-    crate::views::translate_views(ast, options, true)
-        .or_else(|_| crate::views::translate_views(ast, options, false))
+    // error is reported by it, the same either way). A translation stopped
+    // by a limit is not tried again.
+    crate::views::translate_views(ast, options, true).or_else(|e| match e {
+        TranslateError::Stopped { .. } => Err(e),
+        _ => crate::views::translate_views(ast, options, false),
+    })
 }
 
 /// The variables of `ast` declared on their own (no value, so neither a
@@ -146,10 +213,14 @@ pub(crate) struct Context {
     pub(crate) restricted: HashMap<String, Domain>,
     /// Once views are declared: the constant 0, base of later constants.
     pub(crate) zero: Option<VarId>,
+    /// The memory limit in force ([`TranslateOptions::memory_limit`]).
+    pub(crate) memory_limit: u64,
+    /// The translation's deadline and cancel flag.
+    pub(crate) stopper: Stopper,
 }
 
 impl Context {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(options: &TranslateOptions) -> Self {
         Context {
             model: Model::new(),
             symbols: HashMap::new(),
@@ -157,6 +228,21 @@ impl Context {
             line: 0,
             restricted: HashMap::new(),
             zero: None,
+            memory_limit: options.memory_limit(),
+            stopper: Stopper::new(options),
+        }
+    }
+
+    /// `Err(Stopped)` once the deadline passed or the cancel flag is set
+    /// (asked at every step; the clock is read every few).
+    #[inline]
+    pub(crate) fn poll(&mut self) -> Result<(), TranslateError> {
+        match self.stopper.poll() {
+            Some(reason) => Err(TranslateError::Stopped {
+                reason,
+                line: self.line,
+            }),
+            None => Ok(()),
         }
     }
 
@@ -437,22 +523,23 @@ impl Context {
                         // Checked before anything is allocated: a 49-byte
                         // file may declare billions of variables.
                         let needed = (a.len as u64).saturating_mul(BYTES_PER_VARIABLE);
-                        if needed > csp_core::DEFAULT_MEMORY_LIMIT {
+                        if needed > self.memory_limit {
                             return Err(TranslateError::Core {
                                 source: csp_core::CspError::MemoryLimit {
                                     what: format!("array `{}` of {} variables", a.name, a.len),
                                     needed,
-                                    limit: csp_core::DEFAULT_MEMORY_LIMIT,
+                                    limit: self.memory_limit,
                                 },
                                 line: self.line,
                             });
                         }
-                        (0..a.len)
-                            .map(|i| {
-                                let name = format!("{}[{}]", a.name, i + 1);
-                                self.fresh(&name, domain.clone(), is_bool)
-                            })
-                            .collect::<Result<_, _>>()?
+                        let mut items = Vec::with_capacity(a.len);
+                        for i in 0..a.len {
+                            self.poll()?;
+                            let name = format!("{}[{}]", a.name, i + 1);
+                            items.push(self.fresh(&name, domain.clone(), is_bool)?);
+                        }
+                        items
                     }
                 };
                 Symbol::Array(items)

@@ -174,7 +174,7 @@ pub(crate) fn translate_views(
     views: bool,
 ) -> Result<Translation, TranslateError> {
     let inferred = crate::bounds::infer(ast);
-    let mut cx = Context::new();
+    let mut cx = Context::new(options);
     let mut plan = match views {
         true => plan(&cx, ast, &inferred.bounds),
         false => ViewPlan::default(),
@@ -184,6 +184,7 @@ pub(crate) fn translate_views(
     // Variables, then views, then what names them (see `views.rs`).
     for decl in ast.decls.iter().filter(|d| !plan.defers(d)) {
         cx.line = decl.pos().line;
+        cx.poll()?;
         cx.declare(decl, &inferred.bounds)?;
     }
     cx.declare_views(&plan)?;
@@ -193,11 +194,13 @@ pub(crate) fn translate_views(
         .filter(|d| plan.defers(d) && !plan.is_view(d.name()))
     {
         cx.line = decl.pos().line;
+        cx.poll()?;
         cx.declare(decl, &inferred.bounds)?;
     }
     let mut posted_by = vec![None; cx.model.num_constraints()];
     for (i, item) in ast.constraints.iter().enumerate() {
         cx.line = item.pos.line;
+        cx.poll()?;
         if !plan.consumed.contains(&i) {
             crate::builtins::post(&mut cx, item)?;
         }

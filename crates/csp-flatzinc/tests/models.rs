@@ -49,6 +49,7 @@ fn solve_with(name: &str, options: &Options) -> Expected {
     let ast = parse(&read_fzn(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     let translate_options = TranslateOptions {
         free_search: options.free_search,
+        ..Default::default()
     };
     let t = translate(&ast, &translate_options).unwrap_or_else(|e| panic!("{name}: {e}"));
     let options = Options {

@@ -33,6 +33,7 @@ fn plan(src: &str, options: &Options) -> SearchPlan {
         &parse(src).unwrap(),
         &TranslateOptions {
             free_search: options.free_search,
+            ..Default::default()
         },
     )
     .unwrap();

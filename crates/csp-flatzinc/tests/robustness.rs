@@ -437,3 +437,79 @@ fn a_search_past_its_memory_limit_stops_without_a_claim() {
     assert_eq!(status, 0, "{stderr}");
     assert_eq!(stdout.trim_end(), "=====UNKNOWN=====", "{stdout}");
 }
+
+#[test]
+fn an_array_past_the_given_memory_limit_is_one_line() {
+    // 100,000 variables need about 25.6 MB: refused under `--memory-limit 16M`
+    // (the limit given, not the 4 GiB default), accepted without it.
+    let src = "array [1..100000] of var 1..3: x;\nsolve satisfy;\n";
+    let (status, stdout, stderr, _) = solve(&["--memory-limit", "16M"], "limited_array", src);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("array `x` of 100000 variables")
+            && stderr.contains("more than the memory limit of 16777216 bytes"),
+        "{stderr}"
+    );
+    let (status, stdout, stderr, _) = solve(&[], "unlimited_array", src);
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(stdout, "----------\n", "{stdout}");
+}
+
+/// A translation past its deadline, or after Ctrl-C, stops between two
+/// items (or two variables of an array) and answers as a search stopped
+/// before its first solution. Deterministic: the deadline has passed and
+/// the flag is set before the translation starts.
+#[test]
+fn a_translation_stops_at_its_deadline_and_on_ctrl_c() {
+    use csp_core::{CancelFlag, SearchStatus, StopReason};
+    use csp_flatzinc::{TranslateError, TranslateOptions, parse, translate};
+    use std::time::{Duration, Instant};
+
+    let src = "array [1..100000] of var 1..3: x :: output_array([1..100000]);\nsolve satisfy;\n";
+    let ast = parse(src).unwrap();
+    let past = TranslateOptions {
+        deadline: Some(Instant::now()),
+        ..Default::default()
+    };
+    let err = translate(&ast, &past).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            TranslateError::Stopped {
+                reason: StopReason::TimeLimit,
+                line: 1
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "line 1: the translation stopped: time limit"
+    );
+    let flag = CancelFlag::new();
+    flag.cancel();
+    let cancelled = TranslateOptions {
+        cancel: Some(flag.clone()),
+        ..Default::default()
+    };
+    assert!(matches!(
+        translate(&ast, &cancelled),
+        Err(TranslateError::Stopped {
+            reason: StopReason::Cancelled,
+            ..
+        })
+    ));
+    // `run` with `-t 0`: the translation is cut, the answer is UNKNOWN.
+    let mut out = Vec::new();
+    let options = Options {
+        time_limit: Some(Duration::ZERO),
+        ..Default::default()
+    };
+    let outcome = run(src, &options, &mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "=====UNKNOWN=====\n");
+    assert_eq!(outcome.status, SearchStatus::Stopped(StopReason::TimeLimit));
+    // Without limits the same model translates.
+    assert!(translate(&ast, &TranslateOptions::default()).is_ok());
+}

@@ -135,8 +135,21 @@ pub struct ExploreOptions<'a> {
     /// "variables" and "values").
     pub axis_names: Option<(String, String)>,
     /// Stops writing the page when set (Ctrl-C): [`explore_html`] then
-    /// returns an error within about 65,536 events.
+    /// returns an error ([`page_stopped`] says why) within about 4,096 events.
     pub cancel: Option<csp_core::CancelFlag>,
+    /// Stops writing the page at this instant (a time limit), as `cancel`
+    /// does: the clock is read every 4,096 events.
+    pub deadline: Option<std::time::Instant>,
+}
+
+/// The message of [`explore_html`]'s error when its cancel flag or deadline
+/// stopped it (no page is returned).
+pub const PAGE_STOPPED: &str = "stopped before the page was written";
+
+/// Whether `error` is [`explore_html`]'s for a page stopped by its cancel
+/// flag or deadline.
+pub fn page_stopped(error: &CspError) -> bool {
+    matches!(error, CspError::InvalidArgument { message, .. } if message == PAGE_STOPPED)
 }
 
 #[derive(Serialize)]
@@ -195,6 +208,17 @@ pub fn explore_html(
         rows,
         cols,
     };
+    // Ctrl-C and the deadline, asked every 4,096 events (the clock read then).
+    let mut stop = || {
+        options
+            .cancel
+            .as_ref()
+            .is_some_and(csp_core::CancelFlag::is_cancelled)
+            || options
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+    };
+    let stopped = || invalid(PAGE_STOPPED.to_string());
     let mut data = String::new();
     push_script(&mut data, "application/json", "csp-page", &to_json(&page));
     let null = serde_json::Value::Null;
@@ -240,14 +264,23 @@ pub fn explore_html(
                 models.len() - 1
             }
         };
+        let reasons = match &run.reasons {
+            Some(r) => {
+                let mut named = std::collections::BTreeMap::new();
+                for (k, (id, why)) in r.iter().enumerate() {
+                    if k % 4096 == 0 && stop() {
+                        return Err(stopped());
+                    }
+                    named.insert(id.to_string(), why.as_str());
+                }
+                Some(named)
+            }
+            None => None,
+        };
         let header = RunHeader {
             name: &run.name,
             model: index,
-            reasons: run.reasons.as_ref().map(|r| {
-                r.iter()
-                    .map(|(id, why)| (id.to_string(), why.as_str()))
-                    .collect()
-            }),
+            reasons,
             note: run.note.as_deref(),
             truncated: run.trace.events.iter().find_map(|e| match e {
                 TraceEvent::Truncated { cap } => Some(*cap),
@@ -263,16 +296,10 @@ pub fn explore_html(
         );
         // The heuristic's candidates are left out of `select` events: the page
         // does not show them, and on large models they would dominate the file.
-        let cancelled = || {
-            options
-                .cancel
-                .as_ref()
-                .is_some_and(csp_core::CancelFlag::is_cancelled)
-        };
         let mut events = Vec::with_capacity(run.trace.events.len());
         for (k, e) in run.trace.events.iter().enumerate() {
-            if k % 65_536 == 0 && cancelled() {
-                return Err(invalid("cancelled".to_string()));
+            if k % 4096 == 0 && stop() {
+                return Err(stopped());
             }
             events.push(match e {
                 TraceEvent::Select {
@@ -287,25 +314,37 @@ pub fn explore_html(
             });
         }
         let slim = Trace { events };
-        if cancelled() {
-            return Err(invalid("cancelled".to_string()));
-        }
+        let lines = slim
+            .json_lines_until(model, None, &mut stop)
+            .ok_or_else(stopped)?;
         push_script(
             &mut data,
             "application/x-ndjson",
             &format!("csp-trace-{i}"),
-            &slim.to_json_lines(model),
+            &lines,
         );
+        if stop() {
+            return Err(stopped());
+        }
     }
     let (painter_script, painter_style) = options
         .painter
         .map_or(("", ""), |p| (p.script.as_str(), p.style.as_str()));
-    Ok(TEMPLATE
-        .replace("{{TITLE}}", &escape_html(title))
-        .replace("{{STYLE}}", &format!("{STYLE}\n{painter_style}"))
-        .replace("{{DATA}}", &data)
-        .replace("{{SCRIPT}}", &guard_script(SCRIPT))
-        .replace("{{PAINTER}}", &guard_script(painter_script)))
+    // The template around the data is filled first: the data (the bulk of
+    // the page) is copied once and never searched.
+    let fill = |part: &str| {
+        part.replace("{{TITLE}}", &escape_html(title))
+            .replace("{{STYLE}}", &format!("{STYLE}\n{painter_style}"))
+            .replace("{{SCRIPT}}", &guard_script(SCRIPT))
+            .replace("{{PAINTER}}", &guard_script(painter_script))
+    };
+    let (before, after) = TEMPLATE.split_once("{{DATA}}").unwrap_or((TEMPLATE, ""));
+    let (before, after) = (fill(before), fill(after));
+    let mut html = String::with_capacity(before.len() + data.len() + after.len());
+    html.push_str(&before);
+    html.push_str(&data);
+    html.push_str(&after);
+    Ok(html)
 }
 
 fn to_json<T: Serialize>(value: &T) -> String {

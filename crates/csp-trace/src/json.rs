@@ -24,7 +24,8 @@ impl Trace {
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn to_json_lines(&self, model: &Model) -> String {
-        self.to_json_lines_with_reasons(model, &|_| None)
+        self.json_lines_until(model, None, &mut || false)
+            .unwrap_or_default()
     }
 
     /// [`to_json_lines`](Trace::to_json_lines), with a `"reason"` field on each
@@ -48,7 +49,24 @@ impl Trace {
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn to_json_lines_with_reasons(&self, model: &Model, reasons: &FailureNamer<'_>) -> String {
-        let nodes: HashMap<u64, TraceNode> = self.nodes().into_iter().map(|n| (n.id, n)).collect();
+        self.json_lines_until(model, Some(reasons), &mut || false)
+            .unwrap_or_default()
+    }
+
+    /// The JSON Lines of [`to_json_lines_with_reasons`](Trace::to_json_lines_with_reasons)
+    /// (no `"reason"` fields without `reasons`), asking `stop` every 4,096
+    /// events: `None` once it says yes (a time limit, Ctrl-C).
+    pub fn json_lines_until(
+        &self,
+        model: &Model,
+        reasons: Option<&FailureNamer<'_>>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<String> {
+        // The nodes are only needed to name the dead ends.
+        let nodes: HashMap<u64, TraceNode> = match reasons {
+            Some(_) => self.nodes().into_iter().map(|n| (n.id, n)).collect(),
+            None => HashMap::new(),
+        };
         #[derive(serde::Serialize)]
         struct Header<'a> {
             event: &'a str,
@@ -62,9 +80,12 @@ impl Trace {
         };
         let mut out = serde_json::to_string(&header).unwrap_or_default();
         out.push('\n');
-        for e in &self.events {
-            let reason = match e {
-                TraceEvent::Reject { id, .. } => nodes.get(id).and_then(reasons),
+        for (k, e) in self.events.iter().enumerate() {
+            if k % 4096 == 0 && stop() {
+                return None;
+            }
+            let reason = match (e, reasons) {
+                (TraceEvent::Reject { id, .. }, Some(reasons)) => nodes.get(id).and_then(reasons),
                 _ => None,
             };
             // Serialising these plain enums and strings cannot fail.
@@ -82,7 +103,7 @@ impl Trace {
                 out.push('\n');
             }
         }
-        out
+        Some(out)
     }
 
     /// Reads a trace written by [`to_json_lines`](Trace::to_json_lines) (the

@@ -46,9 +46,9 @@ use csp_core::{
 pub use diff::{Divergence, TraceComparison, compare_cut_traces, compare_traces, diff};
 pub use explore::{
     Advance, CellState, DEFAULT_LIMIT_EVENTS, ExploreOptions, ExplorePainter, ExploreRun,
-    GridState, MAX_GRID_VALUES, StopAtCap, explore_html, steps, stops,
+    GridState, MAX_GRID_VALUES, PAGE_STOPPED, StopAtCap, explore_html, page_stopped, steps, stops,
 };
-pub use svg::{FailureNamer, NodeBox, NodePainter, SvgOptions};
+pub use svg::{FailureNamer, NodeBox, NodePainter, StopAsker, SvgOptions};
 pub use xml::escape_xml;
 
 /// One event of a search, as stored in a trace and written to JSON Lines.
@@ -437,6 +437,11 @@ fn kind_name(kind: FailureKind) -> &'static str {
 }
 
 impl SearchObserver for TraceRecorder {
+    fn memory_bytes(&self) -> usize {
+        // The events, and about as much again for the candidates, pruned
+        // values and solutions some carry (charged to the memory limit).
+        self.events.capacity() * std::mem::size_of::<TraceEvent>() * 2
+    }
     fn wants_details(&self) -> bool {
         self.details
     }

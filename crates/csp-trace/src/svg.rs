@@ -24,7 +24,7 @@ use std::fmt::{self, Write};
 
 use super::{Outcome, Trace, TraceEvent, TraceNode};
 use csp_core::{Model, Value};
-use layout::{Extent, tidy};
+use layout::{Extent, tidy_until};
 use marks::{
     GOLD, GREEN, Num, RED, cross, escape_xml, failure_badge, legend_items, star, text_width, wrap,
 };
@@ -108,7 +108,13 @@ pub struct SvgOptions<'a> {
     /// More legend entries, for what a painter draws: `(glyph, text)`, the
     /// glyph an SVG fragment in a 28 × 18 box.
     pub extra_legend: Vec<(String, String)>,
+    /// Asked every 1,024 nodes while the tree is laid out and drawn (a time
+    /// limit, Ctrl-C): once it says yes, [`Trace::try_to_svg`] gives up.
+    pub stop: Option<&'a StopAsker<'a>>,
 }
+
+/// Whether a long drawing must stop now (see [`SvgOptions::stop`]).
+pub type StopAsker<'a> = dyn Fn() -> bool + 'a;
 
 impl Default for SvgOptions<'_> {
     fn default() -> Self {
@@ -125,6 +131,7 @@ impl Default for SvgOptions<'_> {
             failure_names: None,
             node_painter: None,
             extra_legend: Vec::new(),
+            stop: None,
         }
     }
 }
@@ -144,6 +151,7 @@ impl fmt::Debug for SvgOptions<'_> {
             .field("failure_names", &self.failure_names.map(|_| "fn"))
             .field("node_painter", &self.node_painter.map(|_| "fn"))
             .field("extra_legend", &self.extra_legend)
+            .field("stop", &self.stop.map(|_| "fn"))
             .finish()
     }
 }
@@ -223,18 +231,28 @@ impl Trace {
     /// # Ok::<(), csp_core::CspError>(())
     /// ```
     pub fn to_svg(&self, model: &Model, options: &SvgOptions<'_>) -> String {
+        self.try_to_svg(model, options).unwrap_or_default()
+    }
+
+    /// [`to_svg`](Trace::to_svg), or `None` if [`SvgOptions::stop`] said to
+    /// stop while the tree was laid out or drawn.
+    pub fn try_to_svg(&self, model: &Model, options: &SvgOptions<'_>) -> Option<String> {
+        let stop = || options.stop.is_some_and(|s| s());
         let namer = Namer {
             model,
             constraint_names: options.constraint_names,
             failure_names: options.failure_names,
         };
         let all = self.nodes();
+        if stop() {
+            return None;
+        }
         let drawn = &all[..all.len().min(options.max_nodes)];
-        let slots = build(self, drawn, &namer, options);
+        let slots = build(self, drawn, &namer, options, &stop)?;
 
         let parents: Vec<usize> = slots.iter().map(|s| s.parent).collect();
         let extents: Vec<Extent> = slots.iter().map(|s| s.extent).collect();
-        let xs = tidy(&parents, &extents, options.sibling_gap);
+        let xs = tidy_until(&parents, &extents, options.sibling_gap, &stop)?;
         let max_depth = slots.iter().map(|s| s.depth).max().unwrap_or(0);
         let mut notes_at = vec![0usize; max_depth + 1];
         for s in &slots {
@@ -369,6 +387,9 @@ impl Trace {
         let painter = options.node_painter;
         let mut path: Vec<&TraceNode> = Vec::new();
         for (i, s) in slots.iter().enumerate() {
+            if i % 1024 == 0 && stop() {
+                return None;
+            }
             let cx = x0 + xs[i];
             let top = level_y[s.depth];
             let bx = cx - options.node_width / 2.0;
@@ -496,7 +517,7 @@ impl Trace {
             }
         }
         out.push_str("</svg>\n");
-        out
+        Some(out)
     }
 }
 

@@ -176,6 +176,9 @@ pub fn dead_ends_until(
     trace: &Trace,
     stop: &dyn Fn() -> bool,
 ) -> Option<HashMap<u64, String>> {
+    if stop() {
+        return None;
+    }
     let nodes = trace.nodes();
     let index: HashMap<u64, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
     let mut out = HashMap::new();
@@ -266,20 +269,35 @@ fn generic_name(queens: &Queens, id: ConstraintId) -> String {
 
 /// The trace in `options.format`: SVG (titled `title`), DOT or JSON Lines.
 pub fn render(queens: &Queens, trace: &Trace, title: &str, options: &TreeOptions) -> String {
+    render_until(queens, trace, title, options, &|| false).unwrap_or_default()
+}
+
+/// [`render`], asking `stop` every few thousand nodes or events while the
+/// dead ends are worded and the picture is laid out and drawn (a time
+/// limit, Ctrl-C): `None` once it says yes. The DOT text is written without
+/// asking (one line a node).
+pub fn render_until(
+    queens: &Queens,
+    trace: &Trace,
+    title: &str,
+    options: &TreeOptions,
+    stop: &dyn Fn() -> bool,
+) -> Option<String> {
     let model = queens.model();
     // One rule for "why was this rejected" (see `clash`): the same words in
     // the JSON trace, the SVG labels and tooltips, and the boards' red lines.
-    let sentences = dead_ends(queens, trace);
+    let sentences = dead_ends_until(queens, trace, stop)?;
     let reason = |n: &TraceNode| sentences.get(&n.id).cloned();
     match options.format {
-        TreeFormat::Dot => trace.to_dot(model),
-        TreeFormat::Json => trace.to_json_lines_with_reasons(model, &reason),
+        TreeFormat::Dot => Some(trace.to_dot(model)),
+        TreeFormat::Json => trace.json_lines_until(model, Some(&reason), &mut || stop()),
         TreeFormat::Svg => {
             let names = constraint_names(queens);
             let paint = painter::board_painter(queens);
             let mut svg = SvgOptions::default()
                 .with_constraint_names(&names)
                 .with_failure_names(&reason);
+            svg.stop = Some(stop);
             svg.show_pruned = options.pruned_text || !options.boards;
             svg.max_nodes = options.max_nodes;
             if !title.is_empty() {
@@ -293,7 +311,7 @@ pub fn render(queens: &Queens, trace: &Trace, title: &str, options: &TreeOptions
                     svg = svg.with_legend(glyph, text);
                 }
             }
-            trace.to_svg(model, &svg)
+            trace.try_to_svg(model, &svg)
         }
     }
 }

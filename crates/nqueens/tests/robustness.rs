@@ -631,3 +631,57 @@ fn the_explorer_records_no_more_than_its_memory_limit_allows() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// The time limit covers the drawing and the page (issue 29): with no time
+/// left once the search is over, `tree` and `explore` write nothing, say so
+/// on one line and end with status 1. Deterministic: a limit of 0 ms has
+/// passed before the drawing starts.
+#[test]
+fn a_time_limit_that_leaves_no_time_to_draw_writes_no_file() {
+    let dir = std::env::temp_dir().join(format!("nq-drawlimit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("e.html");
+    let out = Command::new(BIN)
+        .args(["explore", "6", "--time-limit", "0ms", "-o"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "stopped by the time limit while the page was written: no page written \
+         (raise --time-limit or lower --limit-events)"
+    );
+    assert!(!page.exists());
+    let picture = dir.join("t.svg");
+    let out = Command::new(BIN)
+        .args(["tree", "6", "--time-limit", "0ms", "-o"])
+        .arg(&picture)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "stopped by the time limit while the picture was drawn: no picture written \
+         (raise --time-limit or lower --max-nodes)"
+    );
+    assert!(!picture.exists());
+    // With time to spare, both are written.
+    for (args, file) in [(["explore", "6"], &page), (["tree", "6"], &picture)] {
+        let out = Command::new(BIN)
+            .args(args)
+            .args(["--time-limit", "10m", "-o"])
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(file.exists());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -38,22 +38,50 @@ pub struct ExplorePage {
     pub tried: u64,
 }
 
+/// The time writing the page takes per recorded event, about, with a margin
+/// (see `nqueens explore`): under a time limit the recording stops early
+/// enough to leave that much.
+const PAGE_TIME_PER_EVENT: std::time::Duration = std::time::Duration::from_micros(5);
+
 /// Records the search of `puzzle` under `config` (at most `limit_events`
 /// events) and writes the explorer page.
+///
+/// `config`'s time limit covers the recording and the page, and its cancel
+/// flag (Ctrl-C) stops both: then no page is returned but an error for
+/// which [`csp_trace::page_stopped`] holds.
 pub fn explore_page(
     puzzle: &Sudoku,
     mut config: Config,
     limit_events: usize,
 ) -> Result<ExplorePage, CspError> {
+    let begun = std::time::Instant::now();
     let m = SudokuModel::new(puzzle)?;
     let strategy = crate::cli::strategy_name(&config);
     config.limits.solutions = Some(2);
+    let deadline = config.limits.time.and_then(|t| begun.checked_add(t));
+    let cancel = config.limits.cancel.clone();
+    // The search at nine tenths of the limit; the recording stops in time
+    // to leave the page its share.
+    config.limits.time = config.limits.time.map(|t| t - t / 10);
     // The search stops when the recording is full: the page shows no more.
-    let recorder = StopAtCap::new(limit_events, &mut config);
+    let mut recorder = StopAtCap::new(limit_events, &mut config);
+    if let Some(d) = deadline {
+        recorder = recorder.with_page_deadline(d, PAGE_TIME_PER_EVENT);
+    }
     let mut solver = Solver::with_observer(&m.model, config, recorder)?;
     while solver.next_solution().is_some() {}
     let tried = solver.stats().tried;
     let trace = solver.into_observer().finish();
+    if cancel
+        .as_ref()
+        .is_some_and(csp_core::CancelFlag::is_cancelled)
+    {
+        // Ctrl-C: no page, and no time spent writing one.
+        return Err(CspError::InvalidArgument {
+            context: "explore page".into(),
+            message: csp_trace::PAGE_STOPPED.into(),
+        });
+    }
     // Constraint names: the unit each all-different covers, in posting order.
     let names: Vec<String> = units().iter().map(unit_name).collect();
     let mut run = ExploreRun::new(strategy.clone(), &m.model, &trace);
@@ -78,7 +106,8 @@ pub fn explore_page(
         )),
         painter: Some(&painter),
         axis_names: Some(("cells".to_string(), "digits".to_string())),
-        cancel: None,
+        cancel,
+        deadline,
     };
     let html = explore_html(&[run], &options)?;
     Ok(ExplorePage {

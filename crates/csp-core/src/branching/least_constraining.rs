@@ -17,7 +17,13 @@ impl ValueSelector for LeastConstrainingValue {
         self.scored.clear();
         let values: Vec<Value> = ctx.domains().values(var).collect();
         for v in values {
-            let cost = ctx.conflicts(var, v).unwrap_or(u64::MAX);
+            // Past a limit the search stops once the order is returned: the
+            // values left go last, unprobed.
+            let cost = if ctx.should_stop() {
+                u64::MAX
+            } else {
+                ctx.conflicts(var, v).unwrap_or(u64::MAX)
+            };
             self.scored.push((cost, v));
         }
         self.scored.sort_unstable();

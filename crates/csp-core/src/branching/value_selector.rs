@@ -29,10 +29,27 @@ impl ValueContext<'_> {
         self.domains
     }
 
+    /// Whether the search must stop now: its time limit passed or its cancel
+    /// flag was set. An order that probes many values (as
+    /// [`conflicts`](Self::conflicts) does) may ask between two probes and
+    /// list the remaining values unscored: the search stops as soon as the
+    /// order is returned. The clock is read once every 64 questions.
+    #[inline]
+    pub fn should_stop(&mut self) -> bool {
+        self.changes.poll()
+    }
+
     /// How many values forward checking would remove from other variables if
     /// `var` took `value`; `None` if that would empty a domain. The probe is undone
     /// before returning; its work counts in the statistics.
+    ///
+    /// The probe asks [`should_stop`](Self::should_stop) before each
+    /// constraint it wakes: once a limit is reached it returns `None` at once
+    /// (without probing), and the search stops when the order is returned.
     pub fn conflicts(&mut self, var: VarId, value: Value) -> Option<u64> {
+        if self.changes.poll() {
+            return None;
+        }
         let record = std::mem::replace(&mut self.changes.record, false);
         let track = std::mem::replace(&mut self.changes.track_changed, false);
         let before = self.changes.pruned;
@@ -44,6 +61,11 @@ impl ValueContext<'_> {
                 let c = w.cid as usize;
                 if self.state.is_entailed(c) {
                     continue;
+                }
+                if self.changes.poll() {
+                    // A limit: the search stops once the order is returned.
+                    ok = false;
+                    break;
                 }
                 self.stats.propagations += 1;
                 let mut ctx = PropagationContext::new(

@@ -167,6 +167,18 @@ impl AllDifferent {
         if ctx.should_stop() {
             return Ok(PropStatus::Unchanged);
         }
+        // The graph's memory, charged to the memory limit before it is built.
+        let (mut edges, mut lo, mut hi) = (0usize, i128::MAX, i128::MIN);
+        for (i, &x) in self.vars.iter().enumerate() {
+            edges = edges.saturating_add(ctx.len(x));
+            let (a, b) = (self.shifted(i, ctx.min(x)), self.shifted(i, ctx.max(x)));
+            lo = lo.min(a.min(b));
+            hi = hi.max(a.max(b));
+        }
+        let span = usize::try_from(hi.saturating_sub(lo).saturating_add(1)).unwrap_or(usize::MAX);
+        if !ctx.charge(matching::bytes_needed(self.vars.len(), edges, span)) {
+            return Ok(PropStatus::Unchanged);
+        }
         let mut removals = Vec::new();
         let shift = |i: usize, v: Value| self.shifted(i, v);
         let (domains, changes) = ctx.domains_and_changes();

@@ -50,6 +50,17 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
+/// The memory the filter's graph takes for `vars` variables whose domains
+/// hold `edges` values in all, `values` of them distinct (at most), about:
+/// per edge the adjacency and the reverse adjacency (4 + 4 bytes), per
+/// node 48 bytes of bookkeeping (the value itself, the matching, the
+/// components). The list of removals it returns is not counted.
+pub(crate) fn bytes_needed(vars: usize, edges: usize, values: usize) -> usize {
+    edges
+        .saturating_mul(8)
+        .saturating_add(vars.saturating_add(values.min(edges)).saturating_mul(48))
+}
+
 /// What the matching filter found.
 pub(crate) enum Matching {
     /// The values to remove, as (position, shifted value), listed in `out`.

@@ -191,6 +191,17 @@ impl Table {
         })
     }
 
+    /// The memory the table holds, about, in bytes: its rows, the
+    /// Compact-Table supports, and the trailed set of valid rows (twice, for
+    /// its saved copies) it gets in a solver. Charged to the memory limit by
+    /// [`Solver::new`](crate::Solver::new).
+    pub(crate) fn bytes(&self) -> usize {
+        let cols = self.vars.len();
+        let word = std::mem::size_of::<usize>();
+        let rows = self.tuples.len() * (24 + cols * 8) + self.starred.len() * (24 + cols * 16);
+        rows + self.compact.bytes() + self.compact.rows().div_ceil(64) * word * 3
+    }
+
     /// The rows without a `*`, sorted: every allowed tuple of a table built by
     /// [`Table::new`].
     pub fn tuples(&self) -> &[Vec<Value>] {

@@ -245,9 +245,22 @@ impl Domains {
     }
 
     /// Whether a range could not get its bits within the budget (the
-    /// search must stop: the removal was refused, not done).
+    /// search must stop: the removal was refused, not done), or a
+    /// [`charge`](Self::charge) did not fit.
     pub(crate) fn over_budget(&self) -> bool {
         self.over_budget
+    }
+
+    /// Whether `extra` bytes more than the domains take fit in the budget
+    /// (Régin's graph, a decision's list of values, an observer's
+    /// recording); if not, the search must stop
+    /// ([`over_budget`](Self::over_budget) says so from then on).
+    pub(crate) fn charge(&mut self, extra: usize) -> bool {
+        if self.bytes().saturating_add(extra) > self.budget {
+            self.over_budget = true;
+            return false;
+        }
+        true
     }
 
     /// Number of variables.

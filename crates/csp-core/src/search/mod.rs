@@ -18,8 +18,8 @@ use crate::limits::{Limits, SearchStatus, StopReason};
 use crate::observer::{Candidate, Choice, NoObserver, Node, SearchObserver};
 use crate::state::StateSnapshot;
 use crate::{
-    Constraint, CspError, Domains, Events, Model, Pruning, SearchStats, StateLayout, TrailedState,
-    Value, VarId,
+    Constraint, CspError, Domains, Events, Model, Posted, Pruning, SearchStats, StateLayout,
+    TrailedState, Value, VarId,
 };
 
 mod config;
@@ -362,15 +362,32 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             .collect();
         let mut domains = Domains::with_views(model.declared(), views, config.lazy_bits_above);
         if let Some(limit) = config.memory_limit {
-            let needed = domains.bytes() as u64;
+            // The tables' rows and supports are charged beside the domains.
+            let tables: usize = model
+                .posted()
+                .iter()
+                .map(|c| match c {
+                    Posted::Table(t) => t.bytes(),
+                    _ => 0,
+                })
+                .sum();
+            let needed = (domains.bytes() as u64).saturating_add(tables as u64);
             if needed > limit {
                 return Err(CspError::MemoryLimit {
-                    what: "the domains".into(),
+                    what: if tables > 0 {
+                        "the domains and tables".into()
+                    } else {
+                        "the domains".into()
+                    },
                     needed,
                     limit,
                 });
             }
-            domains.set_budget(usize::try_from(limit).unwrap_or(usize::MAX));
+            domains.set_budget(
+                usize::try_from(limit)
+                    .unwrap_or(usize::MAX)
+                    .saturating_sub(tables),
+            );
         }
         let mut state = TrailedState::new(layouts.iter(), &mut domains);
         for (cid, c) in model.posted().iter().enumerate() {

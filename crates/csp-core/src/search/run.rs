@@ -88,6 +88,15 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     // Every variable is decided: a solution.
                     return self.found_solution();
                 }
+                if let Some(reason) = self.changes.interrupted {
+                    // A limit reached while the value order probed values
+                    // (least-constraining-value).
+                    return self.stop(reason);
+                }
+                if self.domains.over_budget() {
+                    // The decision's list of values would pass the memory limit.
+                    return self.stop(StopReason::MemoryLimit);
+                }
                 if let Some(lb) = self.lookback.as_deref_mut()
                     && let Some(top) = self.frames.last()
                 {
@@ -234,6 +243,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         self.clock.due = self.stats.tried + self.clock.every;
         if self.next_progress.is_some() {
             self.report_progress(started);
+        }
+        // The observer's memory (a trace recorder's events) counts too.
+        let observed = self.observer.memory_bytes();
+        if observed > 0 && !self.domains.charge(observed) {
+            return Some(StopReason::MemoryLimit);
         }
         self.out_of_time(started)
     }
@@ -515,9 +529,36 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             });
             return true;
         }
+        // The values listed for each open decision, and the order's scratch
+        // (the list, a score each), are charged to the memory limit: a
+        // domain of 10^9 values is not listed.
+        let width = self.domains.len(var);
+        let listed = self.values.len().saturating_add(width).saturating_mul(8);
         let mut out = std::mem::take(&mut self.values);
         let mut scratch = std::mem::take(&mut self.buf);
         scratch.clear();
+        if !self
+            .domains
+            .charge(listed.saturating_add(width.saturating_mul(24)))
+        {
+            // The search stops (`run` sees the budget passed): an empty frame.
+            self.values = out;
+            self.buf = scratch;
+            self.frames.push(Frame {
+                var,
+                start,
+                next: start,
+                end: start,
+                sweep: None,
+                last: None,
+                open: None,
+                binary: self.binary,
+                choice: Choice::Equal,
+                refuted: false,
+                parent,
+            });
+            return true;
+        }
         {
             let mut ctx = ValueContext {
                 domains: &mut self.domains,

@@ -1,5 +1,7 @@
 //! A recorder for pages: it stops the search once its recording is full.
 
+use std::time::{Duration, Instant};
+
 use super::super::{Trace, TraceRecorder};
 use csp_core::{
     CancelFlag, Candidate, Config, Failure, Node, PruneCause, SearchObserver, Value, VarId,
@@ -34,7 +36,17 @@ pub struct StopAtCap {
     recorder: TraceRecorder,
     stop: CancelFlag,
     outer: Option<CancelFlag>,
+    /// The page's deadline and its cost per recorded event
+    /// ([`StopAtCap::with_page_deadline`]).
+    page: Option<(Instant, Duration)>,
+    /// Observer calls since the clock was last read.
+    calls: u32,
+    out_of_time: bool,
 }
+
+/// Observer calls between two readings of the clock (about a millisecond of
+/// recording at most).
+const CLOCK_EVERY: u32 = 1024;
 
 impl StopAtCap {
     /// A recorder of at most `cap` events that stops the search `config` runs.
@@ -45,12 +57,30 @@ impl StopAtCap {
             recorder: TraceRecorder::new(cap),
             stop,
             outer,
+            page: None,
+            calls: 0,
+            out_of_time: false,
         }
+    }
+
+    /// Also stops the search once the page of what was recorded could no
+    /// longer be written by `deadline`, writing taking about `per_event`
+    /// for each recorded event ([`out_of_time`](Self::out_of_time) then
+    /// says so). The clock is read every 1,024 observer calls.
+    pub fn with_page_deadline(mut self, deadline: Instant, per_event: Duration) -> Self {
+        self.page = Some((deadline, per_event));
+        self
     }
 
     /// Whether the configuration's own cancel flag stopped the search.
     pub fn cancelled(&self) -> bool {
         self.outer.as_ref().is_some_and(CancelFlag::is_cancelled)
+    }
+
+    /// Whether the page's deadline stopped the search
+    /// ([`with_page_deadline`](Self::with_page_deadline)).
+    pub fn out_of_time(&self) -> bool {
+        self.out_of_time
     }
 
     /// The recorded trace.
@@ -59,14 +89,32 @@ impl StopAtCap {
     }
 
     #[inline]
-    fn check(&self) {
+    fn check(&mut self) {
         if self.recorder.is_truncated() || self.cancelled() {
             self.stop.cancel();
+        }
+        if let Some((deadline, per_event)) = self.page {
+            self.calls += 1;
+            if self.calls >= CLOCK_EVERY {
+                self.calls = 0;
+                let events = u32::try_from(self.recorder.events().len()).unwrap_or(u32::MAX);
+                let writing = per_event.saturating_mul(events);
+                if Instant::now()
+                    .checked_add(writing)
+                    .is_none_or(|done| done >= deadline)
+                {
+                    self.out_of_time = true;
+                    self.stop.cancel();
+                }
+            }
         }
     }
 }
 
 impl SearchObserver for StopAtCap {
+    fn memory_bytes(&self) -> usize {
+        self.recorder.memory_bytes()
+    }
     fn wants_details(&self) -> bool {
         self.recorder.wants_details()
     }

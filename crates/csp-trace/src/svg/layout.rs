@@ -21,10 +21,21 @@ pub(crate) struct Extent {
 /// root, which is node 0 (its own `parent` entry is ignored). Siblings keep their
 /// index order from left to right; `gap` separates neighbouring boxes on a level.
 /// The leftmost box starts at `x = 0`.
+#[cfg(test)]
 pub(crate) fn tidy(parent: &[usize], extent: &[Extent], gap: f64) -> Vec<f64> {
+    tidy_until(parent, extent, gap, &|| false).unwrap_or_default()
+}
+
+/// [`tidy`], asking `stop` every 1,024 nodes: `None` once it says yes.
+pub(crate) fn tidy_until(
+    parent: &[usize],
+    extent: &[Extent],
+    gap: f64,
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<f64>> {
     let n = parent.len();
     if n == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, &p) in parent.iter().enumerate().skip(1) {
@@ -36,6 +47,9 @@ pub(crate) fn tidy(parent: &[usize], extent: &[Extent], gap: f64) -> Vec<f64> {
     let mut contour: Vec<Vec<(f64, f64)>> = vec![Vec::new(); n];
     let mut offset = vec![0.0; n];
     for v in (0..n).rev() {
+        if v % 1024 == 0 && stop() {
+            return None;
+        }
         let mut acc: Vec<(f64, f64)> = Vec::new();
         let mut placed: Vec<f64> = Vec::with_capacity(children[v].len());
         for &c in &children[v] {
@@ -76,7 +90,7 @@ pub(crate) fn tidy(parent: &[usize], extent: &[Extent], gap: f64) -> Vec<f64> {
         .map(|v| x[v] - extent[v].left)
         .fold(f64::INFINITY, f64::min);
     x.iter_mut().for_each(|xi| *xi -= min_left);
-    x
+    Some(x)
 }
 
 #[cfg(test)]

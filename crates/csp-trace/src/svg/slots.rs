@@ -35,7 +35,8 @@ pub(super) fn build<'t>(
     drawn: &'t [TraceNode],
     namer: &Namer<'_>,
     options: &SvgOptions<'_>,
-) -> Vec<Slot<'t>> {
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<Slot<'t>>> {
     let (levels, default_level) = pruning_levels(&trace.events);
     let level_of = |id: u64| -> &str {
         levels
@@ -116,6 +117,9 @@ pub(super) fn build<'t>(
         });
     }
     for (i, slot) in slots.iter_mut().enumerate() {
+        if i % 1024 == 0 && stop() {
+            return None;
+        }
         let chosen = first_child_var.get(&i).copied();
         let mut title = String::new();
         match slot.node {
@@ -221,5 +225,5 @@ pub(super) fn build<'t>(
             right: half.max(notes_w).max(star),
         };
     }
-    slots
+    Some(slots)
 }

@@ -59,8 +59,18 @@ pub fn run(a: Args) -> Outcome {
     let cancel = csp_cli::cancel_on_ctrl_c();
     let mut config = csp_cli::time_left(a.engine.config(Some(cancel.clone())), begun);
     config.limits.nodes = Some(a.engine.strategy.node_limit.unwrap_or(DEFAULT_NODE_LIMIT));
+    // The time limit covers the drawing too: the search gets nine tenths
+    // of it, and the drawing stops (no picture) if it runs past the rest.
+    let deadline = config
+        .limits
+        .time
+        .and_then(|t| std::time::Instant::now().checked_add(t));
+    config.limits.time = config.limits.time.map(|t| t - t / 10);
     let (trace, outcome) =
         tree::record(&queens, config, a.all, a.max_events).map_err(args::engine_error)?;
+    // The process ends with this command: the trace (up to millions of
+    // events) is not freed, which would delay the exit after a limit.
+    let trace: &csp_trace::Trace = Box::leak(Box::new(trace));
     if cancel.is_cancelled() {
         // Ctrl-C: no picture, and no time spent laying one out.
         csp_cli::errln!("cancelled by Ctrl-C: no picture written");
@@ -83,7 +93,22 @@ pub fn run(a: Args) -> Outcome {
         pruned_text: a.pruned_text,
         max_nodes: a.max_nodes,
     };
-    let text = tree::render(&queens, &trace, &title, &options);
+    let stop = || cancel.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    let Some(text) = tree::render_until(&queens, trace, &title, &options, &stop) else {
+        if cancel.is_cancelled() {
+            csp_cli::errln!("cancelled by Ctrl-C: no picture written");
+        } else {
+            csp_cli::errln!(
+                "stopped by the time limit while the picture was drawn: no picture written \
+                 (raise --time-limit or lower --max-nodes)"
+            );
+        }
+        return Ok(Done::Incomplete);
+    };
+    if cancel.is_cancelled() {
+        csp_cli::errln!("cancelled by Ctrl-C: no picture written");
+        return Ok(Done::Incomplete);
+    }
     match &a.output {
         Some(path) => std::fs::write(path, text.as_bytes())
             .map_err(|e| Failure::Other(format!("cannot write {}: {e}", path.display())))?,

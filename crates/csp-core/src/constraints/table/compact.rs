@@ -168,6 +168,21 @@ impl Compact {
         })
     }
 
+    /// The memory the supports take, about, in bytes.
+    pub(super) fn bytes(&self) -> usize {
+        let cols: usize = self
+            .cols
+            .iter()
+            .map(|c| 64 + c.values.len() * 8 + c.starts.len() * 4)
+            .sum();
+        cols + self.lists.len() * 16 + self.entries.len() * 16
+    }
+
+    /// The number of rows kept.
+    pub(super) fn rows(&self) -> usize {
+        self.rows
+    }
+
     /// The trailed state of the filtering: the valid rows (sparse set 0), each
     /// column's domain size at the last call (integer `c`, `-1` before the
     /// first) and values seen then (bit set `c`), and one residue per value.
