@@ -102,7 +102,18 @@ pub fn explain(src: &str, options: &Options, out: &mut dyn Write) -> Result<(), 
         cancel: options.cancel.clone(),
         ..Default::default()
     };
-    let mut t = crate::views::translate_views(&ast, &translate_options, false)?;
+    let mut t = match crate::views::translate_views(&ast, &translate_options, false) {
+        Ok(t) => t,
+        // Stopped by -t or Ctrl-C before anything was searched: no claim,
+        // as `run` answers.
+        Err(crate::TranslateError::Stopped { .. }) => {
+            return out
+                .write_all(format!("{}\n", crate::output::UNKNOWN).as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| Error::output(&e));
+        }
+        Err(e) => return Err(e.into()),
+    };
     let core = |source| {
         Error::Translate(crate::TranslateError::Core {
             source,
