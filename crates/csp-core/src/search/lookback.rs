@@ -275,16 +275,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         constraint: &Posted,
         changes: &Changes,
     ) {
-        let Some(lb) = lookback else {
-            return;
-        };
-        if changes.changed.is_empty() {
-            return;
-        }
-        Self::explain_scope(lb, domains, constraint.scope());
-        for &v in &changes.changed {
-            lb.add_reasons(v.index());
-        }
+        Self::explain_changes_by(lookback, constraint.scope(), domains, changes);
     }
 
     /// As [`explain_changes`](Self::explain_changes), with `causes` in place
@@ -350,22 +341,18 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 );
             }
             if result.is_ok() {
-                if constraints[c].pairwise().is_some() {
-                    // Removed for conflicting with the decision alone.
-                    Self::explain_changes_by(
-                        self.lookback.as_deref_mut(),
-                        &[var],
-                        &self.domains,
-                        &self.changes,
-                    );
-                } else {
-                    Self::explain_changes(
-                        self.lookback.as_deref_mut(),
-                        &self.domains,
-                        &constraints[c],
-                        &self.changes,
-                    );
-                }
+                // A pairwise constraint removed values for conflicting with
+                // the decision alone.
+                let causes = match constraints[c].pairwise() {
+                    Some(_) => std::slice::from_ref(&var),
+                    None => constraints[c].scope(),
+                };
+                Self::explain_changes_by(
+                    self.lookback.as_deref_mut(),
+                    causes,
+                    &self.domains,
+                    &self.changes,
+                );
             }
             Self::forget_changed(&mut self.changes);
             match result {

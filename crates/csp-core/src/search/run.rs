@@ -537,28 +537,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let mut out = std::mem::take(&mut self.values);
         let mut scratch = std::mem::take(&mut self.buf);
         scratch.clear();
-        if !self
+        // Past the budget the search stops (`run` sees it): the frame is
+        // pushed empty, its values not listed.
+        if self
             .domains
             .charge(listed.saturating_add(width.saturating_mul(24)))
-        {
-            // The search stops (`run` sees the budget passed): an empty frame.
-            self.values = out;
-            self.buf = scratch;
-            self.frames.push(Frame {
-                var,
-                start,
-                next: start,
-                end: start,
-                sweep: None,
-                last: None,
-                open: None,
-                binary: self.binary,
-                choice: Choice::Equal,
-                refuted: false,
-                parent,
-            });
-            return true;
-        }
         {
             let mut ctx = ValueContext {
                 domains: &mut self.domains,
@@ -569,8 +552,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 stats: &mut self.stats,
             };
             self.val_sel.order(var, &mut ctx, &mut scratch);
+            out.extend_from_slice(&scratch);
         }
-        out.extend_from_slice(&scratch);
         self.buf = scratch;
         self.values = out;
         self.frames.push(Frame {
