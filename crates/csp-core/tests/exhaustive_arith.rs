@@ -246,6 +246,36 @@ fn count_with_a_variable_value_is_sound_and_gac() {
 }
 
 #[test]
+fn count_with_a_variable_value_is_sound_and_gac_at_the_i64_edges() {
+    // A domain spans at most 2^24 values: values and counts near one edge
+    // each, the result small, at the bottom or at the top.
+    let cases: [[&[Value]; 5]; 3] = [
+        [
+            &[MAX - 1, MAX],
+            &[MAX - 2, MAX],
+            HIGH,
+            &[MAX - 1, MAX],
+            &[0, 1, 2, 3],
+        ],
+        [LOW, &[MIN, MIN + 2], &[MIN + 1], &[MIN, MIN + 1], LOW],
+        [HIGH, &[MAX - 2, MAX - 1], &[MAX], HIGH, HIGH],
+    ];
+    for relation in Relation::ALL {
+        for doms in &cases {
+            assert_trustworthy(
+                case(
+                    format!("count(x0..x2 = x3) {relation} x4 at the edges, {doms:?}"),
+                    CountVar::new(&[x(0), x(1), x(2)], x(3), relation, x(4)),
+                    doms,
+                    move |v| relates(count_of(&v[..3], v[3]), relation, big(v[4])),
+                )
+                .everywhere(Strength::Gac),
+            );
+        }
+    }
+}
+
+#[test]
 fn count_with_a_variable_value_over_shared_variables_is_sound() {
     for relation in Relation::ALL {
         // The value is one of the counted variables, the result another, and a
