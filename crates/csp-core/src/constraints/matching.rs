@@ -4,7 +4,8 @@
 //! then Kuhn's augmenting paths), the alternating graph's strongly connected
 //! components (Tarjan) and the values reachable from free values: the edges in
 //! no maximum matching are the values to remove. Every buffer lives in a
-//! per-thread scratch reused from call to call.
+//! per-thread scratch reused from call to call (but for the map that numbers
+//! values too far apart for a table).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -95,8 +96,10 @@ pub(crate) fn unsupported(
     })
 }
 
-/// Entries a large buffer is zeroed by between two questions to `stop`.
-const ZERO_CHUNK: usize = 1 << 20;
+/// Entries a large buffer is zeroed by between two questions to `stop`
+/// (a tenth of a millisecond or so: the engine reads its clock and its
+/// cancel flag once every 64 questions).
+const ZERO_CHUNK: usize = 1 << 16;
 
 impl Scratch {
     fn run(
@@ -313,10 +316,12 @@ impl Scratch {
         }
         self.fill.clear();
         self.fill.extend_from_slice(&self.rev_start);
-        // Up to one entry per edge (10^8 for 10,000 queens): zeroed a
-        // chunk at a time, asking between two.
+        // Up to one entry per edge (10^8 for 10,000 queens): allocated at
+        // once (no copy as it grows), zeroed a chunk at a time, asking
+        // between two.
         self.rev.clear();
         let len = self.rev_start[m] as usize;
+        self.rev.reserve(len);
         while self.rev.len() < len {
             if stop() {
                 return false;
