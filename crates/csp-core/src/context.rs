@@ -367,6 +367,14 @@ impl<'a> PropagationContext<'a> {
         self.domains.charge(bytes)
     }
 
+    /// The bytes of scratch memory a filter may still take within the
+    /// search's memory limit, beside the domains (what
+    /// [`charge`](Self::charge) would accept).
+    #[inline]
+    pub(crate) fn memory_left(&self) -> usize {
+        self.domains.memory_left()
+    }
+
     /// The domains and the engine's change record, borrowed together (for a
     /// filter that reads the domains while polling the limits).
     #[inline]

@@ -1,5 +1,5 @@
 //! What the memory limit charges beside the domains (issue 29): Régin's
-//! graph, each decision's list of values, the tables, an observer's
+//! graph and its list of removals, each decision's list of values, the tables, an observer's
 //! recording. Past the limit the search stops with
 //! `StopReason::MemoryLimit` (or `Solver::new` refuses), never an abort.
 
@@ -26,6 +26,34 @@ fn regin_graph_past_the_limit_stops_the_search() {
     assert!(result.solution.is_none());
     // Under the default limit the same model is solved.
     let config = Config::textbook().with_pruning(Pruning::Propagators);
+    let mut solver = Solver::new(&m, config).unwrap();
+    assert!(solver.first().solution.is_some());
+}
+
+#[test]
+fn regin_removals_past_the_limit_stop_the_search() {
+    // A Hall set of 100 variables over 0..=99 and 100 more over 0..=199:
+    // the graph (30,000 edges) takes about 260 KB, the 10,000 values it
+    // removes (each later variable loses 0..=99) 320 KB more. Under a
+    // 400 KB limit the graph fits and the list of removals does not.
+    let mut m = Model::new();
+    let mut x = m.int_var_array("h", 100, 0..=99).unwrap();
+    x.extend(m.int_var_array("y", 100, 0..=199).unwrap());
+    m.all_different(&x).unwrap();
+    let config = Config::textbook()
+        .with_pruning(Pruning::Propagators)
+        .with_memory_limit(Some(400_000));
+    let mut solver = Solver::new(&m, config).unwrap();
+    let result = solver.first();
+    assert_eq!(
+        solver.status(),
+        SearchStatus::Stopped(StopReason::MemoryLimit)
+    );
+    assert!(result.solution.is_none());
+    // With room for both, the same model is solved.
+    let config = Config::textbook()
+        .with_pruning(Pruning::Propagators)
+        .with_memory_limit(Some(2_000_000));
     let mut solver = Solver::new(&m, config).unwrap();
     assert!(solver.first().solution.is_some());
 }

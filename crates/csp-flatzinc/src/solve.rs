@@ -62,6 +62,13 @@ pub struct Options {
     /// `--nogood-limit`: the most nogoods kept (`None`: the default,
     /// [`csp_core::DEFAULT_NOGOOD_LIMIT`]).
     pub nogood_limit: Option<usize>,
+    /// For a program that ends as soon as [`run`] or [`solve`] returns
+    /// (fzn-csp): the solver, the parsed file and the translation are not
+    /// freed, and the operating system takes their memory back at the
+    /// exit. Freeing the millions of small pieces of a large model takes
+    /// tens of milliseconds, after a time limit or Ctrl-C too. Default
+    /// `false`: everything is freed (a long-running program must).
+    pub leave_memory_to_exit: bool,
 }
 
 impl Default for Options {
@@ -83,6 +90,7 @@ impl Default for Options {
             backjumping: Backjumping::None,
             nogoods: false,
             nogood_limit: None,
+            leave_memory_to_exit: false,
         }
     }
 }
@@ -257,16 +265,16 @@ pub fn solve(
         best: None,
     };
     let mut solver = Solver::with_selectors(&t.model, config, vars, vals, observer)?;
-    match t.objective {
+    let outcome = match t.objective {
         None => {
             while solver.next_solution().is_some() {}
             let stats = *solver.stats();
-            Ok(Outcome {
+            Outcome {
                 solutions: stats.solutions,
                 status: solver.status(),
                 objective: None,
                 stats,
-            })
+            }
         }
         Some((var, goal)) => {
             let optimum = solver.optimize(var, goal)?;
@@ -274,14 +282,18 @@ pub fn solve(
             if let Some(best) = reporter.best.take() {
                 (reporter.on_solution)(&best);
             }
-            Ok(Outcome {
+            Outcome {
                 solutions: optimum.stats.solutions,
                 status: optimum.status,
                 objective: optimum.objective,
                 stats: optimum.stats,
-            })
+            }
         }
+    };
+    if options.leave_memory_to_exit {
+        std::mem::forget(solver);
     }
+    Ok(outcome)
 }
 
 /// Passes solutions on as the search finds them, or keeps the last for the end.
@@ -335,6 +347,9 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
                 out.write_all(format!("{line}\n").as_bytes())
                     .and_then(|()| out.flush())
                     .map_err(|e| Error::output(&e))?;
+            }
+            if options.leave_memory_to_exit {
+                std::mem::forget(ast);
             }
             return Ok(Outcome {
                 solutions: 0,
@@ -403,6 +418,10 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(|e| Error::output(&e))?;
+    if options.leave_memory_to_exit {
+        std::mem::forget(t);
+        std::mem::forget(ast);
+    }
     Ok(outcome)
 }
 

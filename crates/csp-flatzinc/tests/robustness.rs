@@ -513,3 +513,54 @@ fn a_translation_stops_at_its_deadline_and_on_ctrl_c() {
     // Without limits the same model translates.
     assert!(translate(&ast, &TranslateOptions::default()).is_ok());
 }
+
+#[test]
+fn leaving_the_memory_to_the_exit_changes_no_output() {
+    // fzn-csp's setting: the same lines and outcome as a run that frees,
+    // for every solution, an optimum, and a translation stopped at once.
+    let sat = "var 1..3: x :: output_var;\nvar 1..3: y :: output_var;\nconstraint int_ne(x, y);\nsolve satisfy;\n";
+    let opt = "var 1..9: x :: output_var;\nconstraint int_le(x, 7);\nsolve maximize x;\n";
+    let cancelled = csp_core::CancelFlag::new();
+    cancelled.cancel();
+    let cases = [
+        (
+            sat,
+            Options {
+                all_solutions: true,
+                ..Options::default()
+            },
+        ),
+        (
+            opt,
+            Options {
+                statistics: false,
+                ..Options::default()
+            },
+        ),
+        (
+            sat,
+            Options {
+                cancel: Some(cancelled),
+                ..Options::default()
+            },
+        ),
+    ];
+    for (src, options) in cases {
+        let mut freed = Vec::new();
+        let a = run(src, &options, &mut freed).unwrap();
+        let leaving = Options {
+            leave_memory_to_exit: true,
+            ..options.clone()
+        };
+        let mut left = Vec::new();
+        let b = run(src, &leaving, &mut left).unwrap();
+        assert_eq!(
+            String::from_utf8(left).unwrap(),
+            String::from_utf8(freed).unwrap()
+        );
+        assert_eq!(
+            (a.solutions, a.status, a.objective),
+            (b.solutions, b.status, b.objective)
+        );
+    }
+}

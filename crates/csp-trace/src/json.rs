@@ -64,7 +64,11 @@ impl Trace {
     ) -> Option<String> {
         // The nodes are only needed to name the dead ends.
         let nodes: HashMap<u64, TraceNode> = match reasons {
-            Some(_) => self.nodes().into_iter().map(|n| (n.id, n)).collect(),
+            Some(_) => self
+                .nodes_until(&mut *stop)?
+                .into_iter()
+                .map(|n| (n.id, n))
+                .collect(),
             None => HashMap::new(),
         };
         #[derive(serde::Serialize)]

@@ -188,8 +188,17 @@ impl Trace {
 
     /// Counts of each kind of event.
     pub fn summary(&self) -> TraceSummary {
+        self.summary_until(&mut || false).unwrap_or_default()
+    }
+
+    /// [`summary`](Trace::summary), asking `stop` every [`POLL_EVERY`]
+    /// events: `None` once it says yes (a time limit, Ctrl-C).
+    pub fn summary_until(&self, stop: &mut dyn FnMut() -> bool) -> Option<TraceSummary> {
         let mut s = TraceSummary::default();
-        for e in &self.events {
+        for (k, e) in self.events.iter().enumerate() {
+            if k % POLL_EVERY == 0 && stop() {
+                return None;
+            }
             match e {
                 TraceEvent::Try { .. } => s.tried += 1,
                 TraceEvent::Accept { .. } => s.accepted += 1,
@@ -201,16 +210,27 @@ impl Trace {
                 TraceEvent::Select { .. } | TraceEvent::Truncated { .. } => {}
             }
         }
-        s
+        Some(s)
     }
 
     /// The tree of nodes: one entry per `Try`, with its outcome and the values
     /// pruned after it. Used by the renderers; useful for your own.
     pub fn nodes(&self) -> Vec<TraceNode> {
+        self.nodes_until(&mut || false).unwrap_or_default()
+    }
+
+    /// [`nodes`](Trace::nodes), asking `stop` every [`POLL_EVERY`] events:
+    /// `None` once it says yes (a time limit, Ctrl-C while a large trace
+    /// is read back). Build the list once and hand it to every renderer
+    /// that takes one ([`Trace::try_to_svg_of`], [`Trace::to_dot_of`]).
+    pub fn nodes_until(&self, stop: &mut dyn FnMut() -> bool) -> Option<Vec<TraceNode>> {
         let mut nodes: Vec<TraceNode> = Vec::new();
         let mut index = std::collections::HashMap::new();
         let mut root_pruned = Vec::new();
-        for e in &self.events {
+        for (k, e) in self.events.iter().enumerate() {
+            if k % POLL_EVERY == 0 && stop() {
+                return None;
+            }
             match *e {
                 TraceEvent::Try {
                     id,
@@ -284,9 +304,14 @@ impl Trace {
                 | TraceEvent::Truncated { .. } => {}
             }
         }
-        nodes
+        Some(nodes)
     }
 }
+
+/// How many events or nodes a renderer's pass reads between two questions
+/// to its `stop` (the `_until` methods): asking costs a clock read or an
+/// atomic load, and 4,096 events take well under a millisecond to read.
+pub const POLL_EVERY: usize = 4096;
 
 /// How a traced node ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

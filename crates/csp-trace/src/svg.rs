@@ -22,7 +22,7 @@ mod words;
 
 use std::fmt::{self, Write};
 
-use super::{Outcome, Trace, TraceEvent, TraceNode};
+use super::{Outcome, POLL_EVERY, Trace, TraceEvent, TraceNode};
 use csp_core::{Model, Value};
 use layout::{Extent, tidy_until};
 use marks::{
@@ -235,20 +235,34 @@ impl Trace {
     }
 
     /// [`to_svg`](Trace::to_svg), or `None` if [`SvgOptions::stop`] said to
-    /// stop while the tree was laid out or drawn.
+    /// stop while the trace was read or the tree laid out or drawn.
     pub fn try_to_svg(&self, model: &Model, options: &SvgOptions<'_>) -> Option<String> {
+        let all = self.nodes_until(&mut || options.stop.is_some_and(|s| s()))?;
+        self.try_to_svg_of(model, &all, options)
+    }
+
+    /// [`try_to_svg`](Trace::try_to_svg) with the trace's nodes already
+    /// built (`all`, from [`Trace::nodes_until`]): a caller that needs them
+    /// too (to word the dead ends, say) builds them once. Every pass over
+    /// the events or the nodes asks [`SvgOptions::stop`] every few thousand
+    /// items.
+    pub fn try_to_svg_of(
+        &self,
+        model: &Model,
+        all: &[TraceNode],
+        options: &SvgOptions<'_>,
+    ) -> Option<String> {
         let stop = || options.stop.is_some_and(|s| s());
         let namer = Namer {
             model,
             constraint_names: options.constraint_names,
             failure_names: options.failure_names,
         };
-        let all = self.nodes();
         if stop() {
             return None;
         }
         let drawn = &all[..all.len().min(options.max_nodes)];
-        let slots = build(self, drawn, &namer, options, &stop)?;
+        let (slots, summary) = build(self, drawn, &namer, options, &stop)?;
 
         let parents: Vec<usize> = slots.iter().map(|s| s.parent).collect();
         let extents: Vec<Extent> = slots.iter().map(|s| s.extent).collect();
@@ -265,7 +279,6 @@ impl Trace {
             .fold(0.0, f64::max);
 
         // The heading: title, summary, notes, legend.
-        let summary = self.summary();
         let mut head = Vec::new();
         let title = options
             .title
@@ -382,7 +395,7 @@ impl Trace {
             );
         }
         out.push_str("</g>\n");
-        self.draw_backjumps(&mut out, &slots, &xs, &level_y, &namer, options);
+        self.draw_backjumps(&mut out, &slots, &xs, &level_y, &namer, options, &stop)?;
 
         let painter = options.node_painter;
         let mut path: Vec<&TraceNode> = Vec::new();
@@ -526,6 +539,8 @@ impl Trace {
     /// which a variable ran out of values) up to the node whose value the
     /// search undoes next, labelled with the conflict set; drawn when both
     /// nodes are (the root stands for level 0). Nothing without backjumps.
+    /// `None` if `stop` said so (asked every [`POLL_EVERY`] events).
+    #[allow(clippy::too_many_arguments)]
     fn draw_backjumps(
         &self,
         out: &mut String,
@@ -534,12 +549,10 @@ impl Trace {
         level_y: &[f64],
         namer: &Namer<'_>,
         options: &SvgOptions<'_>,
-    ) {
-        let at: std::collections::HashMap<u64, usize> = slots
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.node.map_or(0, |n| n.id), i))
-            .collect();
+        stop: &dyn Fn() -> bool,
+    ) -> Option<()> {
+        // Each drawn node's slot, by node id: built at the first backjump.
+        let mut at: Option<std::collections::HashMap<u64, usize>> = None;
         let centre = |i: usize| {
             (
                 MARGIN + xs[i] + options.node_width / 2.0,
@@ -547,7 +560,10 @@ impl Trace {
             )
         };
         let mut arcs = String::new();
-        for e in &self.events {
+        for (k, e) in self.events.iter().enumerate() {
+            if k % POLL_EVERY == 0 && stop() {
+                return None;
+            }
             let TraceEvent::Backjump {
                 from,
                 to,
@@ -558,6 +574,19 @@ impl Trace {
             } = e
             else {
                 continue;
+            };
+            let at = match &mut at {
+                Some(at) => at,
+                None => {
+                    let mut index = std::collections::HashMap::new();
+                    for (i, s) in slots.iter().enumerate() {
+                        if i % POLL_EVERY == 0 && stop() {
+                            return None;
+                        }
+                        index.insert(s.node.map_or(0, |n| n.id), i);
+                    }
+                    at.insert(index)
+                }
             };
             let (Some(&a), Some(&b)) = (at.get(dead_end), at.get(target)) else {
                 continue;
@@ -585,7 +614,7 @@ impl Trace {
             );
         }
         if arcs.is_empty() {
-            return;
+            return Some(());
         }
         out.push_str(r##"<defs><marker id="jump-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#c62828"/></marker></defs>"##);
         out.push('\n');
@@ -593,6 +622,7 @@ impl Trace {
         out.push('\n');
         out.push_str(&arcs);
         out.push_str("</g>\n");
+        Some(())
     }
 }
 

@@ -112,3 +112,87 @@ fn an_svg_asked_to_stop_is_not_drawn() {
         trace.to_json_lines(&m)
     );
 }
+
+/// Counts the questions of a `stop` that always says no, then checks that a
+/// `stop` saying yes at any one of them (the first, a flag set beforehand;
+/// the last; every one between) makes `work` give up.
+fn every_question_stops(work: &dyn Fn(&dyn Fn() -> bool) -> bool) -> usize {
+    let asked = std::cell::Cell::new(0usize);
+    assert!(work(&|| {
+        asked.set(asked.get() + 1);
+        false
+    }));
+    let total = asked.get();
+    for k in 1..=total {
+        let seen = std::cell::Cell::new(0usize);
+        let done = work(&|| {
+            seen.set(seen.get() + 1);
+            seen.get() == k
+        });
+        assert!(!done, "went on after saying yes at question {k} of {total}");
+    }
+    total
+}
+
+#[test]
+fn every_pass_of_the_svg_drawing_asks_whether_to_stop() {
+    // 9-queens, all solutions, forward checking: several POLL_EVERY events.
+    let m = queens(9);
+    let trace = recorded(&m);
+    let nodes = trace.nodes();
+    assert!(
+        trace.events.len() > 3 * csp_trace::POLL_EVERY,
+        "{}",
+        trace.events.len()
+    );
+    let asked = every_question_stops(&|stop| {
+        let options = SvgOptions {
+            stop: Some(stop),
+            max_nodes: usize::MAX,
+            ..SvgOptions::default()
+        };
+        trace.try_to_svg(&m, &options).is_some()
+    });
+    // Each pass over the events (reading the nodes back, gathering the
+    // levels, solutions and counts) asks every `POLL_EVERY` events, and
+    // each pass over the nodes (slots, words, drawing) every 1,024.
+    let per_event_pass = trace.events.len().div_ceil(csp_trace::POLL_EVERY);
+    let per_node_pass = nodes.len().div_ceil(1024);
+    assert!(
+        asked >= 2 * per_event_pass + 3 * per_node_pass,
+        "{asked} questions for {} events and {} nodes",
+        trace.events.len(),
+        nodes.len()
+    );
+    // With the nodes built once by the caller, the same picture.
+    let go = || false;
+    let options = SvgOptions {
+        stop: Some(&go),
+        ..SvgOptions::default()
+    };
+    assert_eq!(
+        trace.try_to_svg_of(&m, &nodes, &options),
+        Some(trace.to_svg(&m, &SvgOptions::default()))
+    );
+}
+
+#[test]
+fn reading_the_nodes_back_counting_and_dot_ask_whether_to_stop() {
+    let m = queens(9);
+    let trace = recorded(&m);
+    let events = trace.events.len();
+    let asked = every_question_stops(&|stop| trace.nodes_until(&mut || stop()).is_some());
+    assert_eq!(asked, events.div_ceil(csp_trace::POLL_EVERY));
+    assert_eq!(trace.nodes_until(&mut || false), Some(trace.nodes()));
+    let asked = every_question_stops(&|stop| trace.summary_until(&mut || stop()).is_some());
+    assert_eq!(asked, events.div_ceil(csp_trace::POLL_EVERY));
+    assert_eq!(trace.summary_until(&mut || false), Some(trace.summary()));
+    // DOT: every 4,096 nodes, the same text when it is never told to stop.
+    let nodes = trace.nodes();
+    let asked = every_question_stops(&|stop| trace.to_dot_of(&m, &nodes, &mut || stop()).is_some());
+    assert_eq!(asked, nodes.len().div_ceil(csp_trace::POLL_EVERY));
+    assert_eq!(
+        trace.to_dot_of(&m, &nodes, &mut || false),
+        Some(trace.to_dot(&m))
+    );
+}

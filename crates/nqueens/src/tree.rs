@@ -169,18 +169,34 @@ pub fn dead_ends(queens: &Queens, trace: &Trace) -> HashMap<u64, String> {
     dead_ends_until(queens, trace, &|| false).unwrap_or_default()
 }
 
-/// [`dead_ends`], asking `stop` every 4,096 nodes; `None` once it says yes
-/// (Ctrl-C while a large trace is being explained).
+/// [`dead_ends`], asking `stop` every 4,096 events or nodes; `None` once it
+/// says yes (Ctrl-C while a large trace is being explained).
 pub fn dead_ends_until(
     queens: &Queens,
     trace: &Trace,
     stop: &dyn Fn() -> bool,
 ) -> Option<HashMap<u64, String>> {
+    let nodes = trace.nodes_until(&mut || stop())?;
+    dead_ends_of(queens, &nodes, stop)
+}
+
+/// [`dead_ends_until`] of a trace's nodes already built (`nodes`, from
+/// [`Trace::nodes_until`]), for a caller that draws them too.
+pub fn dead_ends_of(
+    queens: &Queens,
+    nodes: &[TraceNode],
+    stop: &dyn Fn() -> bool,
+) -> Option<HashMap<u64, String>> {
     if stop() {
         return None;
     }
-    let nodes = trace.nodes();
-    let index: HashMap<u64, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
+    let mut index: HashMap<u64, usize> = HashMap::with_capacity(nodes.len());
+    for (k, n) in nodes.iter().enumerate() {
+        if k % 4096 == 0 && stop() {
+            return None;
+        }
+        index.insert(n.id, k);
+    }
     let mut out = HashMap::new();
     for (k, n) in nodes.iter().enumerate() {
         if k % 4096 == 0 && stop() {
@@ -273,9 +289,8 @@ pub fn render(queens: &Queens, trace: &Trace, title: &str, options: &TreeOptions
 }
 
 /// [`render`], asking `stop` every few thousand nodes or events while the
-/// dead ends are worded and the picture is laid out and drawn (a time
-/// limit, Ctrl-C): `None` once it says yes. The DOT text is written without
-/// asking (one line a node).
+/// trace is read back, the dead ends are worded and the picture or text
+/// is laid out and written (a time limit, Ctrl-C): `None` once it says yes.
 pub fn render_until(
     queens: &Queens,
     trace: &Trace,
@@ -283,15 +298,36 @@ pub fn render_until(
     options: &TreeOptions,
     stop: &dyn Fn() -> bool,
 ) -> Option<String> {
+    let nodes = trace.nodes_until(&mut || stop())?;
+    render_nodes_until(queens, trace, &nodes, title, options, stop)
+}
+
+/// [`render_until`] of the trace's nodes already built (`nodes`, from
+/// [`Trace::nodes_until`]): one list serves the dead ends and the picture,
+/// and the caller decides when it is freed (a program that ends after
+/// drawing need not free it).
+pub fn render_nodes_until(
+    queens: &Queens,
+    trace: &Trace,
+    nodes: &[TraceNode],
+    title: &str,
+    options: &TreeOptions,
+    stop: &dyn Fn() -> bool,
+) -> Option<String> {
     let model = queens.model();
     // One rule for "why was this rejected" (see `clash`): the same words in
-    // the JSON trace, the SVG labels and tooltips, and the boards' red lines.
-    let sentences = dead_ends_until(queens, trace, stop)?;
-    let reason = |n: &TraceNode| sentences.get(&n.id).cloned();
+    // the JSON trace, the SVG labels and tooltips, and the boards' red lines
+    // (DOT names the failing constraint).
     match options.format {
-        TreeFormat::Dot => Some(trace.to_dot(model)),
-        TreeFormat::Json => trace.json_lines_until(model, Some(&reason), &mut || stop()),
+        TreeFormat::Dot => trace.to_dot_of(model, nodes, &mut || stop()),
+        TreeFormat::Json => {
+            let sentences = dead_ends_of(queens, nodes, stop)?;
+            let reason = |n: &TraceNode| sentences.get(&n.id).cloned();
+            trace.json_lines_until(model, Some(&reason), &mut || stop())
+        }
         TreeFormat::Svg => {
+            let sentences = dead_ends_of(queens, nodes, stop)?;
+            let reason = |n: &TraceNode| sentences.get(&n.id).cloned();
             let names = constraint_names(queens);
             let paint = painter::board_painter(queens);
             let mut svg = SvgOptions::default()
@@ -306,12 +342,12 @@ pub fn render_until(
             if options.boards {
                 let side = painter::board_side(queens.n());
                 svg = svg.with_node_size(side, side).with_painter(&paint);
-                let pruned = trace.summary().pruned > 0;
+                let pruned = trace.summary_until(&mut || stop())?.pruned > 0;
                 for (glyph, text) in painter::legend(pruned) {
                     svg = svg.with_legend(glyph, text);
                 }
             }
-            trace.try_to_svg(model, &svg)
+            trace.try_to_svg_of(model, nodes, &svg)
         }
     }
 }
@@ -336,6 +372,46 @@ mod tests {
         assert_eq!(names.len(), 6);
         assert_eq!(&names[..2], ["no attack 0,1", "no attack 0,2"]);
         assert_eq!(names[5], "no attack 2,3");
+    }
+
+    #[test]
+    fn every_format_stops_when_asked_and_builds_the_nodes_once() {
+        let queens = Queens::new(6, Variant::Global).unwrap();
+        let fc = Config::textbook().with_pruning(Pruning::ForwardChecking);
+        let (trace, _) = record(&queens, fc, true, 100_000).unwrap();
+        let nodes = trace.nodes();
+        for format in TreeFormat::ALL {
+            let options = TreeOptions {
+                format,
+                ..TreeOptions::default()
+            };
+            // A stop asked before the work starts (a flag set beforehand).
+            assert_eq!(render_until(&queens, &trace, "t", &options, &|| true), None);
+            // Never told to stop: the same text from the nodes built once.
+            let asked = std::cell::Cell::new(0);
+            let count = || {
+                asked.set(asked.get() + 1);
+                false
+            };
+            assert_eq!(
+                render_nodes_until(&queens, &trace, &nodes, "t", &options, &count),
+                Some(render(&queens, &trace, "t", &options)),
+                "{format:?}"
+            );
+            // A yes to any one question, the last included, stops it.
+            for k in 1..=asked.get() {
+                let seen = std::cell::Cell::new(0);
+                let at_k = || {
+                    seen.set(seen.get() + 1);
+                    seen.get() == k
+                };
+                assert_eq!(
+                    render_nodes_until(&queens, &trace, &nodes, "t", &options, &at_k),
+                    None,
+                    "{format:?}, question {k}"
+                );
+            }
+        }
     }
 
     #[test]

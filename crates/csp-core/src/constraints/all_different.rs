@@ -176,18 +176,30 @@ impl AllDifferent {
             hi = hi.max(a.max(b));
         }
         let span = usize::try_from(hi.saturating_sub(lo).saturating_add(1)).unwrap_or(usize::MAX);
-        if !ctx.charge(matching::bytes_needed(self.vars.len(), edges, span)) {
+        let graph = matching::bytes_needed(self.vars.len(), edges, span);
+        if !ctx.charge(graph) {
             return Ok(PropStatus::Unchanged);
         }
+        // The list of removals takes what the graph leaves of the limit.
+        const REMOVAL: usize = std::mem::size_of::<(usize, i128)>();
+        let room = ctx.memory_left().saturating_sub(graph) / REMOVAL;
         let mut removals = Vec::new();
         let shift = |i: usize, v: Value| self.shifted(i, v);
         let (domains, changes) = ctx.domains_and_changes();
         let mut stop = || changes.poll();
-        match matching::unsupported(&self.vars, domains, &shift, &mut stop, &mut removals) {
+        match matching::unsupported(&self.vars, domains, &shift, &mut stop, room, &mut removals) {
             Matching::Removals => {}
             Matching::Infeasible => return Err(Conflict::infeasible()),
             // The search is stopping: filtering less is always sound.
             Matching::Interrupted => return Ok(PropStatus::Unchanged),
+            // One more removal than fits: the charge fails, and the search
+            // stops on the memory limit (filtering less is sound).
+            Matching::OverBudget => {
+                let fits = ctx
+                    .charge(graph.saturating_add(room.saturating_add(1).saturating_mul(REMOVAL)));
+                debug_assert!(!fits);
+                return Ok(PropStatus::Unchanged);
+            }
         }
         // One revision per variable: the matching examined every domain.
         ctx.note_revisions(self.vars.len() as u64);

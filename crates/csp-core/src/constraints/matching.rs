@@ -4,9 +4,11 @@
 //! then Kuhn's augmenting paths), the alternating graph's strongly connected
 //! components (Tarjan) and the values reachable from free values: the edges in
 //! no maximum matching are the values to remove. Every buffer lives in a
-//! per-thread scratch reused from call to call.
+//! per-thread scratch reused from call to call (but for the map that numbers
+//! values too far apart for a table).
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use crate::{Domains, VarId};
 
@@ -18,7 +20,7 @@ const DENSE_LIMIT: i128 = 1 << 16;
 /// The buffers of one matching call.
 #[derive(Default)]
 struct Scratch {
-    /// The distinct shifted values (sorted when not dense).
+    /// The distinct shifted values, by value node.
     values: Vec<i128>,
     /// Dense indexing: node of `value - base`, or `NONE`.
     slot: Vec<u32>,
@@ -54,7 +56,8 @@ thread_local! {
 /// hold `edges` values in all, `values` of them distinct (at most), about:
 /// per edge the adjacency and the reverse adjacency (4 + 4 bytes), per
 /// node 48 bytes of bookkeeping (the value itself, the matching, the
-/// components). The list of removals it returns is not counted.
+/// components). The list of removals it returns is bounded apart (see
+/// [`unsupported`]'s `room`).
 pub(crate) fn bytes_needed(vars: usize, edges: usize, values: usize) -> usize {
     edges
         .saturating_mul(8)
@@ -69,24 +72,34 @@ pub(crate) enum Matching {
     Infeasible,
     /// The search is stopping; nothing was concluded.
     Interrupted,
+    /// More than `room` values were to be removed: nothing was concluded
+    /// (the list of removals would not fit in the memory limit).
+    OverBudget,
 }
 
 /// The (position, shifted value) pairs of `vars` (value of position `i` shifted
-/// by `shift(i, v)`) that belong to no maximum matching, pushed to `out`.
-/// `stop` is asked once per variable.
+/// by `shift(i, v)`) that belong to no maximum matching, pushed to `out`, at
+/// most `room` of them. `stop` is asked at every step: per variable while
+/// the graph is built, per step of an augmenting path, per Tarjan root.
 pub(crate) fn unsupported(
     vars: &[VarId],
     d: &Domains,
     shift: &dyn Fn(usize, i64) -> i128,
     stop: &mut dyn FnMut() -> bool,
+    room: usize,
     out: &mut Vec<(usize, i128)>,
 ) -> Matching {
     SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut s) => s.run(vars, d, shift, stop, out),
+        Ok(mut s) => s.run(vars, d, shift, stop, room, out),
         // Re-entered (a constraint filtering inside another's call): fresh buffers.
-        Err(_) => Scratch::default().run(vars, d, shift, stop, out),
+        Err(_) => Scratch::default().run(vars, d, shift, stop, room, out),
     })
 }
+
+/// Entries a large buffer is zeroed by between two questions to `stop`
+/// (a tenth of a millisecond or so: the engine reads its clock and its
+/// cancel flag once every 64 questions).
+const ZERO_CHUNK: usize = 1 << 16;
 
 impl Scratch {
     fn run(
@@ -95,6 +108,7 @@ impl Scratch {
         d: &Domains,
         shift: &dyn Fn(usize, i64) -> i128,
         stop: &mut dyn FnMut() -> bool,
+        room: usize,
         out: &mut Vec<(usize, i128)>,
     ) -> Matching {
         let n = vars.len();
@@ -167,6 +181,10 @@ impl Scratch {
                     || self.reach[n + v]
                     || self.comp[x] == self.comp[n + v];
                 if !keep {
+                    if out.len() >= room {
+                        out.clear();
+                        return Matching::OverBudget;
+                    }
                     out.push((x, self.values[v]));
                 }
             }
@@ -213,11 +231,9 @@ impl Scratch {
                 }
             }
         } else {
-            for (i, &x) in vars.iter().enumerate() {
-                self.values.extend(d.values(x).map(|v| shift(i, v)));
-            }
-            self.values.sort_unstable();
-            self.values.dedup();
+            // Values numbered as they come (no sort: one long step that
+            // could not ask `stop`).
+            let mut node_of: HashMap<i128, u32> = HashMap::new();
             for (i, &x) in vars.iter().enumerate() {
                 if stop() {
                     return false;
@@ -225,8 +241,11 @@ impl Scratch {
                 self.start.push(self.adj.len() as u32);
                 for v in d.values(x) {
                     let s = shift(i, v);
-                    let k = self.values.binary_search(&s).unwrap_or(0);
-                    self.adj.push(k as u32);
+                    let k = *node_of.entry(s).or_insert_with(|| {
+                        self.values.push(s);
+                        (self.values.len() - 1) as u32
+                    });
+                    self.adj.push(k);
                 }
             }
         }
@@ -297,8 +316,19 @@ impl Scratch {
         }
         self.fill.clear();
         self.fill.extend_from_slice(&self.rev_start);
+        // Up to one entry per edge (10^8 for 10,000 queens): allocated at
+        // once (no copy as it grows), zeroed a chunk at a time, asking
+        // between two.
         self.rev.clear();
-        self.rev.resize(self.rev_start[m] as usize, 0);
+        let len = self.rev_start[m] as usize;
+        self.rev.reserve(len);
+        while self.rev.len() < len {
+            if stop() {
+                return false;
+            }
+            let next = len.min(self.rev.len() + ZERO_CHUNK);
+            self.rev.resize(next, 0);
+        }
         for x in 0..n {
             if stop() {
                 return false;
@@ -444,6 +474,7 @@ mod tests {
                 calls += 1;
                 false
             },
+            usize::MAX,
             &mut out,
         );
         assert!(matches!(full, Matching::Removals));
@@ -460,6 +491,7 @@ mod tests {
                     seen += 1;
                     seen == k
                 },
+                usize::MAX,
                 &mut out,
             );
             assert!(matches!(r, Matching::Interrupted), "stop at poll {k}");
@@ -473,12 +505,59 @@ mod tests {
         let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
         let shift = |_: usize, v: Value| i128::from(v);
         let mut out = Vec::new();
-        let r = unsupported(&vars, &d, &shift, &mut || false, &mut out);
+        let r = unsupported(&vars, &d, &shift, &mut || false, usize::MAX, &mut out);
         assert!(matches!(r, Matching::Removals));
         out.sort();
         assert_eq!(out, [(2, 1), (2, 2)]);
         let d = Domains::new((0..3).map(|_| (0, 1, None)));
-        let r = unsupported(&vars, &d, &shift, &mut || false, &mut Vec::new());
+        let r = unsupported(
+            &vars,
+            &d,
+            &shift,
+            &mut || false,
+            usize::MAX,
+            &mut Vec::new(),
+        );
         assert!(matches!(r, Matching::Infeasible));
+    }
+
+    #[test]
+    fn the_removals_stay_within_their_room() {
+        // x2's values 1 and 2 go (a Hall set {x0, x1} over {1, 2}): two
+        // removals fit in a room of two, not in a room of one.
+        let d = Domains::new([(1, 2, None), (1, 2, None), (1, 3, None)].into_iter());
+        let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
+        let shift = |_: usize, v: Value| i128::from(v);
+        let mut out = Vec::new();
+        let r = unsupported(&vars, &d, &shift, &mut || false, 2, &mut out);
+        assert!(matches!(r, Matching::Removals));
+        assert_eq!(out.len(), 2);
+        let mut out = Vec::new();
+        let r = unsupported(&vars, &d, &shift, &mut || false, 1, &mut out);
+        assert!(matches!(r, Matching::OverBudget));
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn sparse_values_give_the_same_removals_as_dense_ones() {
+        // The same graph with values 1, 2, 3 spread 2^40 apart (numbered
+        // by a map, not a table): the same removals, the same stops.
+        let d = Domains::new([(1, 2, None), (1, 2, None), (1, 3, None)].into_iter());
+        let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
+        let spread = |_: usize, v: Value| i128::from(v) << 40;
+        let mut out = Vec::new();
+        let r = unsupported(&vars, &d, &spread, &mut || false, usize::MAX, &mut out);
+        assert!(matches!(r, Matching::Removals));
+        out.sort();
+        assert_eq!(out, [(2, 1 << 40), (2, 2 << 40)]);
+        let r = unsupported(
+            &vars,
+            &d,
+            &spread,
+            &mut || true,
+            usize::MAX,
+            &mut Vec::new(),
+        );
+        assert!(matches!(r, Matching::Interrupted));
     }
 }

@@ -263,6 +263,11 @@ impl Domains {
         true
     }
 
+    /// The bytes a [`charge`](Self::charge) may still ask for.
+    pub(crate) fn memory_left(&self) -> usize {
+        self.budget.saturating_sub(self.bytes())
+    }
+
     /// Number of variables.
     pub fn num_vars(&self) -> usize {
         self.vars.len() + self.views.len()

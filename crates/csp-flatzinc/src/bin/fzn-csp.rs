@@ -191,6 +191,8 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
         nogood_limit: cli
             .nogood_limit
             .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        // fzn-csp ends when the run does: the model is not freed.
+        leave_memory_to_exit: true,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -6,8 +6,8 @@ use std::fmt::Write;
 use super::SvgOptions;
 use super::layout::Extent;
 use super::marks::{GREY, RED, text_width};
-use super::words::{Namer, Note, pruning_levels};
-use crate::{Outcome, Trace, TraceEvent, TraceNode};
+use super::words::{Namer, Note};
+use crate::{Outcome, POLL_EVERY, Trace, TraceEvent, TraceNode, TraceSummary};
 use csp_core::Value;
 
 pub(super) const LABEL_SIZE: f64 = 12.0;
@@ -29,55 +29,96 @@ pub(super) struct Slot<'t> {
     pub extent: Extent,
 }
 
-/// The slots of the root (index 0) and of the `drawn` nodes, in visit order.
+/// What the drawing needs from the events, gathered in one pass.
+struct EventFacts<'t> {
+    /// The pruning level of each node's first pruned value.
+    levels: HashMap<u64, &'t str>,
+    /// The level of the trace's first pruned value (or "propagation").
+    default_level: &'t str,
+    root_select: Option<&'t [(usize, f64)]>,
+    root_solution: bool,
+    root_pruned: Vec<(usize, Value, Option<usize>)>,
+    solution_values: HashMap<u64, &'t [Value]>,
+    summary: TraceSummary,
+}
+
+/// Reads the events once, asking `stop` every [`POLL_EVERY`] events.
+fn gather<'t>(events: &'t [TraceEvent], stop: &dyn Fn() -> bool) -> Option<EventFacts<'t>> {
+    let mut f = EventFacts {
+        levels: HashMap::new(),
+        default_level: "propagation",
+        root_select: None,
+        root_solution: false,
+        root_pruned: Vec::new(),
+        solution_values: HashMap::new(),
+        summary: TraceSummary::default(),
+    };
+    let mut first_level = None;
+    for (k, e) in events.iter().enumerate() {
+        if k % POLL_EVERY == 0 && stop() {
+            return None;
+        }
+        let s = &mut f.summary;
+        match e {
+            TraceEvent::Try { .. } => s.tried += 1,
+            TraceEvent::Accept { .. } => s.accepted += 1,
+            TraceEvent::Reject { .. } => s.rejected += 1,
+            TraceEvent::Prune {
+                node,
+                pruning,
+                var,
+                value,
+                constraint,
+                ..
+            } => {
+                s.pruned += 1;
+                f.levels.entry(*node).or_insert(pruning.as_str());
+                first_level.get_or_insert(pruning.as_str());
+                if *node == 0 {
+                    f.root_pruned.push((*var, *value, *constraint));
+                }
+            }
+            TraceEvent::Solution { node, values } => {
+                s.solutions += 1;
+                f.root_solution |= *node == 0;
+                f.solution_values.insert(*node, values.as_slice());
+            }
+            TraceEvent::Backtrack { .. } => s.backtracks += 1,
+            TraceEvent::Backjump { .. } => s.backjumps += 1,
+            TraceEvent::Select {
+                parent: 0,
+                candidates,
+                ..
+            } if f.root_select.is_none() => f.root_select = Some(candidates.as_slice()),
+            TraceEvent::Select { .. } | TraceEvent::Truncated { .. } => {}
+        }
+    }
+    if let Some(level) = first_level {
+        f.default_level = level;
+    }
+    Some(f)
+}
+
+/// The slots of the root (index 0) and of the `drawn` nodes, in visit order,
+/// and the counts of the events; `None` if `stop` said so (asked every
+/// [`POLL_EVERY`] events and every 1,024 nodes).
 pub(super) fn build<'t>(
     trace: &Trace,
     drawn: &'t [TraceNode],
     namer: &Namer<'_>,
     options: &SvgOptions<'_>,
     stop: &dyn Fn() -> bool,
-) -> Option<Vec<Slot<'t>>> {
-    let (levels, default_level) = pruning_levels(&trace.events);
-    let level_of = |id: u64| -> &str {
-        levels
-            .get(&id)
-            .map(String::as_str)
-            .unwrap_or(default_level.as_str())
-    };
-    let root_select = trace.events.iter().find_map(|e| match e {
-        TraceEvent::Select {
-            parent: 0,
-            candidates,
-            ..
-        } => Some(candidates.clone()),
-        _ => None,
-    });
-    let root_solution = trace
-        .events
-        .iter()
-        .any(|e| matches!(e, TraceEvent::Solution { node: 0, .. }));
-    let root_pruned: Vec<(usize, Value, Option<usize>)> = trace
-        .events
-        .iter()
-        .filter_map(|e| match *e {
-            TraceEvent::Prune {
-                node: 0,
-                var,
-                value,
-                constraint,
-                ..
-            } => Some((var, value, constraint)),
-            _ => None,
-        })
-        .collect();
-    let solution_values: HashMap<u64, &[Value]> = trace
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            TraceEvent::Solution { node, values } => Some((*node, values.as_slice())),
-            _ => None,
-        })
-        .collect();
+) -> Option<(Vec<Slot<'t>>, TraceSummary)> {
+    let EventFacts {
+        levels,
+        default_level,
+        root_select,
+        root_solution,
+        root_pruned,
+        solution_values,
+        summary,
+    } = gather(&trace.events, stop)?;
+    let level_of = |id: u64| -> &str { levels.get(&id).copied().unwrap_or(default_level) };
 
     // Slots: the root, then the drawn nodes in visit order.
     let mut slot_of: HashMap<u64, usize> = HashMap::new();
@@ -97,7 +138,10 @@ pub(super) fn build<'t>(
             right: 0.0,
         },
     });
-    for n in drawn {
+    for (k, n) in drawn.iter().enumerate() {
+        if k % 1024 == 0 && stop() {
+            return None;
+        }
         let parent = slot_of.get(&n.parent).copied().unwrap_or(0);
         first_child_var.entry(parent).or_insert(n.var);
         slot_of.insert(n.id, slots.len());
@@ -128,10 +172,7 @@ pub(super) fn build<'t>(
                 if !root_pruned.is_empty() {
                     slot.notes = namer.pruned(&root_pruned, level_of(0), "before any decision");
                 }
-                if let Some(why) = root_select
-                    .as_deref()
-                    .and_then(|c| namer.selection(c, chosen))
-                {
+                if let Some(why) = root_select.and_then(|c| namer.selection(c, chosen)) {
                     let _ = write!(title, "\n{why}");
                 }
                 if root_solution {
@@ -225,5 +266,5 @@ pub(super) fn build<'t>(
             right: half.max(notes_w).max(star),
         };
     }
-    Some(slots)
+    Some((slots, summary))
 }

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::FailureNamer;
 use super::marks::{GREY, Num};
-use crate::{Outcome, TraceEvent, TraceNode};
+use crate::{Outcome, TraceNode};
 use csp_core::{ConstraintId, Model, Value, VarId};
 
 /// One line of small text hanging under a node.
@@ -187,18 +187,4 @@ impl Namer<'_> {
         }
         Some(text)
     }
-}
-
-/// The pruning level of each node's propagation, and the level seen first (for
-/// dead ends with nothing pruned).
-pub(super) fn pruning_levels(events: &[TraceEvent]) -> (HashMap<u64, String>, String) {
-    let mut levels = HashMap::new();
-    let mut first = None;
-    for e in events {
-        if let TraceEvent::Prune { node, pruning, .. } = e {
-            levels.entry(*node).or_insert_with(|| pruning.clone());
-            first.get_or_insert_with(|| pruning.clone());
-        }
-    }
-    (levels, first.unwrap_or_else(|| "propagation".to_string()))
 }

@@ -122,6 +122,24 @@ pub fn run(a: Args) -> Outcome {
     let cancel = csp_cli::cancel_on_ctrl_c();
     // Ctrl-C, or the time limit passed: no page (asked while it is built).
     let stop = || cancel.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    // The same question while the dead ends are worded, but a yes ends the
+    // program there and then: the half-built lists of nodes and sentences
+    // (millions of small allocations) are not freed, which would take
+    // longer than the stop itself.
+    let end_on_stop = || {
+        if stop() {
+            if cancel.is_cancelled() {
+                csp_cli::errln!("cancelled by Ctrl-C: no page written");
+            } else {
+                csp_cli::errln!(
+                    "stopped by the time limit while the page was written: no page written \
+                     (raise --time-limit or lower --limit-events)"
+                );
+            }
+            std::process::exit(1);
+        }
+        false
+    };
     // Each recording's share of the memory limit, in events.
     let by_memory = usize::try_from(a.memory_limit / BYTES_PER_EVENT / entries.len().max(1) as u64)
         .unwrap_or(usize::MAX);
@@ -213,7 +231,7 @@ pub fn run(a: Args) -> Outcome {
             run.painter_data = Some(r.painter_data.clone());
             // The same sentence for each dead end as `trace` and `tree`.
             if let Built::Queens(queens) = &r.built {
-                run.reasons = nqueens::tree::dead_ends_until(queens, &r.trace, &stop);
+                run.reasons = nqueens::tree::dead_ends_until(queens, &r.trace, &end_on_stop);
             }
             run
         })

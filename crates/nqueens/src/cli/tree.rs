@@ -93,17 +93,24 @@ pub fn run(a: Args) -> Outcome {
         pruned_text: a.pruned_text,
         max_nodes: a.max_nodes,
     };
-    let stop = || cancel.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
-    let Some(text) = tree::render_until(&queens, trace, &title, &options, &stop) else {
-        if cancel.is_cancelled() {
-            csp_cli::errln!("cancelled by Ctrl-C: no picture written");
-        } else {
-            csp_cli::errln!(
-                "stopped by the time limit while the picture was drawn: no picture written \
-                 (raise --time-limit or lower --max-nodes)"
-            );
+    // Asked every few thousand events or nodes while the picture is drawn.
+    // Once the limit or Ctrl-C comes, the program ends there: what the
+    // drawing built so far (hundreds of thousands of strings for a large
+    // tree) is not freed, which would take longer than the stop itself.
+    let stop = || {
+        if cancel.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            no_picture(cancel.is_cancelled());
         }
-        return Ok(Done::Incomplete);
+        false
+    };
+    // Nor is the list of its nodes, read back once for the whole drawing.
+    let drawn = trace.nodes_until(&mut || stop()).and_then(|nodes| {
+        let nodes: &[csp_trace::TraceNode] = Vec::leak(nodes);
+        tree::render_nodes_until(&queens, trace, nodes, &title, &options, &stop)
+    });
+    // `stop` never says yes (it ends the program instead).
+    let Some(text) = drawn else {
+        no_picture(cancel.is_cancelled())
     };
     if cancel.is_cancelled() {
         csp_cli::errln!("cancelled by Ctrl-C: no picture written");
@@ -144,4 +151,18 @@ pub fn run(a: Args) -> Outcome {
         }
         None => Done::Complete,
     })
+}
+
+/// Says why no picture is written and ends the program (status 1, as for
+/// any stopped run) without freeing what was built.
+fn no_picture(cancelled: bool) -> ! {
+    if cancelled {
+        csp_cli::errln!("cancelled by Ctrl-C: no picture written");
+    } else {
+        csp_cli::errln!(
+            "stopped by the time limit while the picture was drawn: no picture written \
+             (raise --time-limit or lower --max-nodes)"
+        );
+    }
+    std::process::exit(1)
 }
