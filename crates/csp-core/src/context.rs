@@ -91,8 +91,8 @@ impl Changes {
     }
 
     #[inline]
-    fn note(&mut self, var: VarId, removed: u32, events: u8) {
-        self.pruned += u64::from(removed);
+    fn note(&mut self, var: VarId, removed: u64, events: u8) {
+        self.pruned = self.pruned.saturating_add(removed);
         if self.track_changed {
             let v = var.index();
             self.events[v] |= events;
@@ -437,7 +437,7 @@ impl<'a> PropagationContext<'a> {
     /// base for a view (its watches are the base's): a view with a negative
     /// scale moves the base's opposite bound, so `MIN` and `MAX` swap.
     #[inline(always)]
-    fn note_base(&mut self, var: VarId, removed: u32, events: u8) {
+    fn note_base(&mut self, var: VarId, removed: u64, events: u8) {
         match self.domains.view_of(var) {
             None => self.changes.note(var, removed, events),
             Some(view) => {
@@ -453,7 +453,7 @@ impl<'a> PropagationContext<'a> {
         &mut self,
         var: VarId,
         (len_before, lo, hi): (usize, Value, Value),
-        result: Result<u32, Wipeout>,
+        result: Result<u64, Wipeout>,
     ) -> Result<bool, Conflict> {
         match result {
             Ok(0) => Ok(false),
@@ -474,7 +474,7 @@ impl<'a> PropagationContext<'a> {
                 Ok(true)
             }
             Err(Wipeout) => {
-                self.changes.pruned += len_before as u64;
+                self.changes.pruned = self.changes.pruned.saturating_add(len_before as u64);
                 Err(Conflict::wipeout(var))
             }
         }
@@ -565,6 +565,40 @@ impl<'a> PropagationContext<'a> {
         self.finish(var, shape, r)
     }
 
+    /// Removes every value of `a..=b` from `var`. `Ok(true)` if anything was
+    /// removed. On a wide variable this costs one hole per run of values
+    /// removed, whatever the width of the range.
+    pub fn remove_range(&mut self, var: VarId, a: Value, b: Value) -> Result<bool, Conflict> {
+        let shape = self.shape_before(var);
+        let before = self.record_before(var);
+        let r = self.domains.remove_range(var, a, b);
+        self.record_after(var, before);
+        self.finish(var, shape, r)
+    }
+
+    /// Keeps the values of `var` that are in `sorted` (increasing), like
+    /// [`retain`](Self::retain) with a binary search, but on a domain of any
+    /// size: the bounds move to the list's ends, and each gap between two
+    /// listed values goes as one range.
+    pub fn retain_sorted(&mut self, var: VarId, sorted: &[Value]) -> Result<bool, Conflict> {
+        if (self.domains.len(var) as u64) <= crate::MAX_DOMAIN_WIDTH {
+            return self.retain(var, |_, v| sorted.binary_search(&v).is_ok());
+        }
+        let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {
+            return self
+                .remove_above(var, Value::MIN)
+                .and(self.remove_below(var, Value::MAX));
+        };
+        let mut changed = self.remove_below(var, first)?;
+        changed |= self.remove_above(var, last)?;
+        for w in sorted.windows(2) {
+            if w[1] > w[0].saturating_add(1) {
+                changed |= self.remove_range(var, w[0] + 1, w[1] - 1)?;
+            }
+        }
+        Ok(changed)
+    }
+
     /// Reduces `var` to the single value `value` (a conflict if it is not there).
     pub fn fix(&mut self, var: VarId, value: Value) -> Result<bool, Conflict> {
         let shape = self.shape_before(var);
@@ -576,11 +610,20 @@ impl<'a> PropagationContext<'a> {
 
     /// Keeps the values of `var` for which `keep(domains, value)` is true. The
     /// closure sees the domains as they were when `retain` was called.
+    ///
+    /// A domain of more than [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH)
+    /// values (a wide variable's) is not walked: only its bounds move, past
+    /// at most [`WIDE_BOUND_STEPS`] values at each end that `keep` refuses
+    /// (bounds reasoning; the values left inside are tested again when the
+    /// domain is small enough, or fixed).
     pub fn retain(
         &mut self,
         var: VarId,
         mut keep: impl FnMut(&Domains, Value) -> bool,
     ) -> Result<bool, Conflict> {
+        if self.domains.len(var) as u64 > crate::MAX_DOMAIN_WIDTH {
+            return self.retain_bounds(var, keep);
+        }
         let doomed: SmallVec<[Value; 16]> = self
             .domains
             .values(var)
@@ -593,9 +636,47 @@ impl<'a> PropagationContext<'a> {
         Ok(changed)
     }
 
+    /// [`retain`](Self::retain) for a domain too large to walk: the bounds
+    /// move to the first and last values `keep` accepts among at most
+    /// [`WIDE_BOUND_STEPS`] from each end.
+    #[cold]
+    #[inline(never)]
+    fn retain_bounds(
+        &mut self,
+        var: VarId,
+        mut keep: impl FnMut(&Domains, Value) -> bool,
+    ) -> Result<bool, Conflict> {
+        let d = &*self.domains;
+        let (mut lo, mut hi) = (Some(d.min(var)), Some(d.max(var)));
+        for _ in 0..WIDE_BOUND_STEPS {
+            match lo {
+                Some(v) if !keep(d, v) => lo = d.next_value(var, v),
+                _ => break,
+            }
+        }
+        let Some(lo) = lo else {
+            // Every value was refused.
+            return self
+                .remove_above(var, Value::MIN)
+                .and(self.remove_below(var, Value::MAX));
+        };
+        for _ in 0..WIDE_BOUND_STEPS {
+            match hi {
+                Some(v) if v > lo && !keep(d, v) => hi = d.prev_value(var, v),
+                _ => break,
+            }
+        }
+        let hi = hi.unwrap_or(lo);
+        let mut changed = self.remove_below(var, lo)?;
+        changed |= self.remove_above(var, hi)?;
+        Ok(changed)
+    }
+
     /// Keeps the values `w` of `var` for which `test` holds while `var` is
     /// temporarily fixed to `w` (every other domain as it is). This is how the
     /// generic forward checking asks [`Constraint::promising`] about each value.
+    /// A domain of more than [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH)
+    /// values only has its bounds probed, as in [`retain`](Self::retain).
     ///
     /// [`Constraint::promising`]: crate::Constraint::promising
     pub fn retain_probing(
@@ -608,7 +689,18 @@ impl<'a> PropagationContext<'a> {
         let shape = self.domains.shape(var);
         let mut saved = std::mem::take(&mut self.changes.scratch);
         self.domains.save_words(var, &mut saved);
-        let candidates: SmallVec<[Value; 16]> = self.domains.values(var).collect();
+        let candidates: SmallVec<[Value; 16]> =
+            if self.domains.len(var) as u64 > crate::MAX_DOMAIN_WIDTH {
+                // The first and last values, from each end until one passes.
+                let d = &*self.domains;
+                let up = std::iter::successors(Some(d.min(var)), |&v| d.next_value(var, v));
+                let down = std::iter::successors(Some(d.max(var)), |&v| d.prev_value(var, v));
+                up.take(WIDE_BOUND_STEPS)
+                    .chain(down.take(WIDE_BOUND_STEPS))
+                    .collect()
+            } else {
+                self.domains.values(var).collect()
+            };
         let mut doomed: SmallVec<[Value; 16]> = SmallVec::new();
         for w in candidates {
             self.domains.overwrite_fixed(var, w);
@@ -634,6 +726,10 @@ impl Deref for PropagationContext<'_> {
         self.domains
     }
 }
+
+/// How many values at each end of a domain too large to walk
+/// ([`PropagationContext::retain`]) are tested before its bound stays.
+pub const WIDE_BOUND_STEPS: usize = 64;
 
 /// The number of bits set in `words`.
 pub(crate) fn count_bits(words: &[u64]) -> u64 {

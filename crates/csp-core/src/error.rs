@@ -100,6 +100,26 @@ pub enum CspError {
         /// Why not, and what works instead.
         reason: String,
     },
+    /// A textbook pruning level (below `propagators`) was asked to search a
+    /// model with a wide variable: those levels test values one by one.
+    #[error(
+        "variable {var}: domain {min}..={max} has {width} values, too many for pruning level \
+         {level}, which tests values one by one (at most {limit}); use propagators"
+    )]
+    TooWideForLevel {
+        /// The variable's name (or `#index`).
+        var: String,
+        /// Smallest declared value.
+        min: Value,
+        /// Largest declared value.
+        max: Value,
+        /// Number of declared values.
+        width: u128,
+        /// The pruning level asked for.
+        level: crate::Pruning,
+        /// [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH).
+        limit: u64,
+    },
     /// Any other invalid argument, described in words.
     #[error("{context}: {message}")]
     InvalidArgument {

@@ -268,7 +268,7 @@ pub use constraints::{
     Automaton, Circuit, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse, LexLessEq,
     Regular,
 };
-pub use context::PropagationContext;
+pub use context::{PropagationContext, WIDE_BOUND_STEPS};
 pub use domains::{DEFAULT_LAZY_BITS_ABOVE, DomainValues, Domains};
 pub use error::CspError;
 pub use expr::{LinExpr, LinRelation, Post};

@@ -10,9 +10,14 @@ use crate::{Constraint, ConstraintId, CspError, Domain, Domains, Propagation, Va
 mod groups;
 mod views;
 
-/// The largest number of values (from the smallest to the largest declared value)
-/// one variable's domain may span: 2^24. Domains are bitsets, so a variable costs
-/// one bit per value of its span.
+/// The largest number of values (from the smallest to the largest declared
+/// value) a variable may span and still be kept as a bitset: 2^24. A wider
+/// variable is *wide*: the store keeps its bounds and a sorted list of the
+/// ranges of values it lost (holes), never one bit per value, so it costs
+/// memory in proportion to its holes. Any span up to the whole of `i64` may
+/// be declared. A view `a · x + c` with `|a| > 1` lists its values, so the
+/// base's declared domain may have at most this many
+/// ([`CspError::DomainTooWide`] otherwise).
 pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
 
 /// A declared variable.
@@ -138,7 +143,8 @@ impl std::fmt::Debug for Model {
     }
 }
 
-/// Refuses a variable wider than [`MAX_DOMAIN_WIDTH`] values (`label` names it).
+/// Refuses a listed domain of more than [`MAX_DOMAIN_WIDTH`] values from
+/// `min` to `max` (`label` names it).
 fn check_width(min: Value, max: Value, label: impl FnOnce() -> String) -> Result<(), CspError> {
     let width = (i128::from(max) - i128::from(min) + 1) as u128;
     if width > u128::from(MAX_DOMAIN_WIDTH) {
@@ -154,6 +160,32 @@ fn check_width(min: Value, max: Value, label: impl FnOnce() -> String) -> Result
 }
 
 impl Model {
+    /// Refuses a variable of more than [`MAX_DOMAIN_WIDTH`] values for a
+    /// textbook pruning level, which tests values one by one.
+    pub(crate) fn check_narrow(&self, level: crate::Pruning) -> Result<(), CspError> {
+        for (i, d) in self.vars.iter().enumerate() {
+            if d.view.is_some() {
+                continue;
+            }
+            let Some((min, max)) = d.domain.bounds() else {
+                continue;
+            };
+            // A list of few values over a wide span is walked value by value.
+            let width = d.domain.len();
+            if width > u128::from(MAX_DOMAIN_WIDTH) {
+                return Err(CspError::TooWideForLevel {
+                    var: self.var_name(VarId::new(i)),
+                    min,
+                    max,
+                    width,
+                    level,
+                    limit: MAX_DOMAIN_WIDTH,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// An empty model.
     pub fn new() -> Self {
         Model::default()
@@ -171,10 +203,9 @@ impl Model {
             name.clone()
                 .unwrap_or_else(|| format!("#{}", self.vars.len()))
         };
-        let Some((min, max)) = domain.bounds() else {
+        if domain.bounds().is_none() {
             return Err(CspError::EmptyDomain { var: label() });
-        };
-        check_width(min, max, label)?;
+        }
         let decl = VarDecl {
             name,
             domain,
@@ -204,7 +235,9 @@ impl Model {
     /// A new integer variable with the given domain: a range such as `-3..=7`, or an
     /// explicit set such as `[1, 4, 9]` or a `Vec<Value>`.
     ///
-    /// Fails if the domain is empty or spans more than [`MAX_DOMAIN_WIDTH`] values.
+    /// Fails if the domain is empty. A range may span any part of `i64`,
+    /// the whole of it included (a range wider than [`MAX_DOMAIN_WIDTH`]
+    /// values is kept as bounds and holes, not bits).
     pub fn int_var(&mut self, domain: impl Into<Domain>) -> Result<VarId, CspError> {
         self.declare(None, domain.into())
     }
@@ -647,25 +680,33 @@ mod tests {
     }
 
     #[test]
-    fn too_wide_domain_is_an_error() {
+    fn any_span_of_i64_is_a_domain() {
         let mut m = Model::new();
-        let e = m.int_var(0..=(MAX_DOMAIN_WIDTH as Value)).unwrap_err();
-        assert!(matches!(e, CspError::DomainTooWide { .. }), "{e}");
-        let e = m.int_var(Value::MIN..=Value::MAX).unwrap_err();
-        assert!(matches!(e, CspError::DomainTooWide { .. }), "{e}");
-        assert!(m.int_var(0..=(MAX_DOMAIN_WIDTH as Value - 1)).is_ok());
-        let e = m
-            .named_int_var("w", 0..=(MAX_DOMAIN_WIDTH as Value))
-            .unwrap_err();
+        let x = m.int_var(0..=(MAX_DOMAIN_WIDTH as Value)).unwrap();
+        let all = m.int_var(Value::MIN..=Value::MAX).unwrap();
+        let ends = m.int_var([Value::MIN, 0, Value::MAX]).unwrap();
+        let s = crate::Solver::new(&m, crate::Config::default()).unwrap();
+        let d = s.domains();
+        assert_eq!(d.len(x), MAX_DOMAIN_WIDTH as usize + 1);
+        // 2^64 values: the size saturates.
+        assert_eq!(
+            (d.min(all), d.max(all), d.len(all)),
+            (Value::MIN, Value::MAX, usize::MAX)
+        );
+        assert_eq!(
+            d.values(ends).collect::<Vec<_>>(),
+            [Value::MIN, 0, Value::MAX]
+        );
+        assert!(!d.contains(ends, 1) && d.contains(ends, 0));
+        assert_eq!(d.next_value(ends, Value::MIN), Some(0));
+        assert_eq!(d.prev_value(ends, Value::MAX), Some(0));
+        // A view that lists its values may not list more than the limit.
+        let e = m.scale_view(x, 2).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "variable w: domain 0..=16777216 spans 16777217 values, more than the limit of 16777216"
+            "variable view: domain 0..=33554432 spans 33554433 values, more than the limit of 16777216"
         );
-        let e = m.int_var(Value::MIN..=Value::MAX).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "variable #1: domain -9223372036854775808..=9223372036854775807 spans 18446744073709551616 values, more than the limit of 16777216"
-        );
+        assert!(m.offset_view(all, 0).is_ok() && m.minus_view(x).is_ok());
     }
 
     #[test]
@@ -767,8 +808,6 @@ mod tests {
     #[test]
     fn linear_that_could_overflow_is_refused() {
         let mut m = Model::new();
-        let x = m.int_var([Value::MIN, Value::MAX]).unwrap_err();
-        assert!(matches!(x, CspError::DomainTooWide { .. }));
         let x = m.int_var([Value::MAX - 1, Value::MAX]).unwrap();
         let e = m
             .linear(&[Value::MAX; 8], &[x; 8], Relation::Le, 0)

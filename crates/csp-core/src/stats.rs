@@ -16,7 +16,7 @@ use std::time::Duration;
 /// | `checks` | calls of a constraint's `promising` or `check` by the engine | |
 /// | `propagations` | calls of a constraint's `propagate` | `propagations` (`checks + propagations`) |
 /// | `revisions` | revisions: one variable's domain examined by one constraint in order to remove values from it, whether or not any goes; every built-in constraint counts one per variable it filters per call, and none for a call that only tests fixed values, so the figure compares across models (8-queens under `fc`: 3,414 on the pairwise model, 13,442 on the global one, whose three constraints each revise every undecided row) | |
-/// | `pruned` | values removed from domains by propagation (not counting decisions) | |
+/// | `pruned` | values removed from domains by propagation (not counting decisions; saturates at 2^64 - 1, which wide domains can pass) | |
 /// | `peak_depth` | the most decisions open at once: variables assigned by decisions, plus domain splits whose two halves are not both explored | `peakDepth` |
 /// | `backjumps` | dead ends after which the search went back more than one level ([`Backjumping`](crate::Backjumping)) | `backjumps` (printed when not 0) |
 /// | `levels_jumped` | decisions skipped by those backjumps, in total (a jump from level 7 to level 3 skips 3) | `levelsJumped` (printed when not 0) |
@@ -124,7 +124,7 @@ impl SearchStats {
         self.checks += other.checks;
         self.propagations += other.propagations;
         self.revisions += other.revisions;
-        self.pruned += other.pruned;
+        self.pruned = self.pruned.saturating_add(other.pruned);
         self.peak_depth = self.peak_depth.max(other.peak_depth);
         self.restarts += other.restarts;
         self.backjumps += other.backjumps;

@@ -46,8 +46,8 @@ pub const MAX_PAIRWISE_N: usize = 500;
 
 /// The largest board the global model accepts. The engine stores every domain
 /// as a bitset with an undo stamp per word, `n^2 / 4` bytes in all (25 MB at
-/// `n = 10_000`); csp-core's own bound, a domain 2^24 values wide, would need
-/// terabytes long before it is reached. Larger boards: use the constructive
+/// `n = 10_000`); those bits, not csp-core's (which keeps a domain of more
+/// than 2^24 values as bounds and holes), are the bound. Larger boards: use the constructive
 /// placement ([`construct`](crate::construct::construct)).
 pub const MAX_GLOBAL_N: usize = 10_000;
 

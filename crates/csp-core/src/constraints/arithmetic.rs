@@ -240,7 +240,7 @@ impl Func {
                 }
             }
         }
-        changed |= ctx.retain(z, |_, c| zs.binary_search(&c).is_ok())?;
+        changed |= ctx.retain_sorted(z, &zs)?;
         let fixed = self.scope.iter().all(|&v| ctx.is_fixed(v));
         // Where two of x, y, z are views of one variable, narrowing one may
         // have moved another: entailed only if the values left agree.

@@ -150,18 +150,15 @@ impl Constraint for VarElement {
 
     fn promising(&self, d: &Domains) -> bool {
         let (index, result) = (self.scope[0], self.scope[1]);
-        d.values(index).any(|i| {
-            self.item(i)
-                .is_some_and(|x| d.values(x).any(|v| d.contains(result, v)))
-        })
+        d.values(index)
+            .any(|i| self.item(i).is_some_and(|x| d.may_share_value(x, result)))
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let (index, result) = (self.scope[0], self.scope[1]);
         ctx.note_revision();
         let mut changed = ctx.retain(index, |d, i| {
-            self.item(i)
-                .is_some_and(|x| d.values(x).any(|v| d.contains(result, v)))
+            self.item(i).is_some_and(|x| d.may_share_value(x, result))
         })?;
         ctx.note_revision();
         let items: SmallVec<[VarId; 16]> = ctx.values(index).filter_map(|i| self.item(i)).collect();

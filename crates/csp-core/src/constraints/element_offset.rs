@@ -134,7 +134,7 @@ impl OffsetElement {
             Some(Entry::Const(v)) if i == r => v == index,
             Some(Entry::Const(v)) => d.contains(r, v),
             Some(Entry::Var(x)) if i == r => d.contains(x, index),
-            Some(Entry::Var(x)) => d.values(x).any(|v| d.contains(r, v)),
+            Some(Entry::Var(x)) => d.may_share_value(x, r),
         }
     }
 }

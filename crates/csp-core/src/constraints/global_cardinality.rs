@@ -103,7 +103,12 @@ impl GlobalCardinality {
         let (mut outside, mut only_outside) = (0, 0);
         for &x in self.vars() {
             let (mut inside, mut other) = (false, false);
-            for v in d.values(x) {
+            if d.len(x) as u64 > crate::MAX_DOMAIN_WIDTH {
+                // Too many values to walk: it may take one of `values` or
+                // another (only the "at least" bound counts it).
+                (inside, other) = (true, true);
+            }
+            for v in d.values(x).take(if inside { 0 } else { usize::MAX }) {
                 if self.sorted.binary_search(&v).is_ok() {
                     inside = true;
                 } else {

@@ -314,7 +314,7 @@ impl Constraint for Regular {
                 let keep = &s.symbols[s.starts[i]..end];
                 // Every kept symbol is in the domain: equal sizes, nothing to remove.
                 if keep.len() < ctx.len(x) {
-                    changed |= ctx.retain(x, |_, v| keep.binary_search(&v).is_ok())?;
+                    changed |= ctx.retain_sorted(x, keep)?;
                 }
             }
             Ok(changed)

@@ -308,7 +308,7 @@ impl Table {
             s.dedup();
             if s.len() < ctx.len(x) {
                 let s = s.clone();
-                changed |= ctx.retain(x, |_, v| s.binary_search(&v).is_ok())?;
+                changed |= ctx.retain_sorted(x, &s)?;
             }
         }
         let product: u128 = self

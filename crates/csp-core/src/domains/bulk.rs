@@ -129,7 +129,7 @@ impl Domains {
                 }
                 removed += 1;
                 let v = VarId::new(e.var as usize);
-                if let Err(Wipeout) = self.take_bit(v, i, old, bit, offset as u32) {
+                if let Err(Wipeout) = self.take_bit(v, i, old, bit, offset) {
                     return Err((v, removed));
                 }
             }

@@ -20,7 +20,7 @@ impl Domains {
     /// Saves variable `v`'s shape on the trail (an interval's changes), the
     /// first time it changes at this level (a stamp per variable, as for words).
     #[inline]
-    fn save_shape(&mut self, v: usize) {
+    pub(super) fn save_shape(&mut self, v: usize) {
         self.changed.note(v);
         if self.shape_saved_at[v] != self.stamp {
             self.shape_saved_at[v] = self.stamp;
@@ -35,18 +35,18 @@ impl Domains {
 
     /// Sets interval `v` to `lo..=hi` (offsets), or empty if `lo > hi`;
     /// returns the number of values removed.
-    fn set_interval(&mut self, v: usize, lo: i64, hi: i64) -> Result<u32, Wipeout> {
+    fn set_interval(&mut self, v: usize, lo: i64, hi: i64) -> Result<u64, Wipeout> {
         self.save_shape(v);
         let before = self.vars[v].now.size;
         if lo > hi {
             self.vars[v].now.size = 0;
             return Err(Wipeout);
         }
-        let size = (hi - lo + 1) as u32;
+        let size = (hi - lo + 1) as u64;
         self.vars[v].now = Shape {
             size,
-            lo: lo as u32,
-            hi: hi as u32,
+            lo: lo as u64,
+            hi: hi as u64,
         };
         Ok(before - size)
     }
@@ -57,8 +57,11 @@ impl Domains {
         v: usize,
         lo: Value,
         hi: Value,
-    ) -> Result<u32, Wipeout> {
+    ) -> Result<u64, Wipeout> {
         let d = self.vars[v];
+        if d.is_wide() {
+            return self.wide_narrow(v, lo, hi);
+        }
         let lo = i128::from(lo.max(d.lo())) - i128::from(d.base);
         let hi = i128::from(hi.min(d.hi())) - i128::from(d.base);
         // Both within the current bounds unless empty, so they fit.
@@ -69,7 +72,7 @@ impl Domains {
     }
 
     /// Reduces interval `v` to `value`.
-    pub(super) fn interval_assign(&mut self, v: usize, value: Value) -> Result<u32, Wipeout> {
+    pub(super) fn interval_assign(&mut self, v: usize, value: Value) -> Result<u64, Wipeout> {
         self.interval_narrow(v, value, value)
     }
 
@@ -77,7 +80,19 @@ impl Domains {
     /// or the variable gets its bits and loses one.
     pub(super) fn interval_remove(&mut self, v: usize, value: Value) -> Result<bool, Wipeout> {
         let d = self.vars[v];
-        let (lo, hi) = (i64::from(d.now.lo), i64::from(d.now.hi));
+        if d.is_wide() {
+            if value == d.lo() {
+                self.wide_narrow(v, value.saturating_add(1), d.hi())?;
+            } else if value == d.hi() {
+                self.wide_narrow(v, d.lo(), value.saturating_sub(1))?;
+            } else if self.in_hole(&d, value) {
+                return Ok(false);
+            } else {
+                self.wide_make_hole(v, value);
+            }
+            return Ok(true);
+        }
+        let (lo, hi) = (d.now.lo as i64, d.now.hi as i64);
         if value == d.lo() {
             self.set_interval(v, lo + 1, hi)?;
         } else if value == d.hi() {
@@ -99,6 +114,10 @@ impl Domains {
     pub(super) fn give_bits(&mut self, v: usize) -> bool {
         let d = self.vars[v];
         debug_assert!(d.is_interval());
+        if d.is_wide() {
+            // Never: a wide variable keeps its holes in a list.
+            return false;
+        }
         let words = (d.width as usize).div_ceil(WORD_BITS);
         let added = words * 2 * std::mem::size_of::<usize>();
         if self.bytes().saturating_add(added) > self.budget {
@@ -111,7 +130,7 @@ impl Domains {
         self.vars[v].first = first as u32;
         self.vars[v].words = words as u32;
         if d.now.size > 0 {
-            self.set_bits(v, d.now.lo, d.now.hi);
+            self.set_bits(v, d.now.lo as u32, d.now.hi as u32);
         }
         true
     }
@@ -131,7 +150,7 @@ impl Domains {
                 let first = d.first as usize;
                 self.bits[first..first + d.words as usize].fill(0);
                 if d.now.size > 0 {
-                    self.set_bits(v, d.now.lo, d.now.hi);
+                    self.set_bits(v, d.now.lo as u32, d.now.hi as u32);
                 }
             }
         }
@@ -154,10 +173,10 @@ pub(super) fn undo_shape(bits: &mut [usize], d: &mut Var, old: Shape) {
     let now = d.now;
     if !d.is_interval() && old.size > 0 && now.size > 0 {
         if old.lo < now.lo {
-            set_bits(bits, d.first as usize, old.lo, now.lo - 1);
+            set_bits(bits, d.first as usize, old.lo as u32, now.lo as u32 - 1);
         }
         if now.hi < old.hi {
-            set_bits(bits, d.first as usize, now.hi + 1, old.hi);
+            set_bits(bits, d.first as usize, now.hi as u32 + 1, old.hi as u32);
         }
     }
     d.now = old;

@@ -28,7 +28,9 @@ impl Domains {
         }
         if d.is_interval() {
             for v in from..=to {
-                set_bit(out, (v - lo) as usize);
+                if !(d.is_wide() && self.in_hole(&d, v)) {
+                    set_bit(out, (v - lo) as usize);
+                }
             }
             return;
         }

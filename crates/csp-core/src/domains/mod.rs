@@ -25,6 +25,7 @@ mod trail;
 mod values;
 mod view;
 mod walk;
+mod wide;
 
 use fixedbitset::FixedBitSet;
 
@@ -41,15 +42,21 @@ const WORD_BITS: usize = usize::BITS as usize;
 /// intervals (the default of [`Config::with_lazy_bits_above`](crate::Config::with_lazy_bits_above)).
 pub const DEFAULT_LAZY_BITS_ABOVE: u64 = 64;
 
-/// A variable's size and bounds; the bounds as offsets from its base (widths
-/// fit in 32 bits: see [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH)). The
-/// trail saves it whole.
+/// A variable's size and bounds; the bounds as offsets from its base (a
+/// variable with bits spans at most [`BITS_WIDTH_LIMIT`] values; a wide one,
+/// up to the whole of `i64`). The size of a domain of all 2^64 values is kept
+/// as `u64::MAX` ([`Domains::len`] says so). The trail saves it whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
-    pub(super) size: u32,
-    pub(super) lo: u32,
-    pub(super) hi: u32,
+    pub(super) size: u64,
+    pub(super) lo: u64,
+    pub(super) hi: u64,
 }
+
+/// The most values a variable's declared span may have for it to get bits;
+/// a wider variable is *wide*: an interval whose holes are kept as a sorted
+/// list of ranges (`wide.rs`), never bits.
+pub(crate) const BITS_WIDTH_LIMIT: u64 = 1 << 24;
 
 /// One variable: where its bits live in the store, and its current shape.
 #[derive(Clone, Copy, Debug)]
@@ -62,8 +69,10 @@ struct Var {
     /// is exactly `lo..=hi`).
     words: u32,
     now: Shape,
-    /// Number of declared values from `base` (the span its bits will cover).
-    width: u32,
+    /// Number of declared values from `base` (the span its bits will cover),
+    /// saturated at `u64::MAX`; above [`BITS_WIDTH_LIMIT`] the variable is
+    /// wide and `first` indexes its holes.
+    width: u64,
 }
 
 impl Var {
@@ -79,14 +88,20 @@ impl Var {
         u64::from(self.words) * WORD_BITS as u64
     }
 
+    /// Whether the variable is wide (never gets bits; holes in a list).
+    #[inline(always)]
+    fn is_wide(&self) -> bool {
+        self.width > BITS_WIDTH_LIMIT
+    }
+
     #[inline(always)]
     fn lo(&self) -> Value {
-        self.base + Value::from(self.now.lo)
+        self.base.wrapping_add(self.now.lo as Value)
     }
 
     #[inline(always)]
     fn hi(&self) -> Value {
-        self.base + Value::from(self.now.hi)
+        self.base.wrapping_add(self.now.hi as Value)
     }
 }
 
@@ -134,6 +149,12 @@ pub struct Domains {
     budget: usize,
     /// A range could not get its bits within the budget.
     over_budget: bool,
+    /// Per wide variable (indexed by its `first`): the values that left from
+    /// strictly inside its bounds, as sorted disjoint ranges (some may lie
+    /// outside the current bounds: they are kept for backtracking).
+    holes: Vec<Vec<(Value, Value)>>,
+    /// The number of ranges in `holes`, for [`bytes`](Self::bytes).
+    hole_count: usize,
     /// The variables whose domain changed (forward or undone), kept for the
     /// incremental variable selection only.
     pub(crate) changed: crate::changelog::ChangeLog,
@@ -173,28 +194,49 @@ impl Domains {
         lazy_above: u64,
     ) -> Self {
         let mut vars = Vec::new();
+        let mut holes: Vec<Vec<(Value, Value)>> = Vec::new();
         let mut total_words: usize = 0;
         let mut pending = Vec::new();
         for (min, max, values) in declared {
-            let width = (max - min) as usize + 1;
+            let span = (i128::from(max) - i128::from(min) + 1) as u128;
+            let width = u64::try_from(span).unwrap_or(u64::MAX);
+            let wide = width > BITS_WIDTH_LIMIT;
             // A range, or a list of consecutive values.
-            let contiguous = values.is_none_or(|vals| vals.len() == width);
-            let lazy = contiguous && width as u64 > lazy_above;
-            let words = if lazy { 0 } else { width.div_ceil(WORD_BITS) };
+            let contiguous = values.is_none_or(|vals| vals.len() as u128 == span);
+            let lazy = wide || (contiguous && width > lazy_above);
+            let words = if lazy {
+                0
+            } else {
+                (width as usize).div_ceil(WORD_BITS)
+            };
             let (size, lo, hi) = match values {
-                Some(vals) if !vals.is_empty() => (vals.len(), vals[0], vals[vals.len() - 1]),
+                Some(vals) if !vals.is_empty() => {
+                    (vals.len() as u64, vals[0], vals[vals.len() - 1])
+                }
                 _ => (width, min, max),
             };
+            let mut first = total_words as u32;
+            if wide {
+                // The gaps of a list of values are its first holes.
+                let gaps = values.map_or_else(Vec::new, |vals| {
+                    vals.windows(2)
+                        .filter(|w| w[1].wrapping_sub(w[0]) as u64 > 1)
+                        .map(|w| (w[0] + 1, w[1] - 1))
+                        .collect()
+                });
+                first = holes.len() as u32;
+                holes.push(gaps);
+            }
             vars.push(Var {
                 base: min,
-                first: total_words as u32,
+                first,
                 words: words as u32,
                 now: Shape {
-                    size: size as u32,
-                    lo: (lo - min) as u32,
-                    hi: (hi - min) as u32,
+                    size,
+                    lo: lo.wrapping_sub(min) as u64,
+                    hi: hi.wrapping_sub(min) as u64,
                 },
-                width: width as u32,
+                width,
             });
             pending.push((min, width, values));
             total_words += words;
@@ -206,7 +248,7 @@ impl Domains {
             }
             let start = var.first as usize * WORD_BITS;
             match values {
-                None => bits.insert_range(start..start + width),
+                None => bits.insert_range(start..start + width as usize),
                 Some(values) => {
                     for &v in values {
                         bits.insert(start + (v - min) as usize);
@@ -228,6 +270,8 @@ impl Domains {
             forgotten: 0,
             budget: usize::MAX,
             over_budget: false,
+            hole_count: holes.iter().map(Vec::len).sum(),
+            holes,
             changed: Default::default(),
         }
     }
@@ -236,6 +280,7 @@ impl Domains {
     pub(crate) fn bytes(&self) -> usize {
         (self.bits.len() + self.saved_at.len()) * std::mem::size_of::<usize>()
             + self.vars.len() * std::mem::size_of::<Var>()
+            + self.hole_count * std::mem::size_of::<(Value, Value)>()
     }
 
     /// Bounds [`bytes`](Self::bytes): a range that must get its bits past
@@ -303,6 +348,10 @@ impl Domains {
     #[inline]
     fn words(&self, var: VarId) -> &[usize] {
         let d = &self.vars[var.index()];
+        if d.is_interval() {
+            // A wide variable's `first` indexes its holes, not words.
+            return &[];
+        }
         &self.bits[d.first as usize..(d.first + d.words) as usize]
     }
 
@@ -374,20 +423,20 @@ impl Domains {
         let now = self.vars[v].now;
         let in_word = offset as usize % WORD_BITS;
         let word_start = offset - in_word as u32;
-        if offset == now.lo {
+        if u64::from(offset) == now.lo {
             let above = word & (usize::MAX << in_word);
-            self.vars[v].now.lo = if above != 0 {
+            self.vars[v].now.lo = u64::from(if above != 0 {
                 word_start + above.trailing_zeros()
             } else {
                 self.scan_up_from_word(var, i + 1)
-            };
-        } else if offset == now.hi {
+            });
+        } else if u64::from(offset) == now.hi {
             let below = word & (usize::MAX >> (WORD_BITS - 1 - in_word));
-            self.vars[v].now.hi = if below != 0 {
+            self.vars[v].now.hi = u64::from(if below != 0 {
                 word_start + (WORD_BITS - 1) as u32 - below.leading_zeros()
             } else {
                 self.scan_down_from_word(var, i)
-            };
+            });
         }
     }
 
@@ -415,7 +464,10 @@ impl Domains {
             return self.view_contains(var, value);
         };
         if d.is_interval() {
-            return d.now.size > 0 && d.lo() <= value && value <= d.hi();
+            return d.now.size > 0
+                && d.lo() <= value
+                && value <= d.hi()
+                && !(d.is_wide() && self.in_hole(d, value));
         }
         let Some(offset) = value.checked_sub(d.base) else {
             return false;
@@ -444,7 +496,7 @@ impl Domains {
         // Otherwise the word was saved at this level already: the older entry restores
         // both the word and (being older) the variable's size.
         self.bits[i] = new;
-        self.vars[v].now.size -= removed;
+        self.vars[v].now.size -= u64::from(removed);
         removed
     }
 
@@ -467,13 +519,13 @@ impl Domains {
         if old & bit == 0 {
             return Ok(false);
         }
-        self.take_bit(var, i, old, bit, offset as u32)?;
+        self.take_bit(var, i, old, bit, offset)?;
         Ok(true)
     }
 
     /// Reduces the domain to `value`. Returns the number of values removed.
     #[inline]
-    pub(crate) fn assign(&mut self, var: VarId, value: Value) -> Result<u32, Wipeout> {
+    pub(crate) fn assign(&mut self, var: VarId, value: Value) -> Result<u64, Wipeout> {
         let v = var.index();
         let Some(&d) = self.vars.get(v) else {
             return self.view_assign(var, value);
@@ -483,7 +535,7 @@ impl Domains {
         }
         let offset = value.wrapping_sub(d.base) as u64;
         let first = d.first as usize;
-        if offset < u64::from(d.now.lo) || offset > u64::from(d.now.hi) {
+        if offset < d.now.lo || offset > d.now.hi {
             // Outside the bounds (or the span): nothing is kept.
             let (lo, hi) = (d.now.lo as usize, d.now.hi as usize);
             self.clear_offsets(var, lo.min(hi), hi);
@@ -513,8 +565,8 @@ impl Domains {
         }
         self.vars[v].now = Shape {
             size: 1,
-            lo: offset as u32,
-            hi: offset as u32,
+            lo: offset,
+            hi: offset,
         };
         Ok(d.now.size - 1)
     }
@@ -531,7 +583,7 @@ impl Domains {
         i: usize,
         old: usize,
         bit: usize,
-        offset: u32,
+        offset: u64,
     ) -> Result<(), Wipeout> {
         let v = var.index();
         // The word first, then the record: this order measured 0.7% fewer
@@ -544,7 +596,7 @@ impl Domains {
             return Err(Wipeout);
         }
         if offset == now.lo || offset == now.hi {
-            self.repair_bounds(var, offset, i, old & !bit);
+            self.repair_bounds(var, offset as u32, i, old & !bit);
         }
         Ok(())
     }
@@ -567,7 +619,7 @@ impl Domains {
 
     /// Removes every value smaller than `bound`.
     #[inline(always)]
-    pub(crate) fn remove_below(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
+    pub(crate) fn remove_below(&mut self, var: VarId, bound: Value) -> Result<u64, Wipeout> {
         let v = var.index();
         let Some(&d) = self.vars.get(v) else {
             return self.view_remove_below(var, bound);
@@ -586,13 +638,13 @@ impl Domains {
         let cut = (bound - d.base) as usize; // the first offset kept
         let removed = self.clear_offsets(var, from, cut - 1);
         // Some value at `cut` or above remains: `bound <= hi`.
-        self.vars[v].now.lo = self.scan_up(var, cut).unwrap_or(cut) as u32;
-        Ok(removed)
+        self.vars[v].now.lo = self.scan_up(var, cut).unwrap_or(cut) as u64;
+        Ok(u64::from(removed))
     }
 
     /// Removes every value greater than `bound`.
     #[inline(always)]
-    pub(crate) fn remove_above(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
+    pub(crate) fn remove_above(&mut self, var: VarId, bound: Value) -> Result<u64, Wipeout> {
         let v = var.index();
         let Some(&d) = self.vars.get(v) else {
             return self.view_remove_above(var, bound);
@@ -610,8 +662,47 @@ impl Domains {
         }
         let cut = (bound - d.base) as usize; // the last offset kept
         let removed = self.clear_offsets(var, cut + 1, to);
-        self.vars[v].now.hi = self.scan_down(var, cut).unwrap_or(cut) as u32;
-        Ok(removed)
+        self.vars[v].now.hi = self.scan_down(var, cut).unwrap_or(cut) as u64;
+        Ok(u64::from(removed))
+    }
+}
+
+impl Domains {
+    /// Removes every value of `a..=b` from `var`; returns the number removed.
+    /// A wide variable gets one hole per run of values left there, not one
+    /// per value.
+    pub(crate) fn remove_range(&mut self, var: VarId, a: Value, b: Value) -> Result<u64, Wipeout> {
+        if a > b || self.len(var) == 0 {
+            return Ok(0);
+        }
+        let (lo, hi) = (self.min(var), self.max(var));
+        if b < lo || a > hi {
+            return Ok(0);
+        }
+        if a <= lo {
+            return match b.checked_add(1) {
+                Some(keep) => self.remove_below(var, keep),
+                None => self.remove_above(var, lo.wrapping_sub(1)).and(Err(Wipeout)),
+            };
+        }
+        if b >= hi {
+            return self.remove_above(var, a - 1);
+        }
+        match self.vars.get(var.index()) {
+            Some(d) if d.is_wide() => Ok(self.wide_remove_inside(var.index(), a, b)),
+            _ => {
+                // A range between the bounds of a variable with at most
+                // MAX_DOMAIN_WIDTH values: value by value.
+                let mut removed = 0;
+                let mut v = a;
+                while let Some(next) = self.next_value(var, v - 1).filter(|&n| n <= b) {
+                    self.remove(var, next)?;
+                    removed += 1;
+                    v = next + 1;
+                }
+                Ok(removed)
+            }
+        }
     }
 }
 

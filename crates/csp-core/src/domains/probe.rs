@@ -21,6 +21,10 @@ impl Domains {
     pub(crate) fn restore_words(&mut self, var: VarId, saved: &[usize], shape: Shape) {
         let d = &mut self.vars[var.index()];
         d.now = shape;
+        if saved.is_empty() {
+            // An interval (a wide one's `first` indexes its holes).
+            return;
+        }
         let first = d.first as usize;
         self.bits[first..first + saved.len()].copy_from_slice(saved);
     }
@@ -29,12 +33,12 @@ impl Domains {
     /// caller restores with `restore_words`.
     pub(crate) fn overwrite_fixed(&mut self, var: VarId, value: Value) {
         let d = &mut self.vars[var.index()];
-        let offset = (value - d.base) as usize;
+        let offset = value.wrapping_sub(d.base) as u64 as usize;
         let first = d.first as usize;
         d.now = Shape {
             size: 1,
-            lo: offset as u32,
-            hi: offset as u32,
+            lo: offset as u64,
+            hi: offset as u64,
         };
         for k in 0..d.words as usize {
             self.bits[first + k] = if k == offset / WORD_BITS {

@@ -2,7 +2,9 @@
 //! bound its memory (see [`Config::with_trail_budget`](crate::Config::with_trail_budget)).
 
 use super::interval::{NO_WORD, undo_shape};
+use super::wide::{HOLE_WORD, undo_hole};
 use super::{Domains, Shape};
+use crate::Value;
 
 /// One undo record: a word's previous contents and its variable's previous
 /// size and bounds (`word` is `NO_WORD` for an interval's shape alone).
@@ -27,6 +29,7 @@ pub(super) struct LevelMark {
 pub(crate) struct DomainSnapshot {
     bits: Vec<usize>,
     shapes: Vec<Shape>,
+    holes: Vec<Vec<(Value, Value)>>,
 }
 
 impl Domains {
@@ -71,11 +74,15 @@ impl Domains {
         let (bits, vars) = (&mut self.bits, &mut self.vars);
         for e in self.trail.drain(mark.trail_len..).rev() {
             let d = &mut vars[e.var as usize];
-            if e.word != NO_WORD {
+            if e.word < HOLE_WORD {
                 bits[e.word as usize] = e.old_bits;
                 d.now = e.old;
-            } else {
+            } else if e.word == NO_WORD {
                 undo_shape(bits, d, e.old);
+            } else {
+                undo_hole(&mut self.holes[d.first as usize], e.old_bits as Value);
+                self.hole_count -= 1;
+                d.now = e.old;
             }
         }
         self.stamp = mark.previous_stamp;
@@ -86,6 +93,7 @@ impl Domains {
         DomainSnapshot {
             bits: self.bits.clone(),
             shapes: self.vars.iter().map(|d| d.now).collect(),
+            holes: self.holes.clone(),
         }
     }
 
@@ -98,6 +106,8 @@ impl Domains {
             d.now = shape;
         }
         self.refill_since(len);
+        self.holes.clone_from(&snap.holes);
+        self.hole_count = self.holes.iter().map(Vec::len).sum();
         self.changed.note_all();
         self.trail.clear();
         self.marks.clear();

@@ -11,12 +11,19 @@ impl Domains {
         };
         let words = self.words(var);
         let interval = d.is_interval();
+        let holes = if d.is_wide() {
+            let holes = self.holes_of(&d);
+            &holes[holes.partition_point(|r| r.1 < d.lo())..]
+        } else {
+            &[]
+        };
         DomainValues {
             words,
             base: if interval { d.lo() } else { d.base },
             index: 0,
             current: words.first().copied().unwrap_or(0),
             interval_left: if interval { d.now.size } else { 0 },
+            holes,
             view: None,
         }
     }
@@ -31,8 +38,10 @@ pub struct DomainValues<'a> {
     /// The word read last (at most 2^18 words: see `MAX_DOMAIN_WIDTH`).
     pub(super) index: u32,
     /// For an interval without bits: how many values are left, the next
-    /// being `base`.
-    pub(super) interval_left: u32,
+    /// being `base` or the first after the holes.
+    pub(super) interval_left: u64,
+    /// For a wide variable: its holes from `base` on.
+    pub(super) holes: &'a [(Value, Value)],
     /// For a view (`view.rs`): the store to walk it in, while values are
     /// left (the next being `base`; `index` is the view's id).
     pub(super) view: Option<&'a Domains>,
@@ -51,6 +60,14 @@ impl Iterator for DomainValues<'_> {
                     return self.view.and_then(|_| self.view_step());
                 }
                 self.interval_left -= 1;
+                while let Some(&(a, b)) = self.holes.first() {
+                    if a > self.base {
+                        break;
+                    }
+                    // Values are left, so one lies past this hole.
+                    self.base = self.base.max(b.wrapping_add(1));
+                    self.holes = &self.holes[1..];
+                }
                 let v = self.base;
                 self.base = v.wrapping_add(1);
                 return Some(v);

@@ -174,6 +174,7 @@ impl Domains {
             index: var.index() as u32,
             current: 0,
             interval_left: 0,
+            holes: &[],
             view: first.map(|_| self),
         }
     }
@@ -254,7 +255,7 @@ impl Domains {
     /// `assign` on a view.
     #[cold]
     #[inline(never)]
-    pub(super) fn view_assign(&mut self, var: VarId, value: Value) -> Result<u32, Wipeout> {
+    pub(super) fn view_assign(&mut self, var: VarId, value: Value) -> Result<u64, Wipeout> {
         let w = self.view_at(var);
         match w.preimage(value) {
             Some(x) => self.assign(w.base(), x),
@@ -265,7 +266,7 @@ impl Domains {
     /// `remove_below` on a view.
     #[cold]
     #[inline(never)]
-    pub(super) fn view_remove_below(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
+    pub(super) fn view_remove_below(&mut self, var: VarId, bound: Value) -> Result<u64, Wipeout> {
         let w = self.view_at(var);
         let (down, up) = w.quotients(bound);
         if w.scale > 0 {
@@ -280,7 +281,7 @@ impl Domains {
     /// `remove_above` on a view.
     #[cold]
     #[inline(never)]
-    pub(super) fn view_remove_above(&mut self, var: VarId, bound: Value) -> Result<u32, Wipeout> {
+    pub(super) fn view_remove_above(&mut self, var: VarId, bound: Value) -> Result<u64, Wipeout> {
         let w = self.view_at(var);
         let (down, up) = w.quotients(bound);
         if w.scale > 0 {
@@ -291,7 +292,7 @@ impl Domains {
     }
 
     /// Keeps the values of base `x` at or above `bound` (any integer).
-    fn base_below(&mut self, x: VarId, bound: i128) -> Result<u32, Wipeout> {
+    fn base_below(&mut self, x: VarId, bound: i128) -> Result<u64, Wipeout> {
         match Value::try_from(bound) {
             Ok(b) => self.remove_below(x, b),
             Err(_) if bound < 0 => Ok(0),
@@ -300,7 +301,7 @@ impl Domains {
     }
 
     /// Keeps the values of base `x` at or below `bound` (any integer).
-    fn base_above(&mut self, x: VarId, bound: i128) -> Result<u32, Wipeout> {
+    fn base_above(&mut self, x: VarId, bound: i128) -> Result<u64, Wipeout> {
         match Value::try_from(bound) {
             Ok(b) => self.remove_above(x, b),
             Err(_) if bound > 0 => Ok(0),
@@ -310,7 +311,7 @@ impl Domains {
 
     /// Empties base `x` (a view's value that no value of the base maps to
     /// was assigned).
-    fn wipe(&mut self, x: VarId) -> Result<u32, Wipeout> {
+    fn wipe(&mut self, x: VarId) -> Result<u64, Wipeout> {
         // A value outside the declared span (at most 2^24 wide) cannot be in it.
         let (lo, hi) = (self.min(x), self.max(x));
         let absent = if lo > Value::MIN { lo - 1 } else { hi + 1 };

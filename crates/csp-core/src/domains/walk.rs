@@ -19,6 +19,10 @@ impl Domains {
             return Some(d.lo());
         }
         if d.is_interval() {
+            if d.is_wide() {
+                // `hi` is not in a hole: a value up to it is left.
+                return self.skip_up(&d, value + 1);
+            }
             return Some(value + 1);
         }
         // lo <= value < hi: the next value is in the domain; most often in
@@ -68,7 +72,15 @@ impl Domains {
             return self.view_prev_value(var, value);
         };
         if lay.is_interval() {
-            return (lay.now.size > 0 && value > lay.lo()).then(|| (value - 1).min(lay.hi()));
+            if !(lay.now.size > 0 && value > lay.lo()) {
+                return None;
+            }
+            let below = (value - 1).min(lay.hi());
+            if lay.is_wide() {
+                // `lo` is not in a hole: a value down to it is left.
+                return self.skip_down(&lay, below);
+            }
+            return Some(below);
         }
         if value <= lay.base {
             return None;
@@ -93,11 +105,47 @@ impl Domains {
         }
     }
 
+    /// Whether `x` and `y` may share a value: the smaller domain is walked
+    /// (within the other's bounds); if both have more than
+    /// [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH) values, overlapping
+    /// bounds count as sharing one. So a support test that asks it may say
+    /// yes too often, never no wrongly.
+    pub(crate) fn may_share_value(&self, x: VarId, y: VarId) -> bool {
+        let (small, other) = if self.len(x) <= self.len(y) {
+            (x, y)
+        } else {
+            (y, x)
+        };
+        if self.len(small) == 0
+            || self.min(small) > self.max(other)
+            || self.max(small) < self.min(other)
+        {
+            return false;
+        }
+        if self.len(small) as u64 > crate::MAX_DOMAIN_WIDTH {
+            return true;
+        }
+        let mut at = self.next_value(small, self.min(other).saturating_sub(1));
+        if self.min(other) == Value::MIN {
+            at = Some(self.min(small));
+        }
+        while let Some(v) = at.filter(|&v| v <= self.max(other)) {
+            if self.contains(other, v) {
+                return true;
+            }
+            at = self.next_value(small, v);
+        }
+        false
+    }
+
     /// The value of rank `rank` (0 for the smallest) in `var`'s domain.
     pub(crate) fn select(&self, var: VarId, rank: usize) -> Option<Value> {
         let Some(&lay) = self.vars.get(var.index()) else {
             return self.view_select(var, rank);
         };
+        if lay.is_wide() {
+            return self.wide_select(&lay, rank);
+        }
         if lay.is_interval() {
             return (rank < lay.now.size as usize).then(|| lay.lo() + rank as Value);
         }

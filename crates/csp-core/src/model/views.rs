@@ -28,8 +28,10 @@ impl Model {
     /// variable after a view).
     ///
     /// Fails if `scale` is 0, if `x` is not a variable of this model, or if
-    /// the image of `x`'s declared domain does not fit in a [`Value`] or spans
-    /// more than [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH) values.
+    /// the image of `x`'s declared domain does not fit in a [`Value`], or if
+    /// `|scale| > 1` and the image spans more than
+    /// [`MAX_DOMAIN_WIDTH`](crate::MAX_DOMAIN_WIDTH) values (such a view lists
+    /// its values).
     ///
     /// ```
     /// use csp_core::{Config, Model, Solver};
@@ -207,11 +209,16 @@ impl Model {
                 "the image of the base's domain does not fit in 64 bits",
             ));
         };
-        // Before the image is listed below.
-        super::check_width(min, max, context)?;
         let domain = match declared {
             Domain::Range(..) if scale.unsigned_abs() == 1 => Domain::Range(min, max),
-            _ => Domain::from_values(declared.values().into_iter().map(|v| w.image(v))),
+            Domain::Set(vals) if scale.unsigned_abs() == 1 => {
+                Domain::from_values(vals.iter().map(|&v| w.image(v)))
+            }
+            _ => {
+                // Before the image is listed.
+                super::check_width(min, max, context)?;
+                Domain::from_values(declared.values().into_iter().map(|v| w.image(v)))
+            }
         };
         let decl = VarDecl {
             name,

@@ -284,6 +284,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 });
             }
         }
+        if config.pruning < Pruning::Propagators {
+            model.check_narrow(config.pruning)?;
+        }
         // Views follow the variables (ids `n_vars..n`), decided with their base.
         let views = model.views_last()?;
         let n_vars = n - views.len();

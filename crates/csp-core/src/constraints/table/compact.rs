@@ -269,7 +269,7 @@ impl Compact {
             }
             if ctx.len(x) > listed {
                 // Values no row names, and no valid row has `*` here.
-                changed |= ctx.retain(x, |_, v| col.values.binary_search(&v).is_ok())?;
+                changed |= ctx.retain_sorted(x, &col.values)?;
             }
             ctx.set_state_int(c, ctx.len(x) as i64);
         }
