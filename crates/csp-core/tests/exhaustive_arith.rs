@@ -247,8 +247,8 @@ fn count_with_a_variable_value_is_sound_and_gac() {
 
 #[test]
 fn count_with_a_variable_value_is_sound_and_gac_at_the_i64_edges() {
-    // A domain spans at most 2^24 values: values and counts near one edge
-    // each, the result small, at the bottom or at the top.
+    // Values and counts near one edge each, the result small, at the bottom
+    // or at the top.
     let cases: [[&[Value]; 5]; 3] = [
         [
             &[MAX - 1, MAX],
@@ -517,8 +517,8 @@ fn model_methods_agree_with_brute_force() {
 
 // ------------------------------------------------------------------ i64 edges
 
-// A domain spans at most 2^24 values (`MAX_DOMAIN_WIDTH`), so each set below
-// lies at one end of the integers.
+// Each set below lies at one end of the integers, but `BOTH`, which spans
+// the whole of `i64` (a wide domain: bounds and holes, no bits).
 const MIN: Value = Value::MIN;
 const MAX: Value = Value::MAX;
 /// Dividends and factors at the bottom and at the top.
@@ -528,6 +528,8 @@ const HIGH: &[Value] = &[MAX - 2, MAX - 1, MAX];
 const EDGE_Y: &[Value] = &[-1, 1, 2];
 /// Results around 0 (`MIN mod -1`, `MIN div MIN`).
 const ZERO: &[Value] = &[-1, 0, 1];
+/// Both ends and 0: one wide domain over all of `i64`, with holes.
+const BOTH: &[Value] = &[MIN, MIN + 1, 0, 1, MAX];
 
 #[test]
 fn every_function_is_sound_and_domain_consistent_at_the_i64_edges() {
@@ -544,6 +546,8 @@ fn every_function_is_sound_and_domain_consistent_at_the_i64_edges() {
             (&[-1, 0, 2][..], HIGH, ZERO),
             (LOW, LOW, ZERO),
             (HIGH, HIGH, ZERO),
+            // Wide domains with holes, touching both ends.
+            (BOTH, &[-1, 2][..], BOTH),
         ] {
             let c = Func::binary(f, x(0), x(1), x(2));
             assert_trustworthy(
@@ -557,7 +561,7 @@ fn every_function_is_sound_and_domain_consistent_at_the_i64_edges() {
             );
         }
     }
-    for (xs, zs) in [(LOW, HIGH), (HIGH, HIGH), (LOW, LOW)] {
+    for (xs, zs) in [(LOW, HIGH), (HIGH, HIGH), (LOW, LOW), (BOTH, BOTH)] {
         let c = Func::unary(Function::Abs, x(0), x(1));
         assert_trustworthy(
             case(
