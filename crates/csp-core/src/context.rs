@@ -581,13 +581,11 @@ impl<'a> PropagationContext<'a> {
     /// size: the bounds move to the list's ends, and each gap between two
     /// listed values goes as one range.
     pub fn retain_sorted(&mut self, var: VarId, sorted: &[Value]) -> Result<bool, Conflict> {
-        if (self.domains.len(var) as u64) <= crate::MAX_DOMAIN_WIDTH {
+        if !self.domains.too_many_to_walk(var) {
             return self.retain(var, |_, v| sorted.binary_search(&v).is_ok());
         }
         let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {
-            return self
-                .remove_above(var, Value::MIN)
-                .and(self.remove_below(var, Value::MAX));
+            return self.remove_range(var, Value::MIN, Value::MAX);
         };
         let mut changed = self.remove_below(var, first)?;
         changed |= self.remove_above(var, last)?;
@@ -621,7 +619,7 @@ impl<'a> PropagationContext<'a> {
         var: VarId,
         mut keep: impl FnMut(&Domains, Value) -> bool,
     ) -> Result<bool, Conflict> {
-        if self.domains.len(var) as u64 > crate::MAX_DOMAIN_WIDTH {
+        if self.domains.too_many_to_walk(var) {
             return self.retain_bounds(var, keep);
         }
         let doomed: SmallVec<[Value; 16]> = self
@@ -656,9 +654,7 @@ impl<'a> PropagationContext<'a> {
         }
         let Some(lo) = lo else {
             // Every value was refused.
-            return self
-                .remove_above(var, Value::MIN)
-                .and(self.remove_below(var, Value::MAX));
+            return self.remove_range(var, Value::MIN, Value::MAX);
         };
         for _ in 0..WIDE_BOUND_STEPS {
             match hi {
@@ -689,18 +685,17 @@ impl<'a> PropagationContext<'a> {
         let shape = self.domains.shape(var);
         let mut saved = std::mem::take(&mut self.changes.scratch);
         self.domains.save_words(var, &mut saved);
-        let candidates: SmallVec<[Value; 16]> =
-            if self.domains.len(var) as u64 > crate::MAX_DOMAIN_WIDTH {
-                // The first and last values, from each end until one passes.
-                let d = &*self.domains;
-                let up = std::iter::successors(Some(d.min(var)), |&v| d.next_value(var, v));
-                let down = std::iter::successors(Some(d.max(var)), |&v| d.prev_value(var, v));
-                up.take(WIDE_BOUND_STEPS)
-                    .chain(down.take(WIDE_BOUND_STEPS))
-                    .collect()
-            } else {
-                self.domains.values(var).collect()
-            };
+        let candidates: SmallVec<[Value; 16]> = if self.domains.too_many_to_walk(var) {
+            // The first and last values, from each end until one passes.
+            let d = &*self.domains;
+            let up = std::iter::successors(Some(d.min(var)), |&v| d.next_value(var, v));
+            let down = std::iter::successors(Some(d.max(var)), |&v| d.prev_value(var, v));
+            up.take(WIDE_BOUND_STEPS)
+                .chain(down.take(WIDE_BOUND_STEPS))
+                .collect()
+        } else {
+            self.domains.values(var).collect()
+        };
         let mut doomed: SmallVec<[Value; 16]> = SmallVec::new();
         for w in candidates {
             self.domains.overwrite_fixed(var, w);

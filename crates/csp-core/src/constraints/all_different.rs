@@ -170,7 +170,7 @@ impl AllDifferent {
         // The graph's memory, charged to the memory limit before it is built.
         let (mut edges, mut lo, mut hi) = (0usize, i128::MAX, i128::MIN);
         for (i, &x) in self.vars.iter().enumerate() {
-            if ctx.len(x) as u64 > crate::MAX_DOMAIN_WIDTH {
+            if ctx.too_many_to_walk(x) {
                 // A domain too large to list (a wide variable's): value
                 // elimination alone, until it is smaller.
                 return Ok(PropStatus::Unchanged);

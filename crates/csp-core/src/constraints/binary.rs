@@ -71,7 +71,7 @@ impl BinaryRelation {
     /// domain; counts one revision.
     fn revise(&self, ctx: &mut PropagationContext<'_>, side: usize) -> Result<bool, Conflict> {
         let (var, other) = (self.vars[side], self.vars[1 - side]);
-        if ctx.len(other) as u64 > crate::MAX_DOMAIN_WIDTH {
+        if ctx.too_many_to_walk(other) {
             // A support would be looked for among too many values (a wide
             // variable's): nothing until it narrows.
             return Ok(false);

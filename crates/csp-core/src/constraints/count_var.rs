@@ -198,7 +198,7 @@ impl CountVar {
             .collect();
         let open = cands.len();
         for &x in self.vars() {
-            if ctx.is_fixed(x) || ctx.len(x) as u64 > crate::MAX_DOMAIN_WIDTH {
+            if ctx.is_fixed(x) || ctx.too_many_to_walk(x) {
                 continue;
             }
             // Candidates that x avoiding them would kill.
@@ -257,7 +257,7 @@ impl Constraint for CountVar {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        if ctx.len(self.value()) as u64 > crate::MAX_DOMAIN_WIDTH {
+        if ctx.too_many_to_walk(self.value()) {
             // A value too wide to walk (a wide variable's): nothing until it
             // narrows (it is fixed before a solution is accepted).
             return Ok(crate::PropStatus::Unchanged);

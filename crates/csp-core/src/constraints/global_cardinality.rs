@@ -102,13 +102,11 @@ impl GlobalCardinality {
     fn sum_bounds(&self, d: &Domains) -> (Value, Value) {
         let (mut outside, mut only_outside) = (0, 0);
         for &x in self.vars() {
-            let (mut inside, mut other) = (false, false);
-            if d.len(x) as u64 > crate::MAX_DOMAIN_WIDTH {
-                // Too many values to walk: it may take one of `values` or
-                // another (only the "at least" bound counts it).
-                (inside, other) = (true, true);
-            }
-            for v in d.values(x).take(if inside { 0 } else { usize::MAX }) {
+            // Too many values to walk: it may take one of `values` or another
+            // (only the "at least" bound counts it).
+            let wide = d.too_many_to_walk(x);
+            let (mut inside, mut other) = (wide, wide);
+            for v in d.values(x).take_while(|_| !wide) {
                 if self.sorted.binary_search(&v).is_ok() {
                     inside = true;
                 } else {

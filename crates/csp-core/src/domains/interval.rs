@@ -88,7 +88,7 @@ impl Domains {
             } else if self.in_hole(&d, value) {
                 return Ok(false);
             } else {
-                self.wide_make_hole(v, value);
+                self.wide_add_hole(v, value, value);
             }
             return Ok(true);
         }

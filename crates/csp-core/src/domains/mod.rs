@@ -29,7 +29,7 @@ mod wide;
 
 use fixedbitset::FixedBitSet;
 
-use crate::{Value, VarId};
+use crate::{MAX_DOMAIN_WIDTH, Value, VarId};
 pub(crate) use bulk::{SHIFT_SAFE, ShiftedEntry};
 pub(crate) use trail::DomainSnapshot;
 use trail::{LevelMark, TrailEntry};
@@ -43,7 +43,7 @@ const WORD_BITS: usize = usize::BITS as usize;
 pub const DEFAULT_LAZY_BITS_ABOVE: u64 = 64;
 
 /// A variable's size and bounds; the bounds as offsets from its base (a
-/// variable with bits spans at most [`BITS_WIDTH_LIMIT`] values; a wide one,
+/// variable with bits spans at most [`MAX_DOMAIN_WIDTH`] values; a wide one,
 /// up to the whole of `i64`). The size of a domain of all 2^64 values is kept
 /// as `u64::MAX` ([`Domains::len`] says so). The trail saves it whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,11 +52,6 @@ pub(crate) struct Shape {
     pub(super) lo: u64,
     pub(super) hi: u64,
 }
-
-/// The most values a variable's declared span may have for it to get bits;
-/// a wider variable is *wide*: an interval whose holes are kept as a sorted
-/// list of ranges (`wide.rs`), never bits.
-pub(crate) const BITS_WIDTH_LIMIT: u64 = 1 << 24;
 
 /// One variable: where its bits live in the store, and its current shape.
 #[derive(Clone, Copy, Debug)]
@@ -70,7 +65,7 @@ struct Var {
     words: u32,
     now: Shape,
     /// Number of declared values from `base` (the span its bits will cover),
-    /// saturated at `u64::MAX`; above [`BITS_WIDTH_LIMIT`] the variable is
+    /// saturated at `u64::MAX`; above [`MAX_DOMAIN_WIDTH`] the variable is
     /// wide and `first` indexes its holes.
     width: u64,
 }
@@ -91,7 +86,7 @@ impl Var {
     /// Whether the variable is wide (never gets bits; holes in a list).
     #[inline(always)]
     fn is_wide(&self) -> bool {
-        self.width > BITS_WIDTH_LIMIT
+        self.width > MAX_DOMAIN_WIDTH
     }
 
     #[inline(always)]
@@ -200,7 +195,7 @@ impl Domains {
         for (min, max, values) in declared {
             let span = (i128::from(max) - i128::from(min) + 1) as u128;
             let width = u64::try_from(span).unwrap_or(u64::MAX);
-            let wide = width > BITS_WIDTH_LIMIT;
+            let wide = width > MAX_DOMAIN_WIDTH;
             // A range, or a list of consecutive values.
             let contiguous = values.is_none_or(|vals| vals.len() as u128 == span);
             let lazy = wide || (contiguous && width > lazy_above);
@@ -325,6 +320,14 @@ impl Domains {
             Some(d) => d.now.size as usize,
             None => self.view_len(var),
         }
+    }
+
+    /// Whether `var` has more values than a filter may walk one by one
+    /// (more than [`MAX_DOMAIN_WIDTH`]: only a wide variable can): such a
+    /// domain is narrowed by its bounds or by ranges.
+    #[inline]
+    pub(crate) fn too_many_to_walk(&self, var: VarId) -> bool {
+        self.len(var) as u64 > MAX_DOMAIN_WIDTH
     }
 
     /// Whether `var` has exactly one value left.
@@ -668,6 +671,14 @@ impl Domains {
 }
 
 impl Domains {
+    /// Empties the (non-empty) domain of `var`: always `Err`.
+    pub(crate) fn clear(&mut self, var: VarId) -> Result<u64, Wipeout> {
+        let hi = self.max(var);
+        self.remove_below(var, hi)?;
+        // The last value leaves.
+        self.remove(var, hi).and(Err(Wipeout))
+    }
+
     /// Removes every value of `a..=b` from `var`; returns the number removed.
     /// A wide variable gets one hole per run of values left there, not one
     /// per value.
@@ -680,9 +691,9 @@ impl Domains {
             return Ok(0);
         }
         if a <= lo {
-            return match b.checked_add(1) {
-                Some(keep) => self.remove_below(var, keep),
-                None => self.remove_above(var, lo.wrapping_sub(1)).and(Err(Wipeout)),
+            return match b < hi {
+                true => self.remove_below(var, b + 1),
+                false => self.clear(var),
             };
         }
         if b >= hi {

@@ -312,10 +312,7 @@ impl Domains {
     /// Empties base `x` (a view's value that no value of the base maps to
     /// was assigned).
     fn wipe(&mut self, x: VarId) -> Result<u64, Wipeout> {
-        // A value outside the declared span (at most 2^24 wide) cannot be in it.
-        let (lo, hi) = (self.min(x), self.max(x));
-        let absent = if lo > Value::MIN { lo - 1 } else { hi + 1 };
-        self.assign(x, absent)
+        self.clear(x)
     }
 }
 

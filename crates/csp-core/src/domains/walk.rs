@@ -122,7 +122,7 @@ impl Domains {
         {
             return false;
         }
-        if self.len(small) as u64 > crate::MAX_DOMAIN_WIDTH {
+        if self.too_many_to_walk(small) {
             return true;
         }
         let mut at = self.next_value(small, self.min(other).saturating_sub(1));

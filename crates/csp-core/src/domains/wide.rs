@@ -128,16 +128,10 @@ impl Domains {
         Ok(u64::try_from(removed).unwrap_or(u64::MAX))
     }
 
-    /// Removes `value` from wide variable `v` (the caller checked it is
-    /// strictly between the bounds and in the domain): a new hole.
-    pub(super) fn wide_make_hole(&mut self, v: usize, value: Value) {
-        self.wide_add_hole(v, value, value);
-    }
-
     /// Adds the hole `a..=b` to wide variable `v`: strictly between its
     /// bounds, and disjoint from its holes (the caller checked). One undo
     /// record, which knows the hole by its first value.
-    fn wide_add_hole(&mut self, v: usize, a: Value, b: Value) {
+    pub(super) fn wide_add_hole(&mut self, v: usize, a: Value, b: Value) {
         let d = self.vars[v];
         self.changed.note(v);
         self.trail.push(TrailEntry {

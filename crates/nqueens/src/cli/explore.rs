@@ -122,20 +122,25 @@ pub fn run(a: Args) -> Outcome {
     let cancel = csp_cli::cancel_on_ctrl_c();
     // Ctrl-C, or the time limit passed: no page (asked while it is built).
     let stop = || cancel.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    // Why no page (or only part of one) is written.
+    let no_page = |what: &str| {
+        if cancel.is_cancelled() {
+            csp_cli::errln!("cancelled by Ctrl-C: {what}");
+        } else {
+            csp_cli::errln!(
+                "stopped by the time limit while the page was written: {what} \
+                 (raise --time-limit or lower --limit-events)"
+            );
+        }
+        Ok(Done::Incomplete)
+    };
     // The same question while the dead ends are worded, but a yes ends the
     // program there and then: the half-built lists of nodes and sentences
     // (millions of small allocations) are not freed, which would take
     // longer than the stop itself.
     let end_on_stop = || {
         if stop() {
-            if cancel.is_cancelled() {
-                csp_cli::errln!("cancelled by Ctrl-C: no page written");
-            } else {
-                csp_cli::errln!(
-                    "stopped by the time limit while the page was written: no page written \
-                     (raise --time-limit or lower --limit-events)"
-                );
-            }
+            let _ = no_page("no page written");
             std::process::exit(1);
         }
         false
@@ -260,17 +265,6 @@ pub fn run(a: Args) -> Outcome {
         axis_names: Some(("rows".to_string(), "columns".to_string())),
         cancel: Some(cancel.clone()),
         deadline,
-    };
-    let no_page = |what: &str| {
-        if cancel.is_cancelled() {
-            csp_cli::errln!("cancelled by Ctrl-C: {what}");
-        } else {
-            csp_cli::errln!(
-                "stopped by the time limit while the page was written: {what} \
-                 (raise --time-limit or lower --limit-events)"
-            );
-        }
-        Ok(Done::Incomplete)
     };
     // The dead ends' sentences were cut short: no page.
     if stop() {

@@ -113,8 +113,7 @@ pub fn run(a: Args) -> Outcome {
         no_picture(cancel.is_cancelled())
     };
     if cancel.is_cancelled() {
-        csp_cli::errln!("cancelled by Ctrl-C: no picture written");
-        return Ok(Done::Incomplete);
+        no_picture(true);
     }
     match &a.output {
         Some(path) => std::fs::write(path, text.as_bytes())
