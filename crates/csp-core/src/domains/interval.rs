@@ -81,10 +81,16 @@ impl Domains {
     pub(super) fn interval_remove(&mut self, v: usize, value: Value) -> Result<bool, Wipeout> {
         let d = self.vars[v];
         if d.is_wide() {
-            if value == d.lo() {
-                self.wide_narrow(v, value.saturating_add(1), d.hi())?;
+            if value == d.lo() && value == d.hi() {
+                // The last value (possibly i64::MIN or MAX, with no
+                // neighbour to narrow to).
+                self.save_shape(v);
+                self.vars[v].now.size = 0;
+                return Err(Wipeout);
+            } else if value == d.lo() {
+                self.wide_narrow(v, value + 1, d.hi())?;
             } else if value == d.hi() {
-                self.wide_narrow(v, d.lo(), value.saturating_sub(1))?;
+                self.wide_narrow(v, d.lo(), value - 1)?;
             } else if self.in_hole(&d, value) {
                 return Ok(false);
             } else {

@@ -398,6 +398,25 @@ mod tests {
     }
 
     #[test]
+    fn removing_the_last_value_at_either_end_of_i64_empties_the_domain() {
+        for end in [Value::MIN, Value::MAX] {
+            let mut d = Domains::new(std::iter::once((Value::MIN, Value::MAX, None)));
+            let x = VarId::new(0);
+            d.push_level();
+            assert_eq!(d.assign(x, end), Ok(u64::MAX));
+            assert_eq!(d.remove(x, end), Err(Wipeout));
+            assert_eq!(d.len(x), 0);
+            d.pop_level();
+            assert_eq!(d.len(x), usize::MAX);
+            d.push_level();
+            assert_eq!(d.clear(x), Err(Wipeout));
+            assert_eq!(d.len(x), 0);
+            d.pop_level();
+            assert_eq!((d.min(x), d.max(x)), (Value::MIN, Value::MAX));
+        }
+    }
+
+    #[test]
     fn a_declared_list_over_a_wide_span_keeps_its_gaps_as_holes() {
         let vals = [Value::MIN, -5, -4, 0, 1 << 30, Value::MAX];
         let mut d = Domains::new(std::iter::once((Value::MIN, Value::MAX, Some(&vals[..]))));
