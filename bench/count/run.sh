@@ -7,12 +7,15 @@
 #
 # Needs: minizinc (to flatten with each solver's library), fzn-gecode, and
 #   cargo build --release -p csp-flatzinc --bin fzn-csp
-# Environment: FZN_CSP (default target/release/fzn-csp), RUNS (default 1: the
+# Environment: FZN_CSP (default target/release/fzn-csp), MODELS (default all
+# four), RUNS (default 1: the
 # median CPU time over RUNS runs), LIMIT (seconds per run, default 30).
 #
 # Models: magic_count.mzn (count(s, i, s[i]) for every i), magic_bool.mzn (the
 # MiniZinc library's classic, s[i] = count(j)(s[j] = i)), magic_gcc.mzn
-# (global_cardinality(s, 0..n-1, s)); each without and with the redundant
+# (global_cardinality(s, 0..n-1, s)), selfcount.mzn (magic_bool written
+# with bool2int: reified equalities and sums on both sides); each without
+# and with the redundant
 # sums (sum(s) = n, sum(i * s[i]) = n). Searches: none (each solver's default:
 # afc/size on both), int_search(s, input_order, indomain_min) and
 # int_search(s, first_fail, indomain_min). MiniZinc flattens each model with
@@ -34,7 +37,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 stat() { grep -o "$1=[0-9.]*" "$2" | tail -1 | cut -d= -f2; }
 echo "| model | n | sums | search | csp nodes | csp calls | csp CPU | Gecode nodes | Gecode propagations | Gecode CPU |"
 echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|"
-for model in magic_count magic_bool magic_gcc; do
+for model in ${MODELS:-magic_count magic_bool magic_gcc selfcount}; do
   for n in $sizes; do
     for sums in false true; do
       for search in "" "int_search(s, input_order, indomain_min)" "int_search(s, first_fail, indomain_min)"; do

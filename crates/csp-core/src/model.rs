@@ -1,7 +1,8 @@
 //! `Model`: variables with declared domains, and the constraints posted on them.
 
 use crate::constraints::{
-    AllDifferent, BinaryRelation, Element, Linear, NotEqual, Predicate, Relation, Table, VarElement,
+    AllDifferent, BinaryRelation, Element, Linear, NotEqual, Predicate, ReifiedCompare, Relation,
+    Table, VarElement,
 };
 use crate::context::PropagationContext;
 use crate::domains::View;
@@ -48,6 +49,9 @@ pub enum Posted {
     Element(Element),
     /// [`Model::element_var`].
     VarElement(VarElement),
+    /// [`Model::linear_reif`] and [`Model::linear_imp`] of one variable
+    /// compared with a constant.
+    ReifiedCompare(ReifiedCompare),
     /// Any other constraint ([`Model::post`]).
     Custom(Box<dyn Constraint>),
 }
@@ -61,6 +65,7 @@ macro_rules! dispatch {
             Posted::Table($c) => $e,
             Posted::Element($c) => $e,
             Posted::VarElement($c) => $e,
+            Posted::ReifiedCompare($c) => $e,
             Posted::Custom($c) => $e,
         }
     };
@@ -366,7 +371,7 @@ impl Model {
 
     // ----- constraints -----
 
-    fn add(&mut self, c: Posted) -> Result<ConstraintId, CspError> {
+    pub(crate) fn add(&mut self, c: Posted) -> Result<ConstraintId, CspError> {
         let scope = c.scope();
         if scope.is_empty() {
             return Err(CspError::EmptyScope {

@@ -30,8 +30,8 @@ use std::sync::{Arc, Mutex};
 use csp_core::generic::SUPPORT_SEARCH_LIMIT;
 use csp_core::{
     AllDifferent, Config, Constraint, Domains, Element, Events, Linear, Model, NotEqual, Predicate,
-    PropStatus, Propagation, PropagationContext, Pruning, Relation, Solver, StateLayout, Table,
-    Value, VarElement, VarId,
+    PropStatus, Propagation, PropagationContext, Pruning, ReifiedCompare, Relation, Solver,
+    StateLayout, Table, Value, VarElement, VarId,
 };
 use harness::*;
 
@@ -228,6 +228,53 @@ fn linear_with_negative_coefficients_is_sound_for_every_relation() {
         );
         k.max_combos = 1_500;
         assert_trustworthy(k);
+    }
+}
+
+/// `b <-> x REL c` and `b -> x REL c` (the cheap reified comparison that
+/// `Model::linear_reif` posts for one term): generalised arc consistency at
+/// every level, with constants inside, between and beyond the values and at
+/// the ends of i64.
+#[test]
+fn reified_compare_is_gac_for_every_relation_and_both_modes() {
+    const MAX: Value = Value::MAX;
+    const MIN: Value = Value::MIN;
+    let doms: [(&[Value], &[Value]); 3] = [
+        (SPARSE, &[-3, -2, -1, 0, 1, 2, 3, 4]),
+        (
+            &[MIN, MIN + 1, MIN + 3],
+            &[MIN, MIN + 1, MIN + 2, MIN + 3, 0],
+        ),
+        (
+            &[MAX - 3, MAX - 1, MAX],
+            &[MAX - 3, MAX - 2, MAX - 1, MAX, 0],
+        ),
+    ];
+    for (dom, constants) in doms {
+        for &c in constants {
+            for rel in Relation::ALL {
+                for implication in [false, true] {
+                    let k = if implication {
+                        ReifiedCompare::implied(x(0), rel, c, x(1))
+                    } else {
+                        ReifiedCompare::new(x(0), rel, c, x(1))
+                    };
+                    let spec = move |v: &[Value]| {
+                        let holds = compare(v[0].into(), rel, c.into());
+                        if implication {
+                            v[1] == 0 || holds
+                        } else {
+                            (v[1] == 1) == holds
+                        }
+                    };
+                    let arrow = if implication { "->" } else { "<->" };
+                    let name = format!("x1 {arrow} x0 {rel} {c}");
+                    assert_trustworthy(
+                        case(name, k, &[dom, &[0, 1]], spec).everywhere(Strength::Gac),
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use csp_core::{Constraint, Relation, Value, VarId};
 
 use crate::ast::{ConstraintItem, Expr};
-use crate::constraints::{BoolOr, Func, Function, InSet, Lit, Parity, ReifiedLinear};
+use crate::constraints::{BoolOr, Func, Function, InSet, Lit, Parity};
 use crate::error::TranslateError;
 use crate::translate::{Context, Scalar};
 
@@ -496,8 +496,7 @@ fn linear(
                 return cx.linear(&[1], &[r], Relation::Eq, Value::from(holds));
             }
             cx.check_linear_range(&coeffs, &vars, rhs)?;
-            let c = ReifiedLinear::new(&coeffs, &vars, rel, rhs, r).map_err(|e| cx.core(e))?;
-            cx.post(c)
+            cx.linear_reif(&coeffs, &vars, rel, rhs, r)
         }
     }
 }

@@ -49,7 +49,9 @@
 //! [`Linear`](csp_core::Linear), all-different, table, element and count its
 //! built-ins; the integer functions, clauses and reified comparisons csp-core's
 //! [`Func`](csp_core::Func), [`BoolOr`](csp_core::BoolOr) and
-//! [`ReifiedLinear`](csp_core::ReifiedLinear) (re-exported in [`constraints`]);
+//! [`ReifiedLinear`](csp_core::ReifiedLinear) (re-exported in [`constraints`]),
+//! or [`ReifiedCompare`](csp_core::ReifiedCompare) for one variable compared
+//! with a constant (`int_eq_reif(x, 3, b)`);
 //! parity and set membership are this crate's own. Search annotations become
 //! [`Phase`]s, followed by [`PhasedVariables`] and [`PhasedValues`]; restart
 //! annotations a csp-core [`Restarts`](csp_core::Restarts) policy. A model

@@ -416,6 +416,22 @@ impl Context {
             .map_err(|e| self.core(e))
     }
 
+    /// Posts `b <-> (sum coeffs[i] * vars[i]  relation  rhs)` (a comparison of
+    /// one variable with a constant is csp-core's cheap `ReifiedCompare`).
+    pub(crate) fn linear_reif(
+        &mut self,
+        coeffs: &[Value],
+        vars: &[VarId],
+        relation: Relation,
+        rhs: Value,
+        b: VarId,
+    ) -> Result<(), TranslateError> {
+        self.model
+            .linear_reif(coeffs, vars, relation, rhs, b)
+            .map(|_| ())
+            .map_err(|e| self.core(e))
+    }
+
     /// Fails unless the sums of a linear expression over the declared domains fit
     /// comfortably in 128 bits (as `Model::linear` requires of its own constraints).
     pub(crate) fn check_linear_range(

@@ -2,8 +2,8 @@
 
 use crate::constraint::{Events, PropStatus, Propagation};
 use crate::{
-    Constraint, ConstraintId, CspError, Domain, Domains, Linear, Model, PropagationContext,
-    Relation, Value, VarId,
+    Constraint, ConstraintId, CspError, Domain, Domains, Linear, Model, Posted, PropagationContext,
+    ReifiedCompare, Relation, Value, VarId,
 };
 
 /// `b <-> (sum coeffs[i] * vars[i]  relation  rhs)`, or `b -> (...)` when built
@@ -11,7 +11,11 @@ use crate::{
 /// [`Model::linear_reif`] and [`Model::linear_imp`].
 ///
 /// It covers FlatZinc's `int_eq_reif` ... `int_lt_reif` (two terms),
-/// `int_lin_*_reif` and their `_imp` forms. `promising` tests the relation (or
+/// `int_lin_*_reif` and their `_imp` forms. [`Model::linear_reif`] and
+/// [`Model::linear_imp`] post a sum of one term with coefficient 1 or -1 (a
+/// variable compared with a constant) as the cheaper
+/// [`ReifiedCompare`](crate::ReifiedCompare) instead; posting a
+/// `ReifiedLinear` yourself keeps this one. `promising` tests the relation (or
 /// its negation) once `b` is fixed. Propagation, at every level from forward
 /// checking up: while `b` is open it watches the bounds of the sum and fixes `b`
 /// as soon as the relation is decided (for an implication, only to 0 when the
@@ -298,6 +302,9 @@ impl Model {
         rhs: Value,
         b: VarId,
     ) -> Result<ConstraintId, CspError> {
+        if let Some(id) = self.compare_post("linear-reif", coeffs, vars, relation, rhs, b, false)? {
+            return Ok(id);
+        }
         let c = ReifiedLinear::new(coeffs, vars, relation, rhs, b)?;
         self.checked_post("linear-reif", c, vars, b)
     }
@@ -324,8 +331,35 @@ impl Model {
         rhs: Value,
         b: VarId,
     ) -> Result<ConstraintId, CspError> {
+        if let Some(id) = self.compare_post("linear-imp", coeffs, vars, relation, rhs, b, true)? {
+            return Ok(id);
+        }
         let c = ReifiedLinear::implied(coeffs, vars, relation, rhs, b)?;
         self.checked_post("linear-imp", c, vars, b)
+    }
+
+    /// A sum of one term with coefficient 1 or -1 posted as a
+    /// [`ReifiedCompare`]; `None` for any other sum.
+    #[allow(clippy::too_many_arguments)]
+    fn compare_post(
+        &mut self,
+        context: &str,
+        coeffs: &[Value],
+        vars: &[VarId],
+        relation: Relation,
+        rhs: Value,
+        b: VarId,
+        implication: bool,
+    ) -> Result<Option<ConstraintId>, CspError> {
+        let (&[a], &[x]) = (coeffs, vars) else {
+            return Ok(None);
+        };
+        let Some(c) = ReifiedCompare::from_term(a, x, relation, rhs, b, implication) else {
+            return Ok(None);
+        };
+        self.check_vars(context, &[x, b])?;
+        check_bool(self, context, b)?;
+        self.add(Posted::ReifiedCompare(c)).map(Some)
     }
 
     fn checked_post(
