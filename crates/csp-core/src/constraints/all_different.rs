@@ -192,7 +192,20 @@ impl AllDifferent {
         let shift = |i: usize, v: Value| self.shifted(i, v);
         let (domains, changes) = ctx.domains_and_changes();
         let mut stop = || changes.poll();
-        match matching::unsupported(&self.vars, domains, &shift, &mut stop, room, &mut removals) {
+        // This constraint's key for the matching kept between calls: the
+        // address of its scope, which does not move while it lives (a later
+        // constraint at the same address starts from a stale matching, which
+        // is checked like any other).
+        let key = self.vars.as_ptr() as usize;
+        match matching::unsupported(
+            key,
+            &self.vars,
+            domains,
+            &shift,
+            &mut stop,
+            room,
+            &mut removals,
+        ) {
             Matching::Removals => {}
             Matching::Infeasible => return Err(Conflict::infeasible()),
             // The search is stopping: filtering less is always sound.

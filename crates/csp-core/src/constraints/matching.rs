@@ -1,21 +1,33 @@
 //! Régin's matching filter for all-different, without allocation per call.
 //!
-//! The bipartite graph (variables, values), a maximum matching (greedy start,
-//! then Kuhn's augmenting paths), the alternating graph's strongly connected
-//! components (Tarjan) and the values reachable from free values: the edges in
-//! no maximum matching are the values to remove. Every buffer lives in a
-//! per-thread scratch reused from call to call (but for the map that numbers
-//! values too far apart for a table).
+//! The bipartite graph (variables, values), a maximum matching (the matching
+//! of the constraint's previous call where it still holds, a greedy start for
+//! the other variables, then Kuhn's augmenting paths), and the strongly
+//! connected components of the alternating graph (Tarjan), with for each
+//! component whether a free value reaches it: the edges in no maximum matching
+//! are the values to remove. Every buffer lives in a per-thread scratch reused
+//! from call to call (but for the map that numbers values too far apart for a
+//! table), and so does the last matching of each constraint.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::{Domains, VarId};
 
 const NONE: u32 = u32::MAX;
 
+/// A shifted value no variable has: all-different's shifted values
+/// `v + o` (two `i64`) lie within `±2^64`. Marks a position without a hint.
+const NO_VALUE: i128 = i128::MIN;
+
 /// Value ranges up to this many values index their nodes directly.
 const DENSE_LIMIT: i128 = 1 << 16;
+
+/// The constraints whose last matching a thread keeps, and the positions it
+/// keeps in all: past either, the kept matchings are dropped, all at once.
+const MAX_HINTS: usize = 1 << 12;
+const MAX_HINTED: usize = 1 << 20;
 
 /// The buffers of one matching call.
 #[derive(Default)]
@@ -28,24 +40,70 @@ struct Scratch {
     /// `adj[start[x]..start[x + 1]]`.
     start: Vec<u32>,
     adj: Vec<u32>,
+    /// Per variable: the node of its hinted value if its domain has it, or `NONE`.
+    hint_node: Vec<u32>,
     var_of: Vec<u32>,
     val_of: Vec<u32>,
     /// Per value node: the augmentation round that last visited it.
     seen: Vec<u32>,
     stack: Vec<(u32, u32)>,
     path: Vec<u32>,
-    /// Reverse adjacency (value -> variables having it unmatched), CSR.
-    rev_start: Vec<u32>,
-    rev: Vec<u32>,
-    fill: Vec<u32>,
-    reach: Vec<bool>,
-    todo: Vec<u32>,
-    index: Vec<u32>,
-    low: Vec<u32>,
-    comp: Vec<u32>,
-    on_stack: Vec<bool>,
+    /// Tarjan's bookkeeping, per node of the alternating graph.
+    node: Vec<Node>,
+    /// Per component: whether it reaches a free value.
+    comp_to_free: Vec<bool>,
     tstack: Vec<u32>,
     call: Vec<(u32, u32)>,
+    /// The last matching found for each constraint (by its key): the shifted
+    /// value of each position, `NO_VALUE` for a position left unmatched.
+    hints: HashMap<usize, Vec<i128>, BuildHasherDefault<KeyHasher>>,
+    /// The positions kept in `hints`, in all.
+    hinted: usize,
+}
+
+/// Tarjan's bookkeeping of one node.
+#[derive(Clone, Copy)]
+struct Node {
+    index: u32,
+    low: u32,
+    comp: u32,
+    on_stack: bool,
+    /// Whether one of its edges leads to a finished component that reaches
+    /// a free value (or the node is a free value).
+    to_free: bool,
+}
+
+const UNVISITED: Node = Node {
+    index: NONE,
+    low: 0,
+    comp: NONE,
+    on_stack: false,
+    to_free: false,
+};
+
+/// Hashes a key (an address) by one multiplication: the keys are few and
+/// chosen by no adversary.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 32)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b) ^ self.0.rotate_left(8));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
 }
 
 thread_local! {
@@ -54,10 +112,10 @@ thread_local! {
 
 /// The memory the filter's graph takes for `vars` variables whose domains
 /// hold `edges` values in all, `values` of them distinct (at most), about:
-/// per edge the adjacency and the reverse adjacency (4 + 4 bytes), per
-/// node 48 bytes of bookkeeping (the value itself, the matching, the
-/// components). The list of removals it returns is bounded apart (see
-/// [`unsupported`]'s `room`).
+/// 8 bytes per edge (the adjacency takes 4), 48 bytes per node for the value
+/// itself, the matching and the components. The list of removals it returns
+/// is bounded apart (see [`unsupported`]'s `room`); the matchings kept between
+/// calls (16 bytes per position) are not counted, bounded by `MAX_HINTED`.
 pub(crate) fn bytes_needed(vars: usize, edges: usize, values: usize) -> usize {
     edges
         .saturating_mul(8)
@@ -65,6 +123,7 @@ pub(crate) fn bytes_needed(vars: usize, edges: usize, values: usize) -> usize {
 }
 
 /// What the matching filter found.
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Matching {
     /// The values to remove, as (position, shifted value), listed in `out`.
     Removals,
@@ -78,10 +137,20 @@ pub(crate) enum Matching {
 }
 
 /// The (position, shifted value) pairs of `vars` (value of position `i` shifted
-/// by `shift(i, v)`) that belong to no maximum matching, pushed to `out`, at
-/// most `room` of them. `stop` is asked at every step: per variable while
-/// the graph is built, per step of an augmenting path, per Tarjan root.
+/// by `shift(i, v)`, never `i128::MIN`) that belong to no maximum matching,
+/// pushed to `out`, at most `room` of them. `stop` is asked at every step: per
+/// variable while the graph is built and the matching started, per step of an
+/// augmenting path, per Tarjan root, per variable while the removals are listed.
+///
+/// `key` names the constraint: the last matching found that covers every
+/// variable is kept (per thread) under it, and the next call with the same
+/// key starts from it. A kept pair
+/// (position, value) is used only if the value is still in the position's
+/// domain and no position before it took the value, so a stale or foreign
+/// matching costs time, never a wrong answer: the removals are the same
+/// whatever the matching (the edges in no maximum matching).
 pub(crate) fn unsupported(
+    key: usize,
     vars: &[VarId],
     d: &Domains,
     shift: &dyn Fn(usize, i64) -> i128,
@@ -90,20 +159,18 @@ pub(crate) fn unsupported(
     out: &mut Vec<(usize, i128)>,
 ) -> Matching {
     SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut s) => s.run(vars, d, shift, stop, room, out),
-        // Re-entered (a constraint filtering inside another's call): fresh buffers.
-        Err(_) => Scratch::default().run(vars, d, shift, stop, room, out),
+        Ok(mut s) => s.run(Some(key), vars, d, shift, stop, room, out),
+        // Re-entered (a constraint filtering inside another's call): fresh
+        // buffers, no kept matching.
+        Err(_) => Scratch::default().run(None, vars, d, shift, stop, room, out),
     })
 }
 
-/// Entries a large buffer is zeroed by between two questions to `stop`
-/// (a tenth of a millisecond or so: the engine reads its clock and its
-/// cancel flag once every 64 questions).
-const ZERO_CHUNK: usize = 1 << 16;
-
 impl Scratch {
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
+        key: Option<usize>,
         vars: &[VarId],
         d: &Domains,
         shift: &dyn Fn(usize, i64) -> i128,
@@ -112,21 +179,124 @@ impl Scratch {
         out: &mut Vec<(usize, i128)>,
     ) -> Matching {
         let n = vars.len();
-        if !self.build(vars, d, shift, stop) {
+        // The kept matching, taken out of the map for the call (one of
+        // another length is not this constraint's: ignored).
+        let mut hint = match key {
+            Some(key) => self.hints.remove(&key).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        self.hinted -= hint.len();
+        if hint.len() != n {
+            hint.clear();
+        }
+        if !self.build(vars, d, shift, &hint, stop) {
+            self.keep(key, hint);
             return Matching::Interrupted;
         }
-        let m = self.values.len();
-        if m < n {
-            return Matching::Infeasible;
+        let matched = self.match_all(stop);
+        // A whole matching is kept for the next call (else the one before).
+        if matched == Some(true) {
+            hint.clear();
+            hint.extend(self.val_of.iter().map(|&v| match v {
+                NONE => NO_VALUE,
+                v => self.values[v as usize],
+            }));
         }
-        // A greedy matching first, then augmenting paths for the rest.
+        self.keep(key, hint);
+        match matched {
+            Some(true) => {}
+            Some(false) => return Matching::Infeasible,
+            None => return Matching::Interrupted,
+        }
+        let m = self.values.len();
+        if !self.tarjan(n, m, stop) {
+            return Matching::Interrupted;
+        }
+        self.list(n, stop, room, out)
+    }
+
+    /// The edges in no maximum matching, once the components are known:
+    /// pushed to `out`, at most `room` of them (asking `stop` per variable).
+    #[inline(never)]
+    fn list(
+        &mut self,
+        n: usize,
+        stop: &mut dyn FnMut() -> bool,
+        room: usize,
+        out: &mut Vec<(usize, i128)>,
+    ) -> Matching {
+        for x in 0..n {
+            if stop() {
+                return Matching::Interrupted;
+            }
+            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
+            for &v in &self.adj[a..b] {
+                let v = v as usize;
+                let c = self.node[n + v].comp;
+                let keep = self.val_of[x] as usize == v
+                    || self.comp_to_free[c as usize]
+                    || self.node[x].comp == c;
+                if !keep {
+                    if out.len() >= room {
+                        out.clear();
+                        return Matching::OverBudget;
+                    }
+                    out.push((x, self.values[v]));
+                }
+            }
+        }
+        Matching::Removals
+    }
+
+    /// Puts `hint` back under `key`, dropping every kept matching first if
+    /// the thread keeps too many.
+    fn keep(&mut self, key: Option<usize>, hint: Vec<i128>) {
+        let Some(key) = key else { return };
+        if hint.is_empty() {
+            return;
+        }
+        if self.hints.len() >= MAX_HINTS || self.hinted + hint.len() > MAX_HINTED {
+            self.hints.clear();
+            self.hinted = 0;
+            if hint.len() > MAX_HINTED {
+                return;
+            }
+        }
+        self.hinted += hint.len();
+        self.hints.insert(key, hint);
+    }
+
+    /// A matching of every variable: `Some(true)` if found, `Some(false)` if
+    /// there is none, `None` if `stop` said so. The hinted pairs first (a
+    /// value taken once), a greedy pass for the other variables, then
+    /// augmenting paths.
+    #[inline(never)]
+    fn match_all(&mut self, stop: &mut dyn FnMut() -> bool) -> Option<bool> {
+        let n = self.hint_node.len();
+        let m = self.values.len();
         self.var_of.clear();
         self.var_of.resize(m, NONE);
         self.val_of.clear();
         self.val_of.resize(n, NONE);
+        if m < n {
+            return Some(false);
+        }
         for x in 0..n {
             if stop() {
-                return Matching::Interrupted;
+                return None;
+            }
+            let v = self.hint_node[x];
+            if v != NONE && self.var_of[v as usize] == NONE {
+                self.var_of[v as usize] = x as u32;
+                self.val_of[x] = v;
+            }
+        }
+        for x in 0..n {
+            if self.val_of[x] != NONE {
+                continue;
+            }
+            if stop() {
+                return None;
             }
             let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
             if let Some(&v) = self.adj[a..b]
@@ -140,65 +310,29 @@ impl Scratch {
         self.seen.clear();
         self.seen.resize(m, 0);
         for x in 0..n {
+            if self.val_of[x] != NONE {
+                continue;
+            }
             if stop() {
-                return Matching::Interrupted;
+                return None;
             }
-            if self.val_of[x] == NONE {
-                match self.augment(x, x as u32 + 1, stop) {
-                    Some(true) => {}
-                    Some(false) => return Matching::Infeasible,
-                    None => return Matching::Interrupted,
-                }
+            if !self.augment(x, x as u32 + 1, stop)? {
+                return Some(false);
             }
         }
-        // Alternating graph: node x (variable) and n + v (value); matched
-        // edges go variable -> value, the others value -> variable. Nodes
-        // reachable from a free value lie on even alternating paths.
-        let nodes = n + m;
-        self.reach.clear();
-        self.reach.resize(nodes, false);
-        self.todo.clear();
-        for v in 0..m {
-            if self.var_of[v] == NONE {
-                self.reach[n + v] = true;
-                self.todo.push((n + v) as u32);
-            }
-        }
-        if !self.reverse(n, m, stop) || !self.reach_from_free(n, stop) {
-            return Matching::Interrupted;
-        }
-        if !self.tarjan(n, m, stop) {
-            return Matching::Interrupted;
-        }
-        for x in 0..n {
-            if stop() {
-                return Matching::Interrupted;
-            }
-            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
-            for &v in &self.adj[a..b] {
-                let v = v as usize;
-                let keep = self.val_of[x] as usize == v
-                    || self.reach[n + v]
-                    || self.comp[x] == self.comp[n + v];
-                if !keep {
-                    if out.len() >= room {
-                        out.clear();
-                        return Matching::OverBudget;
-                    }
-                    out.push((x, self.values[v]));
-                }
-            }
-        }
-        Matching::Removals
+        Some(true)
     }
 
-    /// The value nodes and the CSR adjacency; `false` if `stop` said so
-    /// (asked once per variable).
+    /// The value nodes, the CSR adjacency, and the node of each variable's
+    /// hinted value (`hint[x]`, if `hint` is not empty) when its domain has
+    /// it; `false` if `stop` said so (asked once per variable).
+    #[inline(never)]
     fn build(
         &mut self,
         vars: &[VarId],
         d: &Domains,
         shift: &dyn Fn(usize, i64) -> i128,
+        hint: &[i128],
         stop: &mut dyn FnMut() -> bool,
     ) -> bool {
         let n = vars.len();
@@ -211,6 +345,7 @@ impl Scratch {
         self.values.clear();
         self.start.clear();
         self.adj.clear();
+        self.hint_node.clear();
         let dense = hi >= lo && hi - lo < DENSE_LIMIT;
         if dense {
             self.slot.clear();
@@ -219,6 +354,8 @@ impl Scratch {
                 if stop() {
                     return false;
                 }
+                let want = hint.get(i).copied().unwrap_or(NO_VALUE);
+                let mut found = NONE;
                 self.start.push(self.adj.len() as u32);
                 for v in d.values(x) {
                     let s = shift(i, v);
@@ -227,8 +364,12 @@ impl Scratch {
                         self.slot[k] = self.values.len() as u32;
                         self.values.push(s);
                     }
+                    if s == want {
+                        found = self.slot[k];
+                    }
                     self.adj.push(self.slot[k]);
                 }
+                self.hint_node.push(found);
             }
         } else {
             // Values numbered as they come (no sort: one long step that
@@ -238,6 +379,8 @@ impl Scratch {
                 if stop() {
                     return false;
                 }
+                let want = hint.get(i).copied().unwrap_or(NO_VALUE);
+                let mut found = NONE;
                 self.start.push(self.adj.len() as u32);
                 for v in d.values(x) {
                     let s = shift(i, v);
@@ -245,8 +388,12 @@ impl Scratch {
                         self.values.push(s);
                         (self.values.len() - 1) as u32
                     });
+                    if s == want {
+                        found = k;
+                    }
                     self.adj.push(k);
                 }
+                self.hint_node.push(found);
             }
         }
         self.start.push(self.adj.len() as u32);
@@ -294,159 +441,150 @@ impl Scratch {
         Some(false)
     }
 
-    /// The reverse adjacency: for each value, the variables having it as an
-    /// unmatched value (the alternating graph's value -> variable edges);
-    /// `false` if `stop` said so (asked per variable).
-    fn reverse(&mut self, n: usize, m: usize, stop: &mut dyn FnMut() -> bool) -> bool {
-        self.rev_start.clear();
-        self.rev_start.resize(m + 1, 0);
-        for x in 0..n {
-            if stop() {
-                return false;
-            }
-            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
-            for &v in &self.adj[a..b] {
-                if self.val_of[x] != v {
-                    self.rev_start[v as usize + 1] += 1;
+    /// The successor of node `u` in the transposed alternating graph after
+    /// cursor `k`, with the next cursor. Variable `x` leads to its unmatched
+    /// values (the cursor walks its adjacency), value `v` to the variable
+    /// matched to it, if any.
+    #[inline]
+    fn next(&self, n: usize, u: usize, k: u32) -> Option<(usize, u32)> {
+        if u < n {
+            let end = self.start[u + 1];
+            let mut k = k;
+            while k < end {
+                let v = self.adj[k as usize];
+                k += 1;
+                if v != self.val_of[u] {
+                    return Some((n + v as usize, k));
                 }
             }
+            None
+        } else {
+            let x = self.var_of[u - n];
+            (k == 0 && x != NONE).then_some((x as usize, 1))
         }
-        for v in 0..m {
-            self.rev_start[v + 1] += self.rev_start[v];
-        }
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.rev_start);
-        // Up to one entry per edge (10^8 for 10,000 queens): allocated at
-        // once (no copy as it grows), zeroed a chunk at a time, asking
-        // between two.
-        self.rev.clear();
-        let len = self.rev_start[m] as usize;
-        self.rev.reserve(len);
-        while self.rev.len() < len {
-            if stop() {
-                return false;
-            }
-            let next = len.min(self.rev.len() + ZERO_CHUNK);
-            self.rev.resize(next, 0);
-        }
-        for x in 0..n {
-            if stop() {
-                return false;
-            }
-            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
-            for &v in &self.adj[a..b] {
-                if self.val_of[x] != v {
-                    let slot = &mut self.fill[v as usize];
-                    self.rev[*slot as usize] = x as u32;
-                    *slot += 1;
-                }
-            }
-        }
-        true
     }
 
-    /// Marks what even alternating paths from the free values (in `todo`)
-    /// reach: from a value, the variables having it unmatched; from a
-    /// variable, its matched value. `false` if `stop` said so (asked per value).
-    fn reach_from_free(&mut self, n: usize, stop: &mut dyn FnMut() -> bool) -> bool {
-        while let Some(u) = self.todo.pop() {
-            if stop() {
-                return false;
-            }
-            let v = u as usize - n;
-            let (a, b) = (self.rev_start[v] as usize, self.rev_start[v + 1] as usize);
-            for k in a..b {
-                let x = self.rev[k] as usize;
-                if !self.reach[x] {
-                    self.reach[x] = true;
-                    let mv = n + self.val_of[x] as usize;
-                    if !self.reach[mv] {
-                        self.reach[mv] = true;
-                        self.todo.push(mv as u32);
-                    }
-                }
-            }
-        }
-        true
+    /// Visits node `u` first: its index, its place on the stacks.
+    #[inline(always)]
+    fn open(&mut self, n: usize, u: usize, counter: &mut u32) {
+        self.node[u] = Node {
+            index: *counter,
+            low: *counter,
+            comp: NONE,
+            on_stack: true,
+            to_free: u >= n && self.var_of[u - n] == NONE,
+        };
+        *counter += 1;
+        self.tstack.push(u as u32);
+        let k = if u < n { self.start[u] } else { 0 };
+        self.call.push((u as u32, k));
     }
 
-    /// Strongly connected components of the alternating graph (iterative
-    /// Tarjan) into `comp`; `false` if `stop` said so (asked per root).
+    /// Strongly connected components (iterative Tarjan) into `comp`, and
+    /// whether each reaches a free value into `comp_to_free`, of the
+    /// alternating graph transposed; `false` if `stop` said so (asked per root).
+    ///
+    /// The alternating graph has node x (variable) and n + v (value), its
+    /// matched edges go variable -> value, the others value -> variable; an
+    /// unmatched edge (x, v) is in some maximum matching iff v lies on an even
+    /// alternating path from a free value (a free value reaches v) or x and v
+    /// share a component. The transposed graph has the same components, its
+    /// edges come straight from the adjacency (no reverse adjacency to
+    /// build), and "a free value reaches v" becomes "v reaches a free value":
+    /// Tarjan finishes a component after every component it leads to, so a
+    /// component reaches a free value iff it holds one or one of its edges
+    /// leads to a finished component that does.
+    #[inline(never)]
     fn tarjan(&mut self, n: usize, m: usize, stop: &mut dyn FnMut() -> bool) -> bool {
         let nodes = n + m;
-        self.index.clear();
-        self.index.resize(nodes, NONE);
-        self.low.clear();
-        self.low.resize(nodes, 0);
-        self.comp.clear();
-        self.comp.resize(nodes, NONE);
-        self.on_stack.clear();
-        self.on_stack.resize(nodes, false);
+        self.node.clear();
+        self.node.resize(nodes, UNVISITED);
+        self.comp_to_free.clear();
         self.tstack.clear();
         self.call.clear();
-        // Successors of node u, as (list, index).
-        let succ = |s: &Scratch, u: usize, k: usize| -> Option<usize> {
-            if u < n {
-                // A variable's one successor: its matched value.
-                (k == 0).then(|| n + s.val_of[u] as usize)
-            } else {
-                let v = u - n;
-                let (a, b) = (s.rev_start[v] as usize, s.rev_start[v + 1] as usize);
-                (a + k < b).then(|| s.rev[a + k] as usize)
-            }
-        };
         let mut counter = 0;
-        let mut comps = 0;
         for root in 0..nodes {
-            if self.index[root] != NONE {
+            if self.node[root].index != NONE {
                 continue;
             }
             if stop() {
                 return false;
             }
-            self.call.push((root as u32, 0));
-            self.index[root] = counter;
-            self.low[root] = counter;
-            counter += 1;
-            self.tstack.push(root as u32);
-            self.on_stack[root] = true;
+            self.open(n, root, &mut counter);
             while let Some(&(u, k)) = self.call.last() {
                 let u = u as usize;
-                if let Some(w) = succ(self, u, k as usize) {
+                if let Some((w, k)) = self.next(n, u, k) {
                     if let Some(top) = self.call.last_mut() {
-                        top.1 += 1;
+                        top.1 = k;
                     }
-                    if self.index[w] == NONE {
-                        self.index[w] = counter;
-                        self.low[w] = counter;
-                        counter += 1;
-                        self.tstack.push(w as u32);
-                        self.on_stack[w] = true;
-                        self.call.push((w as u32, 0));
-                    } else if self.on_stack[w] {
-                        self.low[u] = self.low[u].min(self.index[w]);
+                    let nw = self.node[w];
+                    if nw.index == NONE {
+                        self.open(n, w, &mut counter);
+                    } else if nw.on_stack {
+                        self.node[u].low = self.node[u].low.min(nw.index);
+                    } else if self.comp_to_free[nw.comp as usize] {
+                        self.node[u].to_free = true;
                     }
                 } else {
                     self.call.pop();
-                    if let Some(&(p, _)) = self.call.last() {
-                        let p = p as usize;
-                        self.low[p] = self.low[p].min(self.low[u]);
-                    }
-                    if self.low[u] == self.index[u] {
+                    if self.node[u].low == self.node[u].index {
+                        let c = self.comp_to_free.len() as u32;
+                        let mut to_free = false;
                         while let Some(w) = self.tstack.pop() {
-                            self.on_stack[w as usize] = false;
-                            self.comp[w as usize] = comps;
+                            let nw = &mut self.node[w as usize];
+                            nw.on_stack = false;
+                            nw.comp = c;
+                            to_free |= nw.to_free;
                             if w as usize == u {
                                 break;
                             }
                         }
-                        comps += 1;
+                        self.comp_to_free.push(to_free);
+                    }
+                    if let Some(&(p, _)) = self.call.last() {
+                        let (nu, p) = (self.node[u], p as usize);
+                        if nu.on_stack {
+                            self.node[p].low = self.node[p].low.min(nu.low);
+                        } else if self.comp_to_free[nu.comp as usize] {
+                            self.node[p].to_free = true;
+                        }
                     }
                 }
             }
         }
         true
     }
+}
+
+#[cfg(test)]
+/// [`unsupported`] without a kept matching: neither read nor kept.
+pub(crate) fn fresh(
+    vars: &[VarId],
+    d: &Domains,
+    shift: &dyn Fn(usize, i64) -> i128,
+    stop: &mut dyn FnMut() -> bool,
+    room: usize,
+    out: &mut Vec<(usize, i128)>,
+) -> Matching {
+    Scratch::default().run(None, vars, d, shift, stop, room, out)
+}
+
+#[cfg(test)]
+/// Plants `hint` as the matching kept under `key` on this thread.
+fn plant(key: usize, hint: Vec<i128>) {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        if let Some(old) = s.hints.remove(&key) {
+            s.hinted -= old.len();
+        }
+        s.keep(Some(key), hint);
+    });
+}
+
+#[cfg(test)]
+/// The matching kept under `key` on this thread.
+fn kept(key: usize) -> Option<Vec<i128>> {
+    SCRATCH.with(|s| s.borrow().hints.get(&key).cloned())
 }
 
 #[cfg(test)]
@@ -466,7 +604,7 @@ mod tests {
         let shift = |_: usize, v: Value| i128::from(v);
         let mut calls = 0;
         let mut out = Vec::new();
-        let full = unsupported(
+        let full = fresh(
             &vars,
             &d,
             &shift,
@@ -483,7 +621,7 @@ mod tests {
         for k in 1..=calls {
             let mut seen = 0;
             let mut out = Vec::new();
-            let r = unsupported(
+            let r = fresh(
                 &vars,
                 &d,
                 &shift,
@@ -505,12 +643,12 @@ mod tests {
         let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
         let shift = |_: usize, v: Value| i128::from(v);
         let mut out = Vec::new();
-        let r = unsupported(&vars, &d, &shift, &mut || false, usize::MAX, &mut out);
+        let r = fresh(&vars, &d, &shift, &mut || false, usize::MAX, &mut out);
         assert!(matches!(r, Matching::Removals));
         out.sort();
         assert_eq!(out, [(2, 1), (2, 2)]);
         let d = Domains::new((0..3).map(|_| (0, 1, None)));
-        let r = unsupported(
+        let r = fresh(
             &vars,
             &d,
             &shift,
@@ -529,11 +667,11 @@ mod tests {
         let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
         let shift = |_: usize, v: Value| i128::from(v);
         let mut out = Vec::new();
-        let r = unsupported(&vars, &d, &shift, &mut || false, 2, &mut out);
+        let r = fresh(&vars, &d, &shift, &mut || false, 2, &mut out);
         assert!(matches!(r, Matching::Removals));
         assert_eq!(out.len(), 2);
         let mut out = Vec::new();
-        let r = unsupported(&vars, &d, &shift, &mut || false, 1, &mut out);
+        let r = fresh(&vars, &d, &shift, &mut || false, 1, &mut out);
         assert!(matches!(r, Matching::OverBudget));
         assert!(out.is_empty());
     }
@@ -546,11 +684,11 @@ mod tests {
         let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
         let spread = |_: usize, v: Value| i128::from(v) << 40;
         let mut out = Vec::new();
-        let r = unsupported(&vars, &d, &spread, &mut || false, usize::MAX, &mut out);
+        let r = fresh(&vars, &d, &spread, &mut || false, usize::MAX, &mut out);
         assert!(matches!(r, Matching::Removals));
         out.sort();
         assert_eq!(out, [(2, 1 << 40), (2, 2 << 40)]);
-        let r = unsupported(
+        let r = fresh(
             &vars,
             &d,
             &spread,
@@ -559,5 +697,194 @@ mod tests {
             &mut Vec::new(),
         );
         assert!(matches!(r, Matching::Interrupted));
+    }
+
+    /// The domains `sets` (each sorted, distinct, not empty).
+    fn domains(sets: &[Vec<Value>]) -> Domains {
+        Domains::new(
+            sets.iter()
+                .map(|s| (s[0], s[s.len() - 1], Some(s.as_slice()))),
+        )
+    }
+
+    /// Régin's answer by brute force: every matching of all variables to
+    /// distinct shifted values; `None` if there is none, else the
+    /// (position, shifted value) pairs no such matching uses, sorted.
+    fn brute_force(shifted: &[Vec<i128>]) -> Option<Vec<(usize, i128)>> {
+        fn go(
+            i: usize,
+            shifted: &[Vec<i128>],
+            taken: &mut Vec<i128>,
+            used: &mut std::collections::BTreeSet<(usize, i128)>,
+        ) -> bool {
+            if i == shifted.len() {
+                used.extend(taken.iter().enumerate().map(|(j, &v)| (j, v)));
+                return true;
+            }
+            let mut any = false;
+            for &v in &shifted[i] {
+                if !taken.contains(&v) {
+                    taken.push(v);
+                    any |= go(i + 1, shifted, taken, used);
+                    taken.pop();
+                }
+            }
+            any
+        }
+        let mut used = std::collections::BTreeSet::new();
+        if !go(0, shifted, &mut Vec::new(), &mut used) {
+            return None;
+        }
+        let mut out: Vec<(usize, i128)> = shifted
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.iter().map(move |&v| (i, v)))
+            .filter(|p| !used.contains(p))
+            .collect();
+        out.sort_unstable();
+        Some(out)
+    }
+
+    /// A random non-empty subset of `set`.
+    fn subset(rng: &mut crate::rng::SplitMix64, set: &[Value]) -> Vec<Value> {
+        let mut s: Vec<Value> = set.iter().copied().filter(|_| rng.below(3) > 0).collect();
+        if s.is_empty() {
+            s.push(set[rng.below(set.len() as u64) as usize]);
+        }
+        s
+    }
+
+    #[test]
+    fn a_kept_matching_gives_the_same_removals_as_a_fresh_run() {
+        // Random graphs of up to 6 variables over 0..=7 (shifted by small
+        // offsets, or spread 2^40 apart for the map), filtered again and
+        // again under one key as values go and come back, with planted
+        // matchings (values absent, values taken twice, another scope's
+        // length, unmatched positions): at every call the same answer and
+        // the same removals in the same order as a run without a kept
+        // matching, and the same as brute force.
+        let mut rng = crate::rng::SplitMix64::new(30);
+        let mut hinted_calls = 0;
+        for trial in 0..3000u64 {
+            let key = 1_000_000 + trial as usize;
+            let n = 1 + rng.below(6) as usize;
+            let spread = rng.below(4) == 0;
+            let offsets: Vec<i128> = (0..n).map(|_| rng.below(5) as i128 - 2).collect();
+            let shift = |i: usize, v: Value| {
+                let s = i128::from(v) + offsets[i];
+                if spread { s << 40 } else { s }
+            };
+            let full: Vec<Value> = (0..=7).collect();
+            let base: Vec<Vec<Value>> = (0..n).map(|_| subset(&mut rng, &full)).collect();
+            let vars: Vec<VarId> = (0..n).map(VarId::new).collect();
+            let mut now = base.clone();
+            for step in 0..10 {
+                match rng.below(4) {
+                    // Values go.
+                    0 | 1 => {
+                        for s in &mut now {
+                            *s = subset(&mut rng, s);
+                        }
+                    }
+                    // Values come back (a backtrack).
+                    2 => now = base.clone(),
+                    // Some variables get theirs back.
+                    _ => {
+                        for (s, b) in now.iter_mut().zip(&base) {
+                            if rng.below(2) == 0 {
+                                s.clone_from(b);
+                            }
+                        }
+                    }
+                }
+                if step > 0 && rng.below(3) == 0 {
+                    // A planted matching, stale in one of several ways.
+                    let pick =
+                        |rng: &mut crate::rng::SplitMix64| shift(0, rng.below(12) as Value - 2);
+                    let len = match rng.below(4) {
+                        0 => n + 1,
+                        1 if n > 1 => n - 1,
+                        _ => n,
+                    };
+                    let hint: Vec<i128> = match rng.below(4) {
+                        0 => vec![pick(&mut rng); len],
+                        1 => (0..len).map(|_| NO_VALUE).collect(),
+                        2 => (0..len)
+                            .map(|i| {
+                                let s = &base[i % n];
+                                shift(i % n, s[rng.below(s.len() as u64) as usize])
+                            })
+                            .collect(),
+                        _ => (0..len).map(|_| pick(&mut rng)).collect(),
+                    };
+                    plant(key, hint);
+                }
+                let d = domains(&now);
+                let before = kept(key);
+                let mut out = Vec::new();
+                let r = unsupported(key, &vars, &d, &shift, &mut || false, usize::MAX, &mut out);
+                let mut fresh_out = Vec::new();
+                let f = fresh(&vars, &d, &shift, &mut || false, usize::MAX, &mut fresh_out);
+                assert_eq!(r, f, "trial {trial} step {step}: {now:?}, kept {before:?}");
+                assert_eq!(
+                    out, fresh_out,
+                    "trial {trial} step {step}: {now:?}, kept {before:?}"
+                );
+                let shifted: Vec<Vec<i128>> = now
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| s.iter().map(|&v| shift(i, v)).collect())
+                    .collect();
+                match brute_force(&shifted) {
+                    None => assert_eq!(r, Matching::Infeasible, "trial {trial} step {step}"),
+                    Some(expected) => {
+                        assert_eq!(r, Matching::Removals, "trial {trial} step {step}");
+                        out.sort_unstable();
+                        assert_eq!(out, expected, "trial {trial} step {step}: {now:?}");
+                        // The matching kept is a matching of these domains.
+                        let kept = kept(key).expect("a matching is kept");
+                        assert_eq!(kept.len(), n);
+                        for (i, v) in kept.iter().enumerate() {
+                            assert!(shifted[i].contains(v), "trial {trial}: {kept:?}");
+                            assert_eq!(kept.iter().filter(|&w| w == v).count(), 1);
+                        }
+                    }
+                }
+                if before.is_some_and(|h| h.len() == n) {
+                    hinted_calls += 1;
+                }
+            }
+        }
+        assert!(
+            hinted_calls > 10_000,
+            "only {hinted_calls} calls with a kept matching"
+        );
+    }
+
+    #[test]
+    fn the_kept_matchings_stay_bounded() {
+        // More constraints than a thread keeps matchings for: the map is
+        // emptied, never past its bound.
+        let d = Domains::new((0..3).map(|_| (0, 3, None)));
+        let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
+        let shift = |_: usize, v: Value| i128::from(v);
+        for key in 0..2 * MAX_HINTS + 7 {
+            let r = unsupported(
+                key,
+                &vars,
+                &d,
+                &shift,
+                &mut || false,
+                usize::MAX,
+                &mut Vec::new(),
+            );
+            assert_eq!(r, Matching::Removals);
+            SCRATCH.with(|s| {
+                let s = s.borrow();
+                assert!(s.hints.len() <= MAX_HINTS);
+                assert_eq!(s.hinted, s.hints.values().map(Vec::len).sum::<usize>());
+            });
+        }
+        assert!(kept(2 * MAX_HINTS + 6).is_some());
     }
 }
