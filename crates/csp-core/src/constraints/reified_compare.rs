@@ -117,15 +117,15 @@ impl ReifiedCompare {
     /// `Some(true)` if every value of `x` satisfies the comparison,
     /// `Some(false)` if none does, `None` otherwise. An empty domain
     /// answers `Some(false)`.
-    #[inline]
+    #[inline(always)]
     fn truth(&self, d: &Domains) -> Option<bool> {
         let x = self.scope[0];
         let c = self.c;
-        let (min, max) = (d.min(x), d.max(x));
+        // = and != read one value and the size; the orders the bounds.
         let eq = || {
             if !d.contains(x, c) {
                 Some(false)
-            } else if min == max {
+            } else if d.is_fixed(x) {
                 Some(true)
             } else {
                 None
@@ -143,16 +143,16 @@ impl ReifiedCompare {
         match self.relation {
             Relation::Eq => eq(),
             Relation::Ne => eq().map(|e| !e),
-            Relation::Le => decide(max <= c, min > c),
-            Relation::Lt => decide(max < c, min >= c),
-            Relation::Ge => decide(min >= c, max < c),
-            Relation::Gt => decide(min > c, max <= c),
+            Relation::Le => decide(d.max(x) <= c, d.min(x) > c),
+            Relation::Lt => decide(d.max(x) < c, d.min(x) >= c),
+            Relation::Ge => decide(d.min(x) >= c, d.max(x) < c),
+            Relation::Gt => decide(d.min(x) > c, d.max(x) <= c),
         }
     }
 
     /// Narrows `x` so that the comparison is `truth`, and says the
     /// constraint is entailed.
-    #[inline]
+    #[inline(never)]
     fn enforce(&self, ctx: &mut PropagationContext<'_>, truth: bool) -> Propagation {
         let x = self.scope[0];
         ctx.note_revision();

@@ -369,8 +369,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             if status == PropStatus::Entailed {
                 self.state.set_entailed(c);
             }
-            let skip = (status != PropStatus::Changed || self.idempotent[c]).then_some(c);
-            self.schedule_changed(skip);
+            // Most calls change nothing: no call to schedule then.
+            if !self.changes.changed.is_empty() {
+                let skip = (status != PropStatus::Changed || self.idempotent[c]).then_some(c);
+                self.schedule_changed(skip);
+            }
         }
         Ok(())
     }
