@@ -2,7 +2,9 @@
 //! another (`int_lin_eq([1, -1], [y, x], c) :: defines_var(y)`,
 //! `int_plus(x, 3, y)`, `int_times(x, 2, y)`, `bool2int(b, y)`, each with
 //! `defines_var(y)`) becomes a view of `x` ([`Model::view`](csp_core::Model::view)):
-//! no variable, no propagator.
+//! no variable, no propagator. Where the definition is a copy (`y = x`, as
+//! `bool2int` is), `y` is not even a view: it names `x` itself, so that
+//! constraints on `y` read `x` directly.
 //!
 //! Exactness: `y`'s declared domain is kept by declaring `x` with only the
 //! values whose image lies in it; a variable is defined once, definitions
@@ -505,10 +507,15 @@ impl Context {
                 Symbol::Scalar(Scalar::IntVar(v) | Scalar::BoolVar(v)) => *v,
                 _ => return Err(self.bad(y, "a variable to view")),
             };
-            let view = self
-                .model
-                .named_view(y.clone(), base, *a, *c)
-                .map_err(|e| self.core(e))?;
+            // `y = x` (bool2int, or a copy): the same variable under a
+            // second name, so that constraints read it without a view.
+            let view = if (*a, *c) == (1, 0) {
+                base
+            } else {
+                self.model
+                    .named_view(y.clone(), base, *a, *c)
+                    .map_err(|e| self.core(e))?
+            };
             self.define(y, Symbol::Scalar(Scalar::IntVar(view)));
         }
         self.zero = Some(zero);
@@ -542,16 +549,16 @@ mod tests {
                    constraint int_times(y, 3, z) :: defines_var(z);\n\
                    constraint bool2int(b, i) :: defines_var(i);\n\
                    solve satisfy;";
-        // y = 2x - 1 (x in 0..5, y in 2..4: x in {2}), z = 3y, i = b; the
-        // constant 0 is the zero base.
+        // y = 2x - 1 (x in 0..5, y in 2..4: x in {2}), z = 3y, i = b (the
+        // same variable, no view); the constant 0 is the zero base.
         let (vars, views, constraints) = counts(src);
-        assert_eq!((vars, views, constraints), (6, 3, 0));
+        assert_eq!((vars, views, constraints), (5, 2, 0));
         let t = translate(&parse(src).unwrap(), &TranslateOptions::default()).unwrap();
         let m = &t.model;
         let x = t.outputs.iter().find(|o| o.name == "x").unwrap();
         let _ = x;
         let names: Vec<String> = m.vars().map(|v| m.var_name(v)).collect();
-        assert_eq!(names, ["x", "b", "0", "y", "z", "i"]);
+        assert_eq!(names, ["x", "b", "0", "y", "z"]);
         assert_eq!(m.domain(csp_core::VarId::new(0)).unwrap().values(), [2]);
     }
 
@@ -583,8 +590,8 @@ mod tests {
                    constraint int_plus(x, 1, y) :: defines_var(y);\n\
                    solve satisfy;";
         let (vars, views, constraints) = counts(src);
-        // y = x is a view; x = y (a cycle) and the second definition of y
-        // are posted.
-        assert_eq!((vars, views, constraints), (3, 1, 2));
+        // y = x names x (a copy: no view, no variable); x = y (a cycle) and
+        // the second definition of y are posted.
+        assert_eq!((vars, views, constraints), (2, 0, 2));
     }
 }
