@@ -421,6 +421,12 @@ impl Model {
         self.add(Posted::AllDifferent(AllDifferent::new(vars)))
     }
 
+    /// All of `vars` take different values, filtered by value elimination
+    /// alone at every level (see [`AllDifferent::values_only`]).
+    pub fn all_different_by_value(&mut self, vars: &[VarId]) -> Result<ConstraintId, CspError> {
+        self.add(Posted::AllDifferent(AllDifferent::new(vars).values_only()))
+    }
+
     /// All of `vars[i] + offsets[i]` are different (see [`AllDifferent`]).
     pub fn all_different_offsets(
         &mut self,

@@ -5,7 +5,7 @@ use csp_core::{Constraint, Relation, Value, VarId};
 use crate::ast::{ConstraintItem, Expr};
 use crate::constraints::{BoolOr, Func, Function, InSet, Lit, Parity};
 use crate::error::TranslateError;
-use crate::translate::{Context, Scalar};
+use crate::translate::{AllDifferentFiltering, Context, Scalar};
 
 /// Every FlatZinc constraint name the translation accepts.
 pub const SUPPORTED: &[&str] = &[
@@ -380,10 +380,12 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             if vars.len() < 2 {
                 return Ok(());
             }
-            cx.model
-                .all_different(&vars)
-                .map(|_| ())
-                .map_err(|e| cx.core(e))
+            match cx.all_different {
+                AllDifferentFiltering::Domain => cx.model.all_different(&vars),
+                AllDifferentFiltering::Value => cx.model.all_different_by_value(&vars),
+            }
+            .map(|_| ())
+            .map_err(|e| cx.core(e))
         }
         "fzn_table_int" | "table_int" | "csp_table_int_negative" => {
             call.arity(cx, 2)?;

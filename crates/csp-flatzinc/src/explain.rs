@@ -100,6 +100,7 @@ pub fn explain(src: &str, options: &Options, out: &mut dyn Write) -> Result<(), 
         memory_limit: options.memory_limit,
         deadline: options.time_limit.and_then(|t| started.checked_add(t)),
         cancel: options.cancel.clone(),
+        all_different: options.all_different,
         ..Default::default()
     };
     let mut t = match crate::views::translate_views(&ast, &translate_options, false) {

@@ -122,7 +122,8 @@ pub fn solver_config(executable: &str, mznlib: &str) -> String {
     ["--restart-scale", "Failures of the first restart run (the Luby unit)", "int", "250"],
     ["--restart-factor", "Growth factor of geometric restarts", "float", "1.5"],
     ["--backjump", "Look-back after a dead end (gbj, cbj: not with propagators)", "opt:none:gbj:cbj", "none"],
-    ["--nogoods", "Record nogoods at restarts (needs restarts)", "bool", "false"]
+    ["--nogoods", "Record nogoods at restarts (needs restarts)", "bool", "false"],
+    ["--all-different", "all_different filtering: domain (Regin) or value (as Gecode's default)", "opt:domain:value", "domain"]
   ],
   "supportsMzn": false,
   "supportsFzn": true,

@@ -109,4 +109,4 @@ pub use parser::{MAX_DEPTH, parse};
 pub use pos::Pos;
 pub use solve::{DEFAULT_RESTARTS, DEFAULT_VAR_ORDER, Options, Outcome, SearchPlan, run, solve};
 pub use strategy::{Phase, ValChoice, VarChoice};
-pub use translate::{Scalar, TranslateOptions, Translation, translate};
+pub use translate::{AllDifferentFiltering, Scalar, TranslateOptions, Translation, translate};

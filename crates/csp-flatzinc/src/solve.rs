@@ -11,7 +11,7 @@ use csp_core::{
 use crate::branching::{PhasedValues, PhasedVariables};
 use crate::error::Error;
 use crate::output::{final_line, format_solution};
-use crate::translate::{TranslateOptions, Translation, translate};
+use crate::translate::{AllDifferentFiltering, TranslateOptions, Translation, translate};
 
 /// The options of MiniZinc's solver contract, and ours.
 #[derive(Clone, Debug)]
@@ -69,6 +69,9 @@ pub struct Options {
     /// tens of milliseconds, after a time limit or Ctrl-C too. Default
     /// `false`: everything is freed (a long-running program must).
     pub leave_memory_to_exit: bool,
+    /// `--all-different`: how `all_different_int` filters (default: Régin's
+    /// domain consistency).
+    pub all_different: AllDifferentFiltering,
 }
 
 impl Default for Options {
@@ -91,6 +94,7 @@ impl Default for Options {
             nogoods: false,
             nogood_limit: None,
             leave_memory_to_exit: false,
+            all_different: AllDifferentFiltering::Domain,
         }
     }
 }
@@ -337,6 +341,7 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
         memory_limit: options.memory_limit,
         deadline: options.time_limit.and_then(|t| started.checked_add(t)),
         cancel: options.cancel.clone(),
+        all_different: options.all_different,
     };
     let t = match translate(&ast, &translate_options) {
         Ok(t) => t,

@@ -66,6 +66,43 @@ pub struct TranslateOptions {
     pub deadline: Option<Instant>,
     /// Stop translating when this flag is set (Ctrl-C), as for `deadline`.
     pub cancel: Option<CancelFlag>,
+    /// How `all_different_int` filters (`--all-different`).
+    pub all_different: AllDifferentFiltering,
+}
+
+/// How fzn-csp's `all_different_int` filters at the propagators level
+/// (`--all-different domain|value`).
+///
+/// ```
+/// use csp_flatzinc::AllDifferentFiltering;
+/// assert_eq!("value".parse::<AllDifferentFiltering>(), Ok(AllDifferentFiltering::Value));
+/// assert_eq!(AllDifferentFiltering::default(), AllDifferentFiltering::Domain);
+/// assert!("bounds".parse::<AllDifferentFiltering>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AllDifferentFiltering {
+    /// Value elimination, then Régin's matching filter (domain consistency):
+    /// csp-core's [`AllDifferent`](csp_core::constraints::AllDifferent).
+    #[default]
+    Domain,
+    /// Value elimination alone ([`AllDifferent::values_only`](csp_core::constraints::AllDifferent::values_only)),
+    /// as Gecode's default (`IPL_VAL`): tells the kernel's speed apart from
+    /// the filtering's strength when comparing with Gecode.
+    Value,
+}
+
+impl std::str::FromStr for AllDifferentFiltering {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "domain" => Ok(AllDifferentFiltering::Domain),
+            "value" => Ok(AllDifferentFiltering::Value),
+            _ => Err(format!(
+                "unknown all-different filtering '{s}' (domain, value)"
+            )),
+        }
+    }
 }
 
 impl TranslateOptions {
@@ -217,6 +254,8 @@ pub(crate) struct Context {
     pub(crate) memory_limit: u64,
     /// The translation's deadline and cancel flag.
     pub(crate) stopper: Stopper,
+    /// How `all_different_int` filters.
+    pub(crate) all_different: AllDifferentFiltering,
 }
 
 impl Context {
@@ -230,6 +269,7 @@ impl Context {
             zero: None,
             memory_limit: options.memory_limit(),
             stopper: Stopper::new(options),
+            all_different: options.all_different,
         }
     }
 

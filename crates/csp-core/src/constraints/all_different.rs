@@ -5,8 +5,8 @@ use smallvec::SmallVec;
 use crate::constraint::{Conflict, Pairwise, PropCost, PropStatus, Propagation};
 use crate::constraints::matching::{self, Matching};
 use crate::{
-    Constraint, CspError, Domains, ForwardStep, PropagationContext, Pruning, StateLayout, Value,
-    VarId,
+    Constraint, CspError, Domains, Events, ForwardStep, PropagationContext, Pruning, StateLayout,
+    Value, VarId,
 };
 
 /// The values `x_i + offset_i` are pairwise different.
@@ -22,6 +22,11 @@ use crate::{
 /// - propagators: that, then Régin's matching-based filter, which removes every
 ///   value that cannot appear in any solution of the constraint (generalised arc
 ///   consistency).
+///
+/// [`values_only`](AllDifferent::values_only) leaves Régin's filter out at
+/// every level: value elimination alone, cascading, woken only when a
+/// variable becomes fixed, queued with the linear-cost constraints (Gecode's
+/// default for `distinct`, `IPL_VAL`).
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -42,6 +47,9 @@ pub struct AllDifferent {
     /// state (bit set [`WAITING`]) and skips the decided ones: no variable
     /// repeats, and no shifted value can overflow.
     skips_decided: bool,
+    /// Whether the propagators level runs Régin's filter (not with
+    /// [`values_only`](AllDifferent::values_only)).
+    matching: bool,
 }
 
 /// The trailed bit set of the positions whose variable is not decided yet
@@ -68,6 +76,7 @@ impl AllDifferent {
             offsets: vec![0; vars.len()],
             small_offsets: true,
             skips_decided: distinct(vars),
+            matching: true,
         }
     }
 
@@ -87,7 +96,34 @@ impl AllDifferent {
             offsets: offsets.to_vec(),
             small_offsets,
             skips_decided: small_offsets && distinct(vars),
+            matching: true,
         })
+    }
+
+    /// The same constraint filtered by value elimination alone at every level
+    /// (Régin's filter left out).
+    ///
+    /// ```
+    /// use csp_core::constraints::AllDifferent;
+    /// use csp_core::{Config, Model, Pruning, Solver};
+    /// // x, y in {1, 2} leave z only 3, but only Régin's filter sees it.
+    /// let mut m = Model::new();
+    /// let (x, y, z) = (m.int_var(1..=2)?, m.int_var(1..=2)?, m.int_var(1..=3)?);
+    /// m.all_different_by_value(&[x, y, z])?;
+    /// let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators))?;
+    /// assert_eq!(s.domains().len(z), 3);
+    /// assert!(AllDifferent::new(&[x, y, z]).values_only().is_values_only());
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn values_only(mut self) -> Self {
+        self.matching = false;
+        self
+    }
+
+    /// Whether this constraint leaves Régin's filter out
+    /// ([`values_only`](AllDifferent::values_only)).
+    pub fn is_values_only(&self) -> bool {
+        !self.matching
     }
 
     /// The offsets `o_i`.
@@ -278,7 +314,7 @@ impl AllDifferent {
                 }
                 None => self.eliminate_fixed(ctx),
             },
-            Pruning::Propagators => {
+            Pruning::Propagators if self.matching => {
                 let first = self.eliminate_fixed(ctx)?;
                 if first == PropStatus::Entailed {
                     return Ok(first);
@@ -299,7 +335,21 @@ impl AllDifferent {
 
 impl Constraint for AllDifferent {
     fn cost(&self) -> PropCost {
-        PropCost::Expensive
+        if self.matching {
+            PropCost::Expensive
+        } else {
+            PropCost::Linear
+        }
+    }
+
+    /// Any change for Régin's filter; a variable becoming fixed for value
+    /// elimination alone.
+    fn events(&self, _pos: usize) -> Events {
+        if self.matching {
+            Events::DOMAIN
+        } else {
+            Events::FIXED
+        }
     }
 
     fn scope(&self) -> &[VarId] {
@@ -399,6 +449,63 @@ mod tests {
         let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert_eq!(s.domains().value(z), Some(3));
         let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ArcConsistency)).unwrap();
+        assert_eq!(s.domains().len(z), 3);
+    }
+
+    /// Value elimination alone: the same solutions as Régin's filter on
+    /// random small models (brute force: the count with plain checking),
+    /// never smaller domains after the root propagation, and at least as
+    /// many values tried; last, a Hall set only Régin's filter sees.
+    #[test]
+    fn values_only_finds_the_same_solutions_with_weaker_filtering() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        for case in 0..300 {
+            let n = 3 + (rng.next_u64() % 4) as usize;
+            let doms: Vec<Vec<i64>> = (0..n)
+                .map(|_| {
+                    let mut d: Vec<i64> = (0..5).filter(|_| rng.next_u64() % 3 != 0).collect();
+                    if d.is_empty() {
+                        d.push((rng.next_u64() % 5) as i64);
+                    }
+                    d
+                })
+                .collect();
+            let build = |by_value: bool| {
+                let mut m = Model::new();
+                let xs: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
+                if by_value {
+                    m.all_different_by_value(&xs).unwrap();
+                } else {
+                    m.all_different(&xs).unwrap();
+                }
+                (m, xs)
+            };
+            let (regin, xs) = build(false);
+            let (values, _) = build(true);
+            let checked = Solver::new(&values, Config::textbook().with_pruning(Pruning::Check))
+                .unwrap()
+                .count();
+            let propagators = Config::textbook().with_pruning(Pruning::Propagators);
+            let a = Solver::new(&regin, propagators.clone()).unwrap().count();
+            let b = Solver::new(&values, propagators.clone()).unwrap().count();
+            assert_eq!(a.solutions, checked.solutions, "case {case}: {doms:?}");
+            assert_eq!(b.solutions, checked.solutions, "case {case}: {doms:?}");
+            assert!(b.stats.tried >= a.stats.tried, "case {case}: {doms:?}");
+            let (sa, sb) = (
+                Solver::new(&regin, propagators.clone()).unwrap(),
+                Solver::new(&values, propagators).unwrap(),
+            );
+            for &x in &xs {
+                assert!(sb.domains().len(x) >= sa.domains().len(x), "case {case}");
+            }
+        }
+        // x, y in {1, 2}: z keeps 1 and 2 without the matching.
+        let mut m = Model::new();
+        let x = m.int_var(1..=2).unwrap();
+        let y = m.int_var(1..=2).unwrap();
+        let z = m.int_var(1..=3).unwrap();
+        m.all_different_by_value(&[x, y, z]).unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert_eq!(s.domains().len(z), 3);
     }
 

@@ -58,6 +58,12 @@ struct Cli {
     /// reverse-split, random.
     #[arg(long = "val", value_name = "ORDER", default_value = "auto", value_parser = auto::<ValOrder>)]
     val_order: Auto<ValOrder>,
+    /// How all_different_int filters at the propagators level: domain
+    /// (value elimination, then Régin's matching filter) or value (value
+    /// elimination alone, as Gecode's default).
+    #[arg(long = "all-different", value_name = "KIND", default_value = "domain",
+          value_parser = ["domain", "value"], conflicts_with = "compare")]
+    all_different: String,
     /// Restarts where the model has no restart annotation (or with -f): auto
     /// (the default search's), none, constant, linear, luby, geometric. Each
     /// run ends after its budget of failures: constant --restart-scale, linear
@@ -193,6 +199,10 @@ fn main_with(cli: Cli) -> Result<(), Quit> {
             .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         // fzn-csp ends when the run does: the model is not freed.
         leave_memory_to_exit: true,
+        all_different: cli
+            .all_different
+            .parse()
+            .map_err(|e: String| Quit::Message(format!("{name}: {e}")))?,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
