@@ -1,10 +1,13 @@
 //! Regular: a sequence of variables spells a word accepted by a finite automaton.
 
-use std::cell::RefCell;
+mod layered;
 
-use crate::constraint::{Conflict, PropCost, Propagation};
+use crate::constraint::{PropCost, Propagation};
 use crate::constraints::global_cardinality::finish;
-use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
+use crate::{
+    Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Pruning, StateLayout,
+    Value, VarId,
+};
 
 /// A finite automaton over integer symbols: states `0..states`, a start state,
 /// accepting states, and labelled transitions `(from, symbol, to)`.
@@ -29,11 +32,15 @@ pub struct Automaton {
     accepting_bits: Vec<u64>,
     /// Per state: the transitions leaving it, as `(symbol, to)`.
     out: Vec<Vec<(Value, usize)>>,
-    /// Per state, beside `out`: each transition's symbol as its index in the
-    /// sorted alphabet.
-    out_symbol: Vec<Vec<u32>>,
-    /// Number of distinct symbols.
-    alphabet: usize,
+    /// Per state, beside `out`: each transition as `(symbol index, to)`, the
+    /// symbol numbered in the sorted alphabet.
+    out_k: Vec<Vec<(u32, u32)>>,
+    /// Per state: the transitions entering it, as `(symbol index, from)`.
+    into: Vec<Vec<(u32, u32)>>,
+    /// Per symbol index: the transitions on that symbol, as `(from, to)`.
+    by_symbol: Vec<Vec<(u32, u32)>>,
+    /// The distinct symbols, sorted: symbol index `k` is `symbols[k]`.
+    symbols: Vec<Value>,
 }
 
 impl Automaton {
@@ -76,11 +83,19 @@ impl Automaton {
         let mut alphabet: Vec<Value> = out.iter().flatten().map(|&(s, _)| s).collect();
         alphabet.sort_unstable();
         alphabet.dedup();
-        let out_symbol = out
+        let mut into = vec![Vec::new(); states];
+        let mut by_symbol = vec![Vec::new(); alphabet.len()];
+        let out_k: Vec<Vec<(u32, u32)>> = out
             .iter()
-            .map(|t| {
+            .enumerate()
+            .map(|(from, t)| {
                 t.iter()
-                    .map(|(s, _)| alphabet.binary_search(s).unwrap_or(0) as u32)
+                    .map(|&(s, to)| {
+                        let k = alphabet.binary_search(&s).unwrap_or(0) as u32;
+                        into[to].push((k, from as u32));
+                        by_symbol[k as usize].push((from as u32, to as u32));
+                        (k, to as u32)
+                    })
                     .collect()
             })
             .collect();
@@ -93,8 +108,10 @@ impl Automaton {
             accepting: acc,
             accepting_bits,
             out,
-            out_symbol,
-            alphabet: alphabet.len(),
+            out_k,
+            into,
+            by_symbol,
+            symbols: alphabet,
         })
     }
 
@@ -159,39 +176,19 @@ impl Automaton {
     }
 }
 
-/// Buffers reused from call to call (one set per thread): the forward
-/// layers, two backward layers, and the supported symbols of each position.
-#[derive(Default)]
-struct Scratch {
-    layers: Vec<u64>,
-    alive: Vec<u64>,
-    live: Vec<u64>,
-    symbols: Vec<Value>,
-    starts: Vec<usize>,
-    /// Per symbol of the alphabet: the mark of the last position that kept it.
-    seen: Vec<u32>,
-    mark: u32,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// Runs `f` with this thread's scratch buffers (fresh ones if re-entered).
-fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut s) => f(&mut s),
-        Err(_) => f(&mut Scratch::default()),
-    })
-}
-
 /// `vars` spells a word the [`Automaton`] accepts.
 ///
-/// Filtering (every level): the layered graph of Pesant's algorithm: the states
-/// reachable from the start at each position, those that can still reach an
-/// accepting state at the end, and for each variable only the symbols on a
-/// transition between two such states (generalised arc consistency when no
-/// variable repeats). `promising` asks whether an accepting state is reachable.
+/// Filtering (every level): the layered graph of Pesant's algorithm, kept
+/// between calls. Layer `i` holds the states on some path from the start to an
+/// accepting state after `i` symbols, reading each position's symbols from
+/// its domain; a variable keeps only the symbols on an edge between two
+/// layers (generalised arc consistency when no variable repeats). The first
+/// call builds the graph (forward reachability, then backward); later calls
+/// take out the edges of the symbols that left a domain and the states left
+/// without an edge in or out, forward and backward, as far as the loss
+/// spreads (see the `layered` module). The graph lives in the solver's
+/// [`TrailedState`](crate::TrailedState), so backtracking restores it.
+/// `promising` asks whether an accepting state is reachable.
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -239,87 +236,20 @@ impl Constraint for Regular {
 
     fn promising(&self, d: &Domains) -> bool {
         let a = &self.automaton;
-        with_scratch(|s| {
+        layered::with_scratch(|s| {
             a.forward(&self.scope, d, &mut s.layers);
             let n = self.scope.len();
             a.accepts_some(&s.layers[n * a.words()..])
         })
     }
 
+    fn state_layout(&self, _: Pruning) -> StateLayout {
+        layered::layout(&self.automaton, self.scope.len())
+    }
+
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        let a = &self.automaton;
-        let n = self.scope.len();
-        let w = a.words();
-        with_scratch(|s| {
-            let d = ctx.domains();
-            a.forward(&self.scope, d, &mut s.layers);
-            // Backward: the states at position i on a path to acceptance,
-            // and the symbols on a transition between two such states.
-            s.alive.clear();
-            s.alive.extend(
-                s.layers[n * w..]
-                    .iter()
-                    .zip(&a.accepting_bits)
-                    .map(|(&x, &y)| x & y),
-            );
-            s.symbols.clear();
-            s.starts.clear();
-            s.starts.resize(n + 1, 0);
-            if s.seen.len() < a.alphabet || s.mark > u32::MAX - n as u32 - 1 {
-                s.seen.clear();
-                s.seen.resize(a.alphabet, 0);
-                s.mark = 0;
-            }
-            for i in (0..n).rev() {
-                let x = self.scope[i];
-                let first = s.symbols.len();
-                // A fresh mark per position: its symbols are kept once.
-                s.mark += 1;
-                s.live.clear();
-                s.live.resize(w, 0);
-                for (k, &word) in s.layers[i * w..(i + 1) * w].iter().enumerate() {
-                    let mut on = word;
-                    while on != 0 {
-                        let q = k * 64 + on.trailing_zeros() as usize;
-                        on &= on - 1;
-                        for (&(sym, to), &k) in a.out[q].iter().zip(&a.out_symbol[q]) {
-                            if s.alive[to / 64] >> (to % 64) & 1 == 1 && d.contains(x, sym) {
-                                s.live[q / 64] |= 1 << (q % 64);
-                                if s.seen[k as usize] != s.mark {
-                                    s.seen[k as usize] = s.mark;
-                                    s.symbols.push(sym);
-                                }
-                            }
-                        }
-                    }
-                }
-                s.symbols[first..].sort_unstable();
-                s.starts[i] = first;
-                std::mem::swap(&mut s.alive, &mut s.live);
-            }
-            s.starts[n] = s.symbols.len();
-            if s.alive[a.start / 64] >> (a.start % 64) & 1 == 0 {
-                return Err(Conflict::infeasible());
-            }
-            // Positions were filled from the last: position i's symbols run
-            // from starts[i] to the start of position i - 1's (or the end).
-            let mut changed = false;
-            for (i, &x) in self.scope.iter().enumerate() {
-                ctx.note_revision();
-                let end = if i == 0 {
-                    s.symbols.len()
-                } else {
-                    s.starts[i - 1]
-                };
-                let keep = &s.symbols[s.starts[i]..end];
-                // Every kept symbol is in the domain: equal sizes, nothing to remove.
-                if keep.len() < ctx.len(x) {
-                    changed |= ctx.retain_sorted(x, keep)?;
-                }
-            }
-            Ok(changed)
-        })
-        .and_then(|changed| finish(self, ctx, changed))
+        let changed = layered::propagate(&self.automaton, &self.scope, ctx)?;
+        finish(self, ctx, changed)
     }
 }
 
