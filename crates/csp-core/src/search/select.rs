@@ -62,6 +62,10 @@ pub(crate) struct Incremental {
     /// Variables to re-key (by index) and a mark per variable.
     dirty: Vec<u32>,
     mark: Vec<bool>,
+    /// Unlisted variables whose re-keying waits (still marked) while a
+    /// listed one is undecided: the winner is then listed whatever their
+    /// keys (orders that do not read the neighbours only).
+    later: Vec<u32>,
     /// Constraints that failed or whose entailment flag changed since the
     /// last selection: their scopes are re-keyed.
     constraints: Vec<u32>,
@@ -110,6 +114,7 @@ impl Incremental {
             cap,
             dirty: Vec::new(),
             mark: vec![false; n_vars],
+            later: Vec::new(),
             constraints: Vec::new(),
             afc_rescales: 0,
             rebuild: true,
@@ -176,10 +181,11 @@ impl Incremental {
         if self.rebuild {
             self.rebuild = false;
             self.constraints.clear();
-            for &v in &self.dirty {
+            for &v in self.dirty.iter().chain(&self.later) {
                 self.mark[v as usize] = false;
             }
             self.dirty.clear();
+            self.later.clear();
             for p in 0..self.var_at.len() {
                 self.keys[p] = self.key(view, VarId::new(self.var_at[p] as usize), p);
                 self.tree[self.cap + p] = p as u32;
@@ -194,35 +200,59 @@ impl Incremental {
             }
             self.constraints = constraints;
             self.constraints.clear();
-            let mut k = 0;
-            while k < self.dirty.len() {
-                let v = self.dirty[k] as usize;
-                k += 1;
-                let p = self.pos_of[v] as usize;
-                let old = self.keys[p];
-                let new = self.key(view, VarId::new(v), p);
-                self.keys[p] = new;
-                if (old.rank == 0) != (new.rank == 0) && self.reads_neighbours() {
-                    // Its neighbours' degrees changed.
-                    for w in &view.watches[v] {
-                        let c = w.cid as usize;
-                        if !view.state.is_entailed(c) {
-                            self.touch_scope(view, c);
-                        }
-                    }
-                }
-                self.update(p);
+            // Unlisted variables wait while a listed one is undecided (a
+            // listed key outranks every unlisted one), unless re-keying one
+            // may touch its neighbours.
+            let defer = self.listed > 0 && !self.reads_neighbours();
+            self.rekey_dirty(view, defer);
+            let best = self.tree[1];
+            let listed_wins = best != NONE && self.keys[best as usize].rank == 2;
+            if !listed_wins && !self.later.is_empty() {
+                self.dirty.append(&mut self.later);
+                self.rekey_dirty(view, false);
             }
-            for &v in &self.dirty {
-                self.mark[v as usize] = false;
-            }
-            self.dirty.clear();
         }
         let best = self.tree[1];
         if best == NONE || self.keys[best as usize].rank == 0 {
             return None;
         }
         Some(VarId::new(self.var_at[best as usize] as usize))
+    }
+
+    /// Re-keys the dirty variables (and those their re-keying touches);
+    /// with `defer`, the unlisted ones move to `later`, still marked.
+    fn rekey_dirty(&mut self, view: &SearchView<'_>, defer: bool) {
+        let mut k = 0;
+        while k < self.dirty.len() {
+            let v = self.dirty[k] as usize;
+            k += 1;
+            let p = self.pos_of[v] as usize;
+            if defer && p >= self.listed {
+                self.later.push(v as u32);
+                continue;
+            }
+            let old = self.keys[p];
+            let new = self.key(view, VarId::new(v), p);
+            self.keys[p] = new;
+            if (old.rank == 0) != (new.rank == 0) && self.reads_neighbours() {
+                // Its neighbours' degrees changed.
+                for w in &view.watches[v] {
+                    let c = w.cid as usize;
+                    if !view.state.is_entailed(c) {
+                        self.touch_scope(view, c);
+                    }
+                }
+            }
+            self.update(p);
+        }
+        // Marks stay on during the pass (a variable is re-keyed once) and on
+        // the waiting ones.
+        for &v in &self.dirty {
+            if !(defer && (self.pos_of[v as usize] as usize) >= self.listed) {
+                self.mark[v as usize] = false;
+            }
+        }
+        self.dirty.clear();
     }
 
     /// Re-plays the tournament on the path above position `p`.
