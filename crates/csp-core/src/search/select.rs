@@ -36,7 +36,7 @@ const NONE: u32 = u32::MAX;
 /// among the decision variables (branched on first). The other fields by
 /// order: first-fail `size`; mrv-degree `size`, `weight` (the degree);
 /// dom/wdeg `size`, `weight`; afc/size `score`.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Key {
     rank: u8,
     size: u64,
@@ -233,6 +233,10 @@ impl Incremental {
             }
             let old = self.keys[p];
             let new = self.key(view, VarId::new(v), p);
+            if new == old {
+                // Nothing to replay (and its rank did not change).
+                continue;
+            }
             self.keys[p] = new;
             if (old.rank == 0) != (new.rank == 0) && self.reads_neighbours() {
                 // Its neighbours' degrees changed.
@@ -256,10 +260,17 @@ impl Incremental {
     }
 
     /// Re-plays the tournament on the path above position `p`.
+    /// Only `p`'s key changed: once a node keeps a winner other than `p`,
+    /// the nodes above it are unchanged.
     fn update(&mut self, p: usize) {
         let mut i = (self.cap + p) / 2;
         while i >= 1 {
-            self.tree[i] = self.winner(self.tree[2 * i], self.tree[2 * i + 1]);
+            let old = self.tree[i];
+            let new = self.winner(self.tree[2 * i], self.tree[2 * i + 1]);
+            self.tree[i] = new;
+            if new == old && new != p as u32 {
+                break;
+            }
             i /= 2;
         }
     }
