@@ -23,10 +23,11 @@ use crate::{
 ///   value that cannot appear in any solution of the constraint (generalised arc
 ///   consistency).
 ///
-/// [`values_only`](AllDifferent::values_only) leaves Régin's filter out at
-/// every level: value elimination alone, cascading, woken only when a
-/// variable becomes fixed, queued with the linear-cost constraints (Gecode's
-/// default for `distinct`, `IPL_VAL`).
+/// [`values_only`](AllDifferent::values_only) leaves Régin's filter out: at
+/// the propagators level it filters as arc consistency does (value
+/// elimination, cascading), woken only when a variable becomes fixed and
+/// queued with the linear-cost constraints (Gecode's default for `distinct`,
+/// `IPL_VAL`); the other levels are unchanged.
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
