@@ -205,20 +205,22 @@ impl AllDifferent {
             return Ok(PropStatus::Unchanged);
         }
         // The graph's memory, charged to the memory limit before it is built.
-        let (mut edges, mut lo, mut hi) = (0usize, i128::MAX, i128::MIN);
+        let (mut edges, mut words, mut lo, mut hi) = (0usize, 0usize, i128::MAX, i128::MIN);
         for (i, &x) in self.vars.iter().enumerate() {
             if ctx.too_many_to_walk(x) {
                 // A domain too large to list (a wide variable's): value
                 // elimination alone, until it is smaller.
                 return Ok(PropStatus::Unchanged);
             }
-            edges = edges.saturating_add(ctx.len(x));
+            let len = ctx.len(x);
+            edges = edges.saturating_add(len);
+            words = words.saturating_add(matching::words_needed(len, ctx.min(x), ctx.max(x)));
             let (a, b) = (self.shifted(i, ctx.min(x)), self.shifted(i, ctx.max(x)));
             lo = lo.min(a.min(b));
             hi = hi.max(a.max(b));
         }
         let span = usize::try_from(hi.saturating_sub(lo).saturating_add(1)).unwrap_or(usize::MAX);
-        let graph = matching::bytes_needed(self.vars.len(), edges, span);
+        let graph = matching::bytes_needed(self.vars.len(), words, edges, span);
         if !ctx.charge(graph) {
             return Ok(PropStatus::Unchanged);
         }

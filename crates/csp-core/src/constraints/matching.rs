@@ -8,6 +8,11 @@
 //! are the values to remove. Every buffer lives in a per-thread scratch reused
 //! from call to call (but for the map that numbers values too far apart for a
 //! table), and so does the last matching of each constraint.
+//!
+//! A variable's values are listed as runs: three or more consecutive value
+//! nodes take two words, so a domain that is an interval takes two words
+//! whatever its size (10,000 queens at the root: 80 KB, not 400 MB), and no
+//! domain takes more than one word per value.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -32,12 +37,21 @@ const MAX_HINTED: usize = 1 << 20;
 /// The buffers of one matching call.
 #[derive(Default)]
 struct Scratch {
-    /// The distinct shifted values, by value node.
+    /// The distinct shifted values, by value node (sparse numbering only).
     values: Vec<i128>,
-    /// Dense indexing: node of `value - base`, or `NONE`.
-    slot: Vec<u32>,
-    /// Adjacency in CSR form: variable `x`'s value nodes are
-    /// `adj[start[x]..start[x + 1]]`.
+    /// Dense numbering: value node `k` is the shifted value `base + k`.
+    dense: bool,
+    base: i128,
+    /// Dense numbering: whether some domain has value node `k`.
+    present: Vec<bool>,
+    /// The number of value nodes some domain has.
+    distinct: usize,
+    /// Whether the adjacency lists runs (else a word per node).
+    runs: bool,
+    /// Adjacency in CSR form: variable `x`'s value nodes are listed by
+    /// `adj[start[x]..start[x + 1]]`, in increasing order of value, a word
+    /// per node but for a run of three or more consecutive nodes `a..=b`,
+    /// which takes two: `a | RUN`, then `b`.
     start: Vec<u32>,
     adj: Vec<u32>,
     /// Per variable: the node of its hinted value if its domain has it, or `NONE`.
@@ -46,19 +60,65 @@ struct Scratch {
     val_of: Vec<u32>,
     /// Per value node: the augmentation round that last visited it.
     seen: Vec<u32>,
-    stack: Vec<(u32, u32)>,
+    stack: Vec<(u32, Cursor)>,
     path: Vec<u32>,
     /// Tarjan's bookkeeping, per node of the alternating graph.
     node: Vec<Node>,
     /// Per component: whether it reaches a free value.
     comp_to_free: Vec<bool>,
     tstack: Vec<u32>,
-    call: Vec<(u32, u32)>,
+    call: Vec<(u32, Cursor)>,
     /// The last matching found for each constraint (by its key): the shifted
     /// value of each position, `NO_VALUE` for a position left unmatched.
     hints: HashMap<usize, Vec<i128>, BuildHasherDefault<KeyHasher>>,
     /// The positions kept in `hints`, in all.
     hinted: usize,
+}
+
+/// Marks the first word of a run of value nodes in the adjacency.
+const RUN: u32 = 1 << 31;
+
+/// The number of edges from which the adjacency lists runs: a smaller graph
+/// takes little memory anyway, and a word per node reads a little faster.
+const RUNS_FROM: usize = 1 << 16;
+
+#[cfg(not(test))]
+#[inline(always)]
+fn runs_from() -> usize {
+    RUNS_FROM
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The tests' [`RUNS_FROM`] (0: runs in every graph).
+    static TEST_RUNS_FROM: std::cell::Cell<usize> = const { std::cell::Cell::new(RUNS_FROM) };
+}
+
+#[cfg(test)]
+fn runs_from() -> usize {
+    TEST_RUNS_FROM.with(|c| c.get())
+}
+
+/// A place in a variable's list of value nodes: the next word of the
+/// adjacency, and the rest of the run being walked (`next..=last`, empty
+/// when `next > last`).
+#[derive(Clone, Copy, Debug)]
+struct Cursor {
+    k: u32,
+    next: u32,
+    last: u32,
+}
+
+impl Cursor {
+    /// Before the first value node of the list starting at word `k`.
+    #[inline(always)]
+    fn at(k: u32) -> Cursor {
+        Cursor {
+            k,
+            next: 1,
+            last: 0,
+        }
+    }
 }
 
 /// Tarjan's bookkeeping of one node.
@@ -110,16 +170,34 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// The memory the filter's graph takes for `vars` variables whose domains
-/// hold `edges` values in all, `values` of them distinct (at most), about:
-/// 8 bytes per edge (the adjacency takes 4), 48 bytes per node for the value
-/// itself, the matching and the components. The list of removals it returns
-/// is bounded apart (see [`unsupported`]'s `room`); the matchings kept between
-/// calls (16 bytes per position) are not counted, bounded by `MAX_HINTED`.
-pub(crate) fn bytes_needed(vars: usize, edges: usize, values: usize) -> usize {
-    edges
-        .saturating_mul(8)
-        .saturating_add(vars.saturating_add(values.min(edges)).saturating_mul(48))
+/// The memory the filter's graph takes, at most, for `vars` variables whose
+/// domains hold `edges` values in all, `span` apart from the smallest
+/// (shifted) value to the largest, with `words` the sum of [`words_needed`]
+/// over the domains: 4 bytes per word of the adjacency, 48 bytes per node
+/// (variable or value) for the value itself, the matching and the
+/// components. A span below `DENSE_LIMIT` numbers the values in order (a
+/// node per value of the span, `words` words); a wider one numbers them as
+/// they come (a node and a word per edge, at most). The list of removals it
+/// returns is bounded apart (see [`unsupported`]'s `room`); the matchings
+/// kept between calls (16 bytes per position) are not counted, bounded by
+/// `MAX_HINTED`.
+pub(crate) fn bytes_needed(vars: usize, words: usize, edges: usize, span: usize) -> usize {
+    let (words, values) = if (span as i128) < DENSE_LIMIT {
+        (words, span)
+    } else {
+        (edges, span.min(edges))
+    };
+    words
+        .saturating_mul(4)
+        .saturating_add(vars.saturating_add(values).saturating_mul(48))
+}
+
+/// The adjacency's words for a domain of `len` values from `min` to `max`,
+/// at most: two for an interval of three or more values (one run), else one
+/// per value.
+pub(crate) fn words_needed(len: usize, min: i64, max: i64) -> usize {
+    let interval = i128::from(max) - i128::from(min) + 1 == len as i128;
+    if interval && len >= 3 { 2 } else { len }
 }
 
 /// What the matching filter found.
@@ -167,6 +245,83 @@ pub(crate) fn unsupported(
 }
 
 impl Scratch {
+    /// The value node at cursor `c` in a list ending at word `end`, and `c`
+    /// moved past it; `None` at the end of the list.
+    #[inline(always)]
+    fn step<const R: bool>(&self, end: u32, c: &mut Cursor) -> Option<u32> {
+        if R && c.next <= c.last {
+            let v = c.next;
+            c.next += 1;
+            return Some(v);
+        }
+        if c.k >= end {
+            return None;
+        }
+        let w = self.adj[c.k as usize];
+        if R && w & RUN != 0 {
+            let a = w & !RUN;
+            c.next = a + 1;
+            c.last = self.adj[c.k as usize + 1];
+            c.k += 2;
+            Some(a)
+        } else {
+            c.k += 1;
+            Some(w)
+        }
+    }
+
+    /// Variable `x`'s value nodes, in increasing order of value.
+    #[inline]
+    fn nodes<const R: bool>(&self, x: usize) -> impl Iterator<Item = u32> + '_ {
+        let end = self.start[x + 1];
+        let mut c = Cursor::at(self.start[x]);
+        std::iter::from_fn(move || self.step::<R>(end, &mut c))
+    }
+
+    /// The shifted value of value node `v`.
+    #[inline]
+    fn value(&self, v: u32) -> i128 {
+        if self.dense {
+            self.base + i128::from(v)
+        } else {
+            self.values[v as usize]
+        }
+    }
+
+    /// The number of value nodes (with, in the dense numbering, the values
+    /// no domain has).
+    fn value_nodes(&self) -> usize {
+        if self.dense {
+            self.present.len()
+        } else {
+            self.values.len()
+        }
+    }
+
+    /// Appends value node `v` to the adjacency of the variable being built;
+    /// `tail` counts the consecutive nodes just before it (0 at the start
+    /// of a list): a third consecutive node turns the last two into a run,
+    /// a node after a run's end extends it.
+    #[inline(always)]
+    fn push_node(&mut self, tail: &mut u32, v: u32) {
+        let len = self.adj.len();
+        if *tail > 0 && self.adj[len - 1].wrapping_add(1) == v {
+            *tail += 1;
+            if *tail == 3 {
+                self.adj[len - 2] |= RUN;
+                self.adj[len - 1] = v;
+                return;
+            }
+            if *tail > 3 {
+                self.adj[len - 1] = v;
+                return;
+            }
+        } else {
+            *tail = 1;
+        }
+        self.adj.push(v);
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
@@ -193,13 +348,17 @@ impl Scratch {
             self.keep(key, hint);
             return Matching::Interrupted;
         }
-        let matched = self.match_all(stop);
+        let matched = if self.runs {
+            self.match_all::<true>(stop)
+        } else {
+            self.match_all::<false>(stop)
+        };
         // A whole matching is kept for the next call (else the one before).
         if matched == Some(true) {
             hint.clear();
             hint.extend(self.val_of.iter().map(|&v| match v {
                 NONE => NO_VALUE,
-                v => self.values[v as usize],
+                v => self.value(v),
             }));
         }
         self.keep(key, hint);
@@ -208,17 +367,26 @@ impl Scratch {
             Some(false) => return Matching::Infeasible,
             None => return Matching::Interrupted,
         }
-        let m = self.values.len();
-        if !self.tarjan(n, m, stop) {
+        let m = self.value_nodes();
+        let done = if self.runs {
+            self.tarjan::<true>(n, m, stop)
+        } else {
+            self.tarjan::<false>(n, m, stop)
+        };
+        if !done {
             return Matching::Interrupted;
         }
-        self.list(n, stop, room, out)
+        if self.runs {
+            self.list::<true>(n, stop, room, out)
+        } else {
+            self.list::<false>(n, stop, room, out)
+        }
     }
 
     /// The edges in no maximum matching, once the components are known:
     /// pushed to `out`, at most `room` of them (asking `stop` per variable).
     #[inline(never)]
-    fn list(
+    fn list<const R: bool>(
         &mut self,
         n: usize,
         stop: &mut dyn FnMut() -> bool,
@@ -229,19 +397,18 @@ impl Scratch {
             if stop() {
                 return Matching::Interrupted;
             }
-            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
-            for &v in &self.adj[a..b] {
-                let v = v as usize;
-                let c = self.node[n + v].comp;
-                let keep = self.val_of[x] as usize == v
-                    || self.comp_to_free[c as usize]
-                    || self.node[x].comp == c;
+            let end = self.start[x + 1];
+            let mut cur = Cursor::at(self.start[x]);
+            while let Some(v) = self.step::<R>(end, &mut cur) {
+                let c = self.node[n + v as usize].comp;
+                let keep =
+                    self.val_of[x] == v || self.comp_to_free[c as usize] || self.node[x].comp == c;
                 if !keep {
                     if out.len() >= room {
                         out.clear();
                         return Matching::OverBudget;
                     }
-                    out.push((x, self.values[v]));
+                    out.push((x, self.value(v)));
                 }
             }
         }
@@ -271,14 +438,14 @@ impl Scratch {
     /// value taken once), a greedy pass for the other variables, then
     /// augmenting paths.
     #[inline(never)]
-    fn match_all(&mut self, stop: &mut dyn FnMut() -> bool) -> Option<bool> {
+    fn match_all<const R: bool>(&mut self, stop: &mut dyn FnMut() -> bool) -> Option<bool> {
         let n = self.hint_node.len();
-        let m = self.values.len();
+        let m = self.value_nodes();
         self.var_of.clear();
         self.var_of.resize(m, NONE);
         self.val_of.clear();
         self.val_of.resize(n, NONE);
-        if m < n {
+        if self.distinct < n {
             return Some(false);
         }
         for x in 0..n {
@@ -298,11 +465,10 @@ impl Scratch {
             if stop() {
                 return None;
             }
-            let (a, b) = (self.start[x] as usize, self.start[x + 1] as usize);
-            if let Some(&v) = self.adj[a..b]
-                .iter()
-                .find(|&&v| self.var_of[v as usize] == NONE)
-            {
+            let free = self
+                .nodes::<R>(x)
+                .find(|&v| self.var_of[v as usize] == NONE);
+            if let Some(v) = free {
                 self.var_of[v as usize] = x as u32;
                 self.val_of[x] = v;
             }
@@ -316,7 +482,7 @@ impl Scratch {
             if stop() {
                 return None;
             }
-            if !self.augment(x, x as u32 + 1, stop)? {
+            if !self.augment::<R>(x, x as u32 + 1, stop)? {
                 return Some(false);
             }
         }
@@ -336,8 +502,9 @@ impl Scratch {
         stop: &mut dyn FnMut() -> bool,
     ) -> bool {
         let n = vars.len();
-        let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+        let (mut lo, mut hi, mut edges) = (i128::MAX, i128::MIN, 0usize);
         for (i, &x) in vars.iter().enumerate() {
+            edges = edges.saturating_add(d.len(x));
             let (a, b) = (shift(i, d.min(x)), shift(i, d.max(x)));
             lo = lo.min(a.min(b));
             hi = hi.max(a.max(b));
@@ -346,28 +513,38 @@ impl Scratch {
         self.start.clear();
         self.adj.clear();
         self.hint_node.clear();
-        let dense = hi >= lo && hi - lo < DENSE_LIMIT;
-        if dense {
-            self.slot.clear();
-            self.slot.resize((hi - lo + 1) as usize, NONE);
+        self.present.clear();
+        self.distinct = 0;
+        self.dense = hi >= lo && hi - lo < DENSE_LIMIT;
+        self.runs = edges >= runs_from();
+        if self.dense {
+            // Value node `s - lo`: nodes in the order of values, so a
+            // domain's runs of values are runs of nodes.
+            self.base = lo;
+            self.present.resize((hi - lo + 1) as usize, false);
             for (i, &x) in vars.iter().enumerate() {
                 if stop() {
                     return false;
                 }
                 let want = hint.get(i).copied().unwrap_or(NO_VALUE);
                 let mut found = NONE;
+                let mut tail = 0;
                 self.start.push(self.adj.len() as u32);
                 for v in d.values(x) {
                     let s = shift(i, v);
                     let k = (s - lo) as usize;
-                    if self.slot[k] == NONE {
-                        self.slot[k] = self.values.len() as u32;
-                        self.values.push(s);
+                    if !self.present[k] {
+                        self.present[k] = true;
+                        self.distinct += 1;
                     }
                     if s == want {
-                        found = self.slot[k];
+                        found = k as u32;
                     }
-                    self.adj.push(self.slot[k]);
+                    if self.runs {
+                        self.push_node(&mut tail, k as u32);
+                    } else {
+                        self.adj.push(k as u32);
+                    }
                 }
                 self.hint_node.push(found);
             }
@@ -381,6 +558,7 @@ impl Scratch {
                 }
                 let want = hint.get(i).copied().unwrap_or(NO_VALUE);
                 let mut found = NONE;
+                let mut tail = 0;
                 self.start.push(self.adj.len() as u32);
                 for v in d.values(x) {
                     let s = shift(i, v);
@@ -391,10 +569,20 @@ impl Scratch {
                     if s == want {
                         found = k;
                     }
-                    self.adj.push(k);
+                    if self.runs {
+                        self.push_node(&mut tail, k);
+                    } else {
+                        self.adj.push(k);
+                    }
+                }
+                if self.values.len() >= RUN as usize || self.adj.len() >= u32::MAX as usize {
+                    // More nodes or words than the numbering holds (far
+                    // beyond any memory limit): no filtering.
+                    return false;
                 }
                 self.hint_node.push(found);
             }
+            self.distinct = self.values.len();
         }
         self.start.push(self.adj.len() as u32);
         debug_assert_eq!(self.start.len(), n + 1);
@@ -403,24 +591,29 @@ impl Scratch {
 
     /// An augmenting path from free variable `x` (Kuhn), visiting each value
     /// at most once in this round; `None` if `stop` said so (asked at each step).
-    fn augment(&mut self, x: usize, round: u32, stop: &mut dyn FnMut() -> bool) -> Option<bool> {
+    fn augment<const R: bool>(
+        &mut self,
+        x: usize,
+        round: u32,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<bool> {
         self.stack.clear();
         self.path.clear();
-        self.stack.push((x as u32, self.start[x]));
-        while let Some(&(u, e)) = self.stack.last() {
+        self.stack.push((x as u32, Cursor::at(self.start[x])));
+        while let Some(&(u, mut cur)) = self.stack.last() {
             if stop() {
                 return None;
             }
             let end = self.start[u as usize + 1];
-            if e == end {
+            let Some(v) = self.step::<R>(end, &mut cur) else {
                 self.stack.pop();
                 self.path.pop();
                 continue;
-            }
+            };
             if let Some(top) = self.stack.last_mut() {
-                top.1 += 1;
+                top.1 = cur;
             }
-            let v = self.adj[e as usize] as usize;
+            let v = v as usize;
             if self.seen[v] == round {
                 continue;
             }
@@ -436,31 +629,30 @@ impl Scratch {
                 return Some(true);
             }
             let w = self.var_of[v];
-            self.stack.push((w, self.start[w as usize]));
+            self.stack.push((w, Cursor::at(self.start[w as usize])));
         }
         Some(false)
     }
 
-    /// The successor of node `u` in the transposed alternating graph after
-    /// cursor `k`, with the next cursor. Variable `x` leads to its unmatched
-    /// values (the cursor walks its adjacency), value `v` to the variable
-    /// matched to it, if any.
+    /// The successor of node `u` in the transposed alternating graph at
+    /// cursor `c`, with `c` moved past it. Variable `x` leads to its
+    /// unmatched values (the cursor walks its adjacency), value `v` to the
+    /// variable matched to it, if any (the cursor's `k` counts 0, then 1).
     #[inline]
-    fn next(&self, n: usize, u: usize, k: u32) -> Option<(usize, u32)> {
+    fn next<const R: bool>(&self, n: usize, u: usize, c: &mut Cursor) -> Option<usize> {
         if u < n {
             let end = self.start[u + 1];
-            let mut k = k;
-            while k < end {
-                let v = self.adj[k as usize];
-                k += 1;
+            while let Some(v) = self.step::<R>(end, c) {
                 if v != self.val_of[u] {
-                    return Some((n + v as usize, k));
+                    return Some(n + v as usize);
                 }
             }
             None
         } else {
             let x = self.var_of[u - n];
-            (k == 0 && x != NONE).then_some((x as usize, 1))
+            let first = c.k == 0;
+            c.k = 1;
+            (first && x != NONE).then_some(x as usize)
         }
     }
 
@@ -477,7 +669,7 @@ impl Scratch {
         *counter += 1;
         self.tstack.push(u as u32);
         let k = if u < n { self.start[u] } else { 0 };
-        self.call.push((u as u32, k));
+        self.call.push((u as u32, Cursor::at(k)));
     }
 
     /// Strongly connected components (iterative Tarjan) into `comp`, and
@@ -495,7 +687,12 @@ impl Scratch {
     /// component reaches a free value iff it holds one or one of its edges
     /// leads to a finished component that does.
     #[inline(never)]
-    fn tarjan(&mut self, n: usize, m: usize, stop: &mut dyn FnMut() -> bool) -> bool {
+    fn tarjan<const R: bool>(
+        &mut self,
+        n: usize,
+        m: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> bool {
         let nodes = n + m;
         self.node.clear();
         self.node.resize(nodes, UNVISITED);
@@ -504,18 +701,20 @@ impl Scratch {
         self.call.clear();
         let mut counter = 0;
         for root in 0..nodes {
-            if self.node[root].index != NONE {
+            if self.node[root].index != NONE || (root >= n && self.dense && !self.present[root - n])
+            {
+                // Visited, or a value no domain has (no edge, no removal).
                 continue;
             }
             if stop() {
                 return false;
             }
             self.open(n, root, &mut counter);
-            while let Some(&(u, k)) = self.call.last() {
+            while let Some(&(u, mut cur)) = self.call.last() {
                 let u = u as usize;
-                if let Some((w, k)) = self.next(n, u, k) {
+                if let Some(w) = self.next::<R>(n, u, &mut cur) {
                     if let Some(top) = self.call.last_mut() {
-                        top.1 = k;
+                        top.1 = cur;
                     }
                     let nw = self.node[w];
                     if nw.index == NONE {
@@ -594,109 +793,127 @@ mod tests {
 
     #[test]
     fn every_step_of_the_matching_filter_asks_whether_to_stop() {
-        // 12 variables over 0..=14: a full run asks `stop` at many steps
-        // (per variable while building, per step of each augmenting path,
-        // per Tarjan root); stopping at any one of them ends the call with
-        // `Interrupted` and nothing concluded.
-        let n = 12;
-        let d = Domains::new((0..n).map(|_| (0, 14, None)));
-        let vars: Vec<VarId> = (0..n).map(VarId::new).collect();
-        let shift = |_: usize, v: Value| i128::from(v);
-        let mut calls = 0;
-        let mut out = Vec::new();
-        let full = fresh(
-            &vars,
-            &d,
-            &shift,
-            &mut || {
-                calls += 1;
-                false
-            },
-            usize::MAX,
-            &mut out,
-        );
-        assert!(matches!(full, Matching::Removals));
-        assert!(out.is_empty());
-        assert!(calls > 2 * n, "only {calls} polls");
-        for k in 1..=calls {
-            let mut seen = 0;
+        with_and_without_runs(|| {
+            // 12 variables over 0..=14: a full run asks `stop` at many steps
+            // (per variable while building, per step of each augmenting path,
+            // per Tarjan root); stopping at any one of them ends the call with
+            // `Interrupted` and nothing concluded.
+            let n = 12;
+            let d = Domains::new((0..n).map(|_| (0, 14, None)));
+            let vars: Vec<VarId> = (0..n).map(VarId::new).collect();
+            let shift = |_: usize, v: Value| i128::from(v);
+            let mut calls = 0;
             let mut out = Vec::new();
-            let r = fresh(
+            let full = fresh(
                 &vars,
                 &d,
                 &shift,
                 &mut || {
-                    seen += 1;
-                    seen == k
+                    calls += 1;
+                    false
                 },
                 usize::MAX,
                 &mut out,
             );
-            assert!(matches!(r, Matching::Interrupted), "stop at poll {k}");
+            assert!(matches!(full, Matching::Removals));
             assert!(out.is_empty());
-        }
+            assert!(calls > 2 * n, "only {calls} polls");
+            for k in 1..=calls {
+                let mut seen = 0;
+                let mut out = Vec::new();
+                let r = fresh(
+                    &vars,
+                    &d,
+                    &shift,
+                    &mut || {
+                        seen += 1;
+                        seen == k
+                    },
+                    usize::MAX,
+                    &mut out,
+                );
+                assert!(matches!(r, Matching::Interrupted), "stop at poll {k}");
+                assert!(out.is_empty());
+            }
+        });
     }
 
     #[test]
     fn a_hall_set_and_a_pigeonhole_are_found() {
-        let d = Domains::new([(1, 2, None), (1, 2, None), (1, 3, None)].into_iter());
-        let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
-        let shift = |_: usize, v: Value| i128::from(v);
-        let mut out = Vec::new();
-        let r = fresh(&vars, &d, &shift, &mut || false, usize::MAX, &mut out);
-        assert!(matches!(r, Matching::Removals));
-        out.sort();
-        assert_eq!(out, [(2, 1), (2, 2)]);
-        let d = Domains::new((0..3).map(|_| (0, 1, None)));
-        let r = fresh(
-            &vars,
-            &d,
-            &shift,
-            &mut || false,
-            usize::MAX,
-            &mut Vec::new(),
-        );
-        assert!(matches!(r, Matching::Infeasible));
+        with_and_without_runs(|| {
+            let d = Domains::new([(1, 2, None), (1, 2, None), (1, 3, None)].into_iter());
+            let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
+            let shift = |_: usize, v: Value| i128::from(v);
+            let mut out = Vec::new();
+            let r = fresh(&vars, &d, &shift, &mut || false, usize::MAX, &mut out);
+            assert!(matches!(r, Matching::Removals));
+            out.sort();
+            assert_eq!(out, [(2, 1), (2, 2)]);
+            let d = Domains::new((0..3).map(|_| (0, 1, None)));
+            let r = fresh(
+                &vars,
+                &d,
+                &shift,
+                &mut || false,
+                usize::MAX,
+                &mut Vec::new(),
+            );
+            assert!(matches!(r, Matching::Infeasible));
+        });
     }
 
     #[test]
     fn the_removals_stay_within_their_room() {
-        // x2's values 1 and 2 go (a Hall set {x0, x1} over {1, 2}): two
-        // removals fit in a room of two, not in a room of one.
-        let d = Domains::new([(1, 2, None), (1, 2, None), (1, 3, None)].into_iter());
-        let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
-        let shift = |_: usize, v: Value| i128::from(v);
-        let mut out = Vec::new();
-        let r = fresh(&vars, &d, &shift, &mut || false, 2, &mut out);
-        assert!(matches!(r, Matching::Removals));
-        assert_eq!(out.len(), 2);
-        let mut out = Vec::new();
-        let r = fresh(&vars, &d, &shift, &mut || false, 1, &mut out);
-        assert!(matches!(r, Matching::OverBudget));
-        assert!(out.is_empty());
+        with_and_without_runs(|| {
+            // x2's values 1 and 2 go (a Hall set {x0, x1} over {1, 2}): two
+            // removals fit in a room of two, not in a room of one.
+            let d = Domains::new([(1, 2, None), (1, 2, None), (1, 3, None)].into_iter());
+            let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
+            let shift = |_: usize, v: Value| i128::from(v);
+            let mut out = Vec::new();
+            let r = fresh(&vars, &d, &shift, &mut || false, 2, &mut out);
+            assert!(matches!(r, Matching::Removals));
+            assert_eq!(out.len(), 2);
+            let mut out = Vec::new();
+            let r = fresh(&vars, &d, &shift, &mut || false, 1, &mut out);
+            assert!(matches!(r, Matching::OverBudget));
+            assert!(out.is_empty());
+        });
     }
 
     #[test]
     fn sparse_values_give_the_same_removals_as_dense_ones() {
-        // The same graph with values 1, 2, 3 spread 2^40 apart (numbered
-        // by a map, not a table): the same removals, the same stops.
-        let d = Domains::new([(1, 2, None), (1, 2, None), (1, 3, None)].into_iter());
-        let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
-        let spread = |_: usize, v: Value| i128::from(v) << 40;
-        let mut out = Vec::new();
-        let r = fresh(&vars, &d, &spread, &mut || false, usize::MAX, &mut out);
-        assert!(matches!(r, Matching::Removals));
-        out.sort();
-        assert_eq!(out, [(2, 1 << 40), (2, 2 << 40)]);
-        let r = fresh(
-            &vars,
-            &d,
-            &spread,
-            &mut || true,
-            usize::MAX,
-            &mut Vec::new(),
-        );
-        assert!(matches!(r, Matching::Interrupted));
+        with_and_without_runs(|| {
+            // The same graph with values 1, 2, 3 spread 2^40 apart (numbered
+            // by a map, not a table): the same removals, the same stops.
+            let d = Domains::new([(1, 2, None), (1, 2, None), (1, 3, None)].into_iter());
+            let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
+            let spread = |_: usize, v: Value| i128::from(v) << 40;
+            let mut out = Vec::new();
+            let r = fresh(&vars, &d, &spread, &mut || false, usize::MAX, &mut out);
+            assert!(matches!(r, Matching::Removals));
+            out.sort();
+            assert_eq!(out, [(2, 1 << 40), (2, 2 << 40)]);
+            let r = fresh(
+                &vars,
+                &d,
+                &spread,
+                &mut || true,
+                usize::MAX,
+                &mut Vec::new(),
+            );
+            assert!(matches!(r, Matching::Interrupted));
+        });
+    }
+
+    /// Runs `f` with a word per value node for small graphs (as built),
+    /// then with runs in every graph.
+    fn with_and_without_runs(f: impl Fn()) {
+        for from in [RUNS_FROM, 0] {
+            TEST_RUNS_FROM.with(|c| c.set(from));
+            f();
+        }
+        TEST_RUNS_FROM.with(|c| c.set(RUNS_FROM));
     }
 
     /// The domains `sets` (each sorted, distinct, not empty).
@@ -755,110 +972,219 @@ mod tests {
     }
 
     #[test]
+    fn runs_of_value_nodes_list_the_same_nodes_in_fewer_words() {
+        // Random increasing lists of nodes (runs, gaps, lone nodes), several
+        // variables in a row: each list reads back exactly, takes no more
+        // words than nodes, and two words per run of three or more.
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for _ in 0..2000 {
+            let mut s = Scratch::default();
+            let mut lists = Vec::new();
+            for _ in 0..1 + rng.below(4) {
+                let mut list = Vec::new();
+                let mut v = rng.below(3) as u32;
+                for _ in 0..rng.below(12) {
+                    list.push(v);
+                    v += 1 + if rng.below(3) == 0 {
+                        rng.below(3) as u32
+                    } else {
+                        0
+                    };
+                }
+                let from = s.adj.len();
+                s.start.push(from as u32);
+                let mut tail = 0;
+                for &v in &list {
+                    s.push_node(&mut tail, v);
+                }
+                let words = s.adj.len() - from;
+                assert!(words <= list.len(), "{list:?}: {words} words");
+                let runs = list
+                    .chunk_by(|a, b| a + 1 == *b)
+                    .map(|r| if r.len() >= 3 { 2 } else { r.len() })
+                    .sum::<usize>();
+                assert_eq!(words, runs, "{list:?}");
+                lists.push(list);
+            }
+            s.start.push(s.adj.len() as u32);
+            for (x, list) in lists.iter().enumerate() {
+                assert_eq!(&s.nodes::<true>(x).collect::<Vec<_>>(), list);
+            }
+        }
+    }
+
+    #[test]
+    fn interval_domains_take_two_words_each() {
+        // 300 variables over 0..=9999 shifted by their position (the
+        // queens' diagonals): two words a variable, and the filter still
+        // finds the Hall set when three of them are cut down to two values.
+        let n = 300;
+        let mut sets: Vec<Vec<Value>> = vec![(0..10_000).collect(); n];
+        for s in sets.iter_mut().take(3) {
+            *s = vec![20, 21];
+        }
+        let d = domains(&sets);
+        let vars: Vec<VarId> = (0..n).map(VarId::new).collect();
+        let mut s = Scratch::default();
+        let mut out = Vec::new();
+        let r = s.run(
+            None,
+            &vars,
+            &d,
+            &|_, v| i128::from(v),
+            &mut || false,
+            usize::MAX,
+            &mut out,
+        );
+        // Three variables over two values: no matching.
+        assert_eq!(r, Matching::Infeasible);
+        sets[2] = vec![20, 21, 22];
+        let d = domains(&sets);
+        let r = s.run(
+            None,
+            &vars,
+            &d,
+            &|i, v| i128::from(v) + i as i128,
+            &mut || false,
+            usize::MAX,
+            &mut out,
+        );
+        assert_eq!(r, Matching::Removals);
+        // Shifted: x0 over {20, 21}, x1 over {21, 22}, x2 over {22, 23, 24}.
+        assert!(out.is_empty(), "{out:?}");
+        assert!(s.adj.len() <= 2 * n + 3, "{} words", s.adj.len());
+        // A graph of fewer than `RUNS_FROM` edges takes a word per edge,
+        // unless runs are asked for.
+        let sets: Vec<Vec<Value>> = vec![vec![1, 2], vec![1, 2], (0..10_000).collect()];
+        let d = domains(&sets);
+        let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
+        for (from, words) in [(RUNS_FROM, 10_004), (0, 2 + 2 + 2)] {
+            TEST_RUNS_FROM.with(|c| c.set(from));
+            out.clear();
+            let r = s.run(
+                None,
+                &vars,
+                &d,
+                &|_, v| i128::from(v),
+                &mut || false,
+                usize::MAX,
+                &mut out,
+            );
+            assert_eq!(r, Matching::Removals);
+            assert_eq!(out, vec![(2, 1), (2, 2)]);
+            assert_eq!(s.adj.len(), words);
+        }
+        TEST_RUNS_FROM.with(|c| c.set(RUNS_FROM));
+    }
+
+    #[test]
     fn a_kept_matching_gives_the_same_removals_as_a_fresh_run() {
-        // Random graphs of up to 6 variables over 0..=7 (shifted by small
-        // offsets, or spread 2^40 apart for the map), filtered again and
-        // again under one key as values go and come back, with planted
-        // matchings (values absent, values taken twice, another scope's
-        // length, unmatched positions): at every call the same answer and
-        // the same removals in the same order as a run without a kept
-        // matching, and the same as brute force.
-        let mut rng = crate::rng::SplitMix64::new(30);
-        let mut hinted_calls = 0;
-        for trial in 0..3000u64 {
-            let key = 1_000_000 + trial as usize;
-            let n = 1 + rng.below(6) as usize;
-            let spread = rng.below(4) == 0;
-            let offsets: Vec<i128> = (0..n).map(|_| rng.below(5) as i128 - 2).collect();
-            let shift = |i: usize, v: Value| {
-                let s = i128::from(v) + offsets[i];
-                if spread { s << 40 } else { s }
-            };
-            let full: Vec<Value> = (0..=7).collect();
-            let base: Vec<Vec<Value>> = (0..n).map(|_| subset(&mut rng, &full)).collect();
-            let vars: Vec<VarId> = (0..n).map(VarId::new).collect();
-            let mut now = base.clone();
-            for step in 0..10 {
-                match rng.below(4) {
-                    // Values go.
-                    0 | 1 => {
-                        for s in &mut now {
-                            *s = subset(&mut rng, s);
+        with_and_without_runs(|| {
+            // Random graphs of up to 6 variables over 0..=7 (shifted by small
+            // offsets, or spread 2^40 apart for the map), filtered again and
+            // again under one key as values go and come back, with planted
+            // matchings (values absent, values taken twice, another scope's
+            // length, unmatched positions): at every call the same answer and
+            // the same removals in the same order as a run without a kept
+            // matching, and the same as brute force.
+            let mut rng = crate::rng::SplitMix64::new(30);
+            let mut hinted_calls = 0;
+            for trial in 0..3000u64 {
+                let key = 1_000_000 + trial as usize;
+                let n = 1 + rng.below(6) as usize;
+                let spread = rng.below(4) == 0;
+                let offsets: Vec<i128> = (0..n).map(|_| rng.below(5) as i128 - 2).collect();
+                let shift = |i: usize, v: Value| {
+                    let s = i128::from(v) + offsets[i];
+                    if spread { s << 40 } else { s }
+                };
+                let full: Vec<Value> = (0..=7).collect();
+                let base: Vec<Vec<Value>> = (0..n).map(|_| subset(&mut rng, &full)).collect();
+                let vars: Vec<VarId> = (0..n).map(VarId::new).collect();
+                let mut now = base.clone();
+                for step in 0..10 {
+                    match rng.below(4) {
+                        // Values go.
+                        0 | 1 => {
+                            for s in &mut now {
+                                *s = subset(&mut rng, s);
+                            }
                         }
-                    }
-                    // Values come back (a backtrack).
-                    2 => now = base.clone(),
-                    // Some variables get theirs back.
-                    _ => {
-                        for (s, b) in now.iter_mut().zip(&base) {
-                            if rng.below(2) == 0 {
-                                s.clone_from(b);
+                        // Values come back (a backtrack).
+                        2 => now = base.clone(),
+                        // Some variables get theirs back.
+                        _ => {
+                            for (s, b) in now.iter_mut().zip(&base) {
+                                if rng.below(2) == 0 {
+                                    s.clone_from(b);
+                                }
                             }
                         }
                     }
-                }
-                if step > 0 && rng.below(3) == 0 {
-                    // A planted matching, stale in one of several ways.
-                    let pick =
-                        |rng: &mut crate::rng::SplitMix64| shift(0, rng.below(12) as Value - 2);
-                    let len = match rng.below(4) {
-                        0 => n + 1,
-                        1 if n > 1 => n - 1,
-                        _ => n,
-                    };
-                    let hint: Vec<i128> = match rng.below(4) {
-                        0 => vec![pick(&mut rng); len],
-                        1 => (0..len).map(|_| NO_VALUE).collect(),
-                        2 => (0..len)
-                            .map(|i| {
-                                let s = &base[i % n];
-                                shift(i % n, s[rng.below(s.len() as u64) as usize])
-                            })
-                            .collect(),
-                        _ => (0..len).map(|_| pick(&mut rng)).collect(),
-                    };
-                    plant(key, hint);
-                }
-                let d = domains(&now);
-                let before = kept(key);
-                let mut out = Vec::new();
-                let r = unsupported(key, &vars, &d, &shift, &mut || false, usize::MAX, &mut out);
-                let mut fresh_out = Vec::new();
-                let f = fresh(&vars, &d, &shift, &mut || false, usize::MAX, &mut fresh_out);
-                assert_eq!(r, f, "trial {trial} step {step}: {now:?}, kept {before:?}");
-                assert_eq!(
-                    out, fresh_out,
-                    "trial {trial} step {step}: {now:?}, kept {before:?}"
-                );
-                let shifted: Vec<Vec<i128>> = now
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| s.iter().map(|&v| shift(i, v)).collect())
-                    .collect();
-                match brute_force(&shifted) {
-                    None => assert_eq!(r, Matching::Infeasible, "trial {trial} step {step}"),
-                    Some(expected) => {
-                        assert_eq!(r, Matching::Removals, "trial {trial} step {step}");
-                        out.sort_unstable();
-                        assert_eq!(out, expected, "trial {trial} step {step}: {now:?}");
-                        // The matching kept is a matching of these domains.
-                        let kept = kept(key).expect("a matching is kept");
-                        assert_eq!(kept.len(), n);
-                        for (i, v) in kept.iter().enumerate() {
-                            assert!(shifted[i].contains(v), "trial {trial}: {kept:?}");
-                            assert_eq!(kept.iter().filter(|&w| w == v).count(), 1);
+                    if step > 0 && rng.below(3) == 0 {
+                        // A planted matching, stale in one of several ways.
+                        let pick =
+                            |rng: &mut crate::rng::SplitMix64| shift(0, rng.below(12) as Value - 2);
+                        let len = match rng.below(4) {
+                            0 => n + 1,
+                            1 if n > 1 => n - 1,
+                            _ => n,
+                        };
+                        let hint: Vec<i128> = match rng.below(4) {
+                            0 => vec![pick(&mut rng); len],
+                            1 => (0..len).map(|_| NO_VALUE).collect(),
+                            2 => (0..len)
+                                .map(|i| {
+                                    let s = &base[i % n];
+                                    shift(i % n, s[rng.below(s.len() as u64) as usize])
+                                })
+                                .collect(),
+                            _ => (0..len).map(|_| pick(&mut rng)).collect(),
+                        };
+                        plant(key, hint);
+                    }
+                    let d = domains(&now);
+                    let before = kept(key);
+                    let mut out = Vec::new();
+                    let r =
+                        unsupported(key, &vars, &d, &shift, &mut || false, usize::MAX, &mut out);
+                    let mut fresh_out = Vec::new();
+                    let f = fresh(&vars, &d, &shift, &mut || false, usize::MAX, &mut fresh_out);
+                    assert_eq!(r, f, "trial {trial} step {step}: {now:?}, kept {before:?}");
+                    assert_eq!(
+                        out, fresh_out,
+                        "trial {trial} step {step}: {now:?}, kept {before:?}"
+                    );
+                    let shifted: Vec<Vec<i128>> = now
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| s.iter().map(|&v| shift(i, v)).collect())
+                        .collect();
+                    match brute_force(&shifted) {
+                        None => assert_eq!(r, Matching::Infeasible, "trial {trial} step {step}"),
+                        Some(expected) => {
+                            assert_eq!(r, Matching::Removals, "trial {trial} step {step}");
+                            out.sort_unstable();
+                            assert_eq!(out, expected, "trial {trial} step {step}: {now:?}");
+                            // The matching kept is a matching of these domains.
+                            let kept = kept(key).expect("a matching is kept");
+                            assert_eq!(kept.len(), n);
+                            for (i, v) in kept.iter().enumerate() {
+                                assert!(shifted[i].contains(v), "trial {trial}: {kept:?}");
+                                assert_eq!(kept.iter().filter(|&w| w == v).count(), 1);
+                            }
                         }
                     }
-                }
-                if before.is_some_and(|h| h.len() == n) {
-                    hinted_calls += 1;
+                    if before.is_some_and(|h| h.len() == n) {
+                        hinted_calls += 1;
+                    }
                 }
             }
-        }
-        assert!(
-            hinted_calls > 10_000,
-            "only {hinted_calls} calls with a kept matching"
-        );
+            assert!(
+                hinted_calls > 10_000,
+                "only {hinted_calls} calls with a kept matching"
+            );
+        });
     }
 
     #[test]
