@@ -16,7 +16,11 @@
 //! * **Edge classes**, all others: let `b` be the smallest distance of a
 //!   queen on an edge (first/last row or column) to its nearest corner. The
 //!   candidates are the boards with the first-row queen in column `b` and
-//!   every edge queen at distance `>= b` (pruned while the rows are filled).
+//!   every edge queen at distance `>= b`. For `b >= 2` the search fixes the
+//!   two side-column queens first (and, when few columns are left for it,
+//!   the last-row queen), one search per placement, so that their columns
+//!   and diagonals prune the rows above them; then it fills the rows in
+//!   order, the last two without a loop.
 //!   A reflection never ties on the first row, so comparing the candidate
 //!   with its three rotations decides whether it is the smallest board of its
 //!   class and whether it equals its quarter or half turn.
@@ -111,7 +115,7 @@ impl SymmetryCount {
 }
 
 /// Classes found so far, by size.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Tally {
     of_2: u64,
     of_4: u64,
@@ -145,6 +149,12 @@ enum Family {
 
 /// The row at which the parallel counter hands subtrees to worker threads.
 const SPLIT_ROW: usize = 3;
+
+/// The widest window of rows for the side-column queens
+/// (`n - 2 * bound`) on which the edge family also fixes the last-row queen
+/// first: on wider windows the copies of the upper rows searched once per
+/// last-row column cost more than the pruning saves.
+const NARROW: usize = 7;
 
 /// The widest board, as an array length.
 const ROWS: usize = MAX_N as usize;
@@ -224,6 +234,7 @@ impl Search {
     fn resume<const SPLIT: bool>(&mut self, row: usize, masks: Masks) {
         match self.family {
             Family::Corner => self.search::<false, SPLIT>(row, masks),
+            Family::Edge if !SPLIT && row + 2 < self.n => self.edge_borders(row, masks),
             Family::Edge => self.search::<true, SPLIT>(row, masks),
         }
     }
@@ -332,6 +343,166 @@ impl Search {
             depth -= 1;
             let [f, c, l, r, w] = stack[depth & STACK_MASK];
             (free, cols, ld, rd, row) = (f, c, l, r, w as usize);
+        }
+    }
+
+    /// The edge family below `row` (at most `n - 3`), border queens first:
+    /// for each pair of rows for the side-column queens (within rows
+    /// `bound..=n - 1 - bound` and not attacked by the queens above `row`),
+    /// and on narrow windows (`n - 2 * bound <= NARROW`) also for each
+    /// column of the last-row queen, those queens are fixed (their rows
+    /// allow only their square, the rows above lose the squares they attack,
+    /// every other row loses their columns) and [`Search::edge`] fills the
+    /// rest. The same boards as [`Search::search`], pruned from the top.
+    fn edge_borders(&mut self, row: usize, masks: Masks) {
+        let top = self.n - 1;
+        let b = self.bound as usize;
+        if b == 1 {
+            // The side columns may take any row but the first and the last,
+            // which the first-row queen and the last row's mask already
+            // forbid: nothing to fix, and fixing the side queens first
+            // would not pay (as many nodes, in more searches).
+            self.edge(row, masks);
+            return;
+        }
+        let (left, right) = (1, 1 << top);
+        // The squares of row `r >= row` attacked by the queens above `row`.
+        let attacked = |r: usize| masks.cols | masks.ld << (r - row) | masks.rd >> (r - row);
+        let window = row.max(b)..=self.bound2;
+        // `None`: that queen is already placed (or, for the last row, left
+        // to the search).
+        let rows_for = |side: u32| -> Vec<Option<usize>> {
+            if masks.cols & side != 0 {
+                vec![None]
+            } else {
+                window
+                    .clone()
+                    .filter(|&r| attacked(r) & side == 0)
+                    .map(Some)
+                    .collect()
+            }
+        };
+        let lefts = rows_for(left);
+        let rights = rows_for(right);
+        let lasts: Vec<Option<u32>> = if self.n - 2 * b <= NARROW {
+            (b as u32..=(top - b) as u32)
+                .filter(|&c| attacked(top) & 1 << c == 0)
+                .map(Some)
+                .collect()
+        } else {
+            vec![None]
+        };
+        let base = self.allowed;
+        for &a in &lefts {
+            for &r_side in &rights {
+                if a.is_some() && a == r_side {
+                    continue;
+                }
+                for &l in &lasts {
+                    let mut allowed = base;
+                    allowed[row..=top]
+                        .iter_mut()
+                        .for_each(|m| *m &= !(left | right));
+                    for (queen_row, bit) in [(a, left), (r_side, right)] {
+                        if let Some(q) = queen_row {
+                            allowed[q] = bit;
+                            for (r, m) in allowed.iter_mut().enumerate().take(q).skip(row) {
+                                let d = (q - r) as u32;
+                                *m &= !(bit << d | bit >> d);
+                            }
+                        }
+                    }
+                    if let Some(c) = l {
+                        let bit = 1u32 << c;
+                        allowed[top] &= bit;
+                        for (r, m) in allowed.iter_mut().enumerate().take(top).skip(row) {
+                            let d = (top - r) as u32;
+                            *m &= !(bit | bit << d | bit >> d);
+                        }
+                    }
+                    self.allowed = allowed;
+                    self.edge(row, masks);
+                }
+            }
+        }
+        self.allowed = base;
+    }
+
+    /// The edge family's search from `row` (at most `n - 3`) to the end,
+    /// like [`Search::search`] but with the last two rows filled together:
+    /// once a queen is placed in row `n - 3`, two columns are left, and the
+    /// two ways to put them in the last two rows are checked without a loop.
+    #[inline(never)]
+    fn edge(&mut self, row: usize, masks: Masks) {
+        let last = self.n - 1;
+        let penultimate = last - 1;
+        let Masks {
+            mut cols,
+            mut ld,
+            mut rd,
+            all,
+        } = masks;
+        let mut free = self.free::<false>(row, cols, ld, rd);
+        let mut stack = [[0u32; 5]; ROWS];
+        let mut depth = 0;
+        let mut row = row;
+        loop {
+            while free != 0 {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                let next = row + 1;
+                let (next_cols, next_ld, next_rd) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+                self.rows[row & STACK_MASK] = bit;
+                if next == penultimate {
+                    self.last_two(all, next_cols, next_ld, next_rd);
+                    continue;
+                }
+                let next_free = self.free::<false>(next, next_cols, next_ld, next_rd);
+                if next_free == 0 {
+                    continue;
+                }
+                if free != 0 {
+                    stack[depth & STACK_MASK] = [free, cols, ld, rd, row as u32];
+                    depth += 1;
+                }
+                (free, cols, ld, rd, row) = (next_free, next_cols, next_ld, next_rd, next);
+            }
+            if depth == 0 {
+                return;
+            }
+            depth -= 1;
+            let [f, c, l, r, w] = stack[depth & STACK_MASK];
+            (free, cols, ld, rd, row) = (f, c, l, r, w as usize);
+        }
+    }
+
+    /// The last two rows of an edge candidate, given the masks of row
+    /// `n - 2`: its free squares are among the two columns left, and each
+    /// one leaves the other column to the last row.
+    #[inline(always)]
+    fn last_two(&mut self, all: u32, cols: u32, ld: u32, rd: u32) {
+        let last = self.n - 1;
+        let penultimate = last - 1;
+        let free = self.free::<false>(penultimate, cols, ld, rd);
+        if free == 0 {
+            return;
+        }
+        let left = all & !cols;
+        let low = free & free.wrapping_neg();
+        let high = free ^ low;
+        let allowed = self.allowed[last & STACK_MASK];
+        let fits = |bit: u32| allowed & (left ^ bit) & !(((ld | bit) << 1) | ((rd | bit) >> 1));
+        let low_fits = fits(low);
+        let high_fits = if high != 0 { fits(high) } else { 0 };
+        if low_fits | high_fits == 0 {
+            return;
+        }
+        for (bit, fits) in [(low, low_fits), (high, high_fits)] {
+            if fits != 0 {
+                self.rows[penultimate & STACK_MASK] = bit;
+                self.rows[last & STACK_MASK] = fits;
+                self.classify();
+            }
         }
     }
 
@@ -567,6 +738,53 @@ mod tests {
             let c = count_parallel(n, None).unwrap();
             assert_eq!(c.total, A000170[n as usize], "total, n = {n}");
             assert_eq!(c.unique, A002562[n as usize], "unique, n = {n}");
+        }
+    }
+
+    /// The edge family row by row, checking the side columns at row
+    /// `n - 1 - bound` ([`Search::search`]), from `row` with the queens of
+    /// `rows` above it.
+    fn edge_row_by_row(n: u32, bound: u32, rows: &[u32], row: usize) -> Tally {
+        let mut search = Search::new(n, Family::Edge, bound);
+        let mut masks = Masks::with_columns(full_mask(n));
+        for (r, &bit) in rows.iter().enumerate().take(row) {
+            search.rows[r] = bit;
+            masks = masks.place(bit);
+        }
+        search.search::<true, false>(row, masks);
+        search.tally
+    }
+
+    #[test]
+    fn edge_family_border_first_equals_row_by_row() {
+        for n in 4..=13 {
+            for (family, bound, prefix) in searches(n) {
+                if family != Family::Edge {
+                    continue;
+                }
+                // The whole family from row 1, as `count` runs it...
+                let mut search = Search::new(n, family, bound);
+                search.run::<false>(&prefix);
+                assert_eq!(
+                    search.tally,
+                    edge_row_by_row(n, bound, &prefix, 1),
+                    "n = {n}, first-row column {bound}"
+                );
+                // ...and each subtree below row 3, as the shares run them.
+                let mut split = Search::new(n, family, bound);
+                split.run::<true>(&prefix);
+                for task in split.tasks {
+                    let mut search = Search::new(n, family, bound);
+                    search.rows = task.rows;
+                    search.resume::<false>(task.row, task.masks);
+                    assert_eq!(
+                        search.tally,
+                        edge_row_by_row(n, bound, &task.rows, task.row),
+                        "n = {n}, first-row column {bound}, rows {:?}",
+                        &task.rows[..task.row]
+                    );
+                }
+            }
         }
     }
 
