@@ -218,7 +218,8 @@ pub(crate) enum Matching {
 /// by `shift(i, v)`, never `i128::MIN`) that belong to no maximum matching,
 /// pushed to `out`, at most `room` of them. `stop` is asked at every step: per
 /// variable while the graph is built and the matching started, per step of an
-/// augmenting path, per Tarjan root, per variable while the removals are listed.
+/// augmenting path, per Tarjan root and every 4,096 steps of its walk, per
+/// variable while the removals are listed.
 ///
 /// `key` names the constraint: the last matching found that covers every
 /// variable is kept (per thread) under it, and the next call with the same
@@ -674,7 +675,8 @@ impl Scratch {
 
     /// Strongly connected components (iterative Tarjan) into `comp`, and
     /// whether each reaches a free value into `comp_to_free`, of the
-    /// alternating graph transposed; `false` if `stop` said so (asked per root).
+    /// alternating graph transposed; `false` if `stop` said so (asked per
+    /// root, and every 4,096 steps of a root's walk).
     ///
     /// The alternating graph has node x (variable) and n + v (value), its
     /// matched edges go variable -> value, the others value -> variable; an
@@ -710,7 +712,14 @@ impl Scratch {
                 return false;
             }
             self.open(n, root, &mut counter);
+            let mut steps = 0u32;
             while let Some(&(u, mut cur)) = self.call.last() {
+                // One root may reach the whole graph: `stop` is asked every
+                // 4,096 steps too.
+                steps = steps.wrapping_add(1);
+                if steps % 4096 == 0 && stop() {
+                    return false;
+                }
                 let u = u as usize;
                 if let Some(w) = self.next::<R>(n, u, &mut cur) {
                     if let Some(top) = self.call.last_mut() {
