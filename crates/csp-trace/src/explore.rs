@@ -164,8 +164,9 @@ struct ModelHeader<'a> {
 struct RunHeader<'a> {
     name: &'a str,
     model: usize,
-    /// Dead-end sentences by node id (JSON object keys are strings).
-    reasons: Option<std::collections::BTreeMap<String, &'a str>>,
+    /// Dead-end sentences by node id: written apart (see `explore_html`),
+    /// so always `None` here, a `null` that the object replaces.
+    reasons: Option<()>,
     note: Option<&'a str>,
     truncated: Option<usize>,
     events: usize,
@@ -219,7 +220,20 @@ pub fn explore_html(
                 .is_some_and(|d| std::time::Instant::now() >= d)
     };
     let stopped = || invalid(PAGE_STOPPED.to_string());
-    let mut data = String::new();
+    let (painter_script, painter_style) = options
+        .painter
+        .map_or(("", ""), |p| (p.script.as_str(), p.style.as_str()));
+    // The template around the data is filled first, and the data (the bulk
+    // of the page) written straight after its first part: copied once and
+    // never searched.
+    let fill = |part: &str| {
+        part.replace("{{TITLE}}", &escape_html(title))
+            .replace("{{STYLE}}", &format!("{STYLE}\n{painter_style}"))
+            .replace("{{SCRIPT}}", &guard_script(SCRIPT))
+            .replace("{{PAINTER}}", &guard_script(painter_script))
+    };
+    let (before, after) = TEMPLATE.split_once("{{DATA}}").unwrap_or((TEMPLATE, ""));
+    let mut data = fill(before);
     push_script(&mut data, "application/json", "csp-page", &to_json(&page));
     let null = serde_json::Value::Null;
     let mut models: Vec<String> = Vec::new();
@@ -264,23 +278,39 @@ pub fn explore_html(
                 models.len() - 1
             }
         };
+        // The dead-end sentences (a million on large runs) as a JSON object
+        // by node id, in increasing order of id, written here asking every
+        // 4,096 entries.
         let reasons = match &run.reasons {
             Some(r) => {
-                let mut named = std::collections::BTreeMap::new();
-                for (k, (id, why)) in r.iter().enumerate() {
+                let mut ids: Vec<u64> = Vec::with_capacity(r.len());
+                for (k, &id) in r.keys().enumerate() {
                     if k % 4096 == 0 && stop() {
                         return Err(stopped());
                     }
-                    named.insert(id.to_string(), why.as_str());
+                    ids.push(id);
                 }
-                Some(named)
+                ids.sort_unstable();
+                let mut object = String::from("{");
+                for (k, id) in ids.iter().enumerate() {
+                    if k % 4096 == 0 && stop() {
+                        return Err(stopped());
+                    }
+                    if k > 0 {
+                        object.push(',');
+                    }
+                    object.push_str(&format!("\"{id}\":"));
+                    object.push_str(&to_json(&r[id].as_str()));
+                }
+                object.push('}');
+                Some(object)
             }
             None => None,
         };
         let header = RunHeader {
             name: &run.name,
             model: index,
-            reasons,
+            reasons: None,
             note: run.note.as_deref(),
             truncated: run.trace.events.iter().find_map(|e| match e {
                 TraceEvent::Truncated { cap } => Some(*cap),
@@ -288,12 +318,23 @@ pub fn explore_html(
             }),
             events: run.trace.events.len(),
         };
-        push_script(
+        let mut header = to_json(&header);
+        if let Some(object) = reasons {
+            // The name before it is escaped: the first `"reasons":null` is
+            // the field.
+            if let Some((a, b)) = header.split_once("\"reasons\":null") {
+                header = format!("{a}\"reasons\":{object}{b}");
+            }
+        }
+        if !push_script_until(
             &mut data,
             "application/json",
             &format!("csp-run-{i}"),
-            &to_json(&header),
-        );
+            &header,
+            &mut stop,
+        ) {
+            return Err(stopped());
+        }
         // The heuristic's candidates are left out of `select` events: the page
         // does not show them, and on large models they would dominate the file.
         let mut events = Vec::with_capacity(run.trace.events.len());
@@ -317,34 +358,24 @@ pub fn explore_html(
         let lines = slim
             .json_lines_until(model, None, &mut stop)
             .ok_or_else(stopped)?;
-        push_script(
+        // A trace's lines are the bulk of the page: copied a megabyte at a
+        // time, asking between two.
+        if !push_script_until(
             &mut data,
             "application/x-ndjson",
             &format!("csp-trace-{i}"),
             &lines,
-        );
+            &mut stop,
+        ) {
+            return Err(stopped());
+        }
+        drop(lines);
         if stop() {
             return Err(stopped());
         }
     }
-    let (painter_script, painter_style) = options
-        .painter
-        .map_or(("", ""), |p| (p.script.as_str(), p.style.as_str()));
-    // The template around the data is filled first: the data (the bulk of
-    // the page) is copied once and never searched.
-    let fill = |part: &str| {
-        part.replace("{{TITLE}}", &escape_html(title))
-            .replace("{{STYLE}}", &format!("{STYLE}\n{painter_style}"))
-            .replace("{{SCRIPT}}", &guard_script(SCRIPT))
-            .replace("{{PAINTER}}", &guard_script(painter_script))
-    };
-    let (before, after) = TEMPLATE.split_once("{{DATA}}").unwrap_or((TEMPLATE, ""));
-    let (before, after) = (fill(before), fill(after));
-    let mut html = String::with_capacity(before.len() + data.len() + after.len());
-    html.push_str(&before);
-    html.push_str(&data);
-    html.push_str(&after);
-    Ok(html)
+    data.push_str(&fill(after));
+    Ok(data)
 }
 
 fn to_json<T: Serialize>(value: &T) -> String {
@@ -355,9 +386,40 @@ fn to_json<T: Serialize>(value: &T) -> String {
 /// Data blocks: `<` only occurs inside JSON strings, where `\u003c` means the
 /// same, so no `</script>` can end the block early.
 fn push_script(out: &mut String, kind: &str, id: &str, json: &str) {
+    push_script_until(out, kind, id, json, &mut || false);
+}
+
+/// [`push_script`] a megabyte at a time, asking `stop` after each; `false`
+/// if it said so (the block is then left unfinished).
+fn push_script_until(
+    out: &mut String,
+    kind: &str,
+    id: &str,
+    json: &str,
+    stop: &mut dyn FnMut() -> bool,
+) -> bool {
     out.push_str(&format!("<script type=\"{kind}\" id=\"{id}\">\n"));
-    out.push_str(&json.replace('<', "\\u003c"));
+    out.reserve(json.len());
+    let mut rest = json;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(1 << 20);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (chunk, tail) = rest.split_at(cut);
+        for (k, piece) in chunk.split('<').enumerate() {
+            if k > 0 {
+                out.push_str("\\u003c");
+            }
+            out.push_str(piece);
+        }
+        rest = tail;
+        if !rest.is_empty() && stop() {
+            return false;
+        }
+    }
     out.push_str("</script>\n");
+    true
 }
 
 fn guard_script(js: &str) -> String {
@@ -772,6 +834,31 @@ mod tests {
         );
         assert!(html.contains(r#"id="csp-trace-0""#) && html.contains(r#"id="csp-run-0""#));
         assert!(html.contains(r#"id="csp-model-0""#) && !html.contains(r#"id="csp-model-1""#));
+    }
+
+    #[test]
+    fn dead_end_sentences_are_an_object_by_node_id() {
+        // Ids in increasing order, sentences escaped, the other fields kept,
+        // even with a run name that spells the field.
+        let (m, t) = record(4, Pruning::Check, 100);
+        let mut run = ExploreRun::new(r#""reasons":null"#, &m, &t);
+        run.reasons = Some(
+            [(10, "x".to_string()), (3, "a<b \"c\"".to_string())]
+                .into_iter()
+                .collect(),
+        );
+        run.note = Some("a note".to_string());
+        let html = explore_html(&[run], &ExploreOptions::default()).unwrap();
+        let start = html.find(r#"id="csp-run-0">"#).unwrap();
+        let block = &html[start..];
+        let header = &block[block.find('\n').unwrap() + 1..block.find("</script>").unwrap()];
+        let value: serde_json::Value = serde_json::from_str(header).unwrap();
+        assert_eq!(value["name"], r#""reasons":null"#);
+        assert_eq!(value["reasons"]["3"], "a<b \"c\"");
+        assert_eq!(value["reasons"]["10"], "x");
+        assert_eq!(value["note"], "a note");
+        assert!(header.contains(r#"{"3":"a\u003cb"#), "{header}");
+        assert!(header.find(r#""3""#) < header.find(r#""10""#));
     }
 
     #[test]
