@@ -240,15 +240,6 @@ pub trait Constraint: Send + Sync {
         None
     }
 
-    /// At the [`Pruning::Propagators`] level, whether the engine lists for
-    /// each call the scope positions whose changes woke this constraint
-    /// since its last call ([`PropagationContext::woken`]), as Gecode's
-    /// advisors tell a propagator which variable changed: a sum over many
-    /// variables then visits the changed ones only. The default is `false`.
-    fn woken_positions(&self) -> bool {
-        false
-    }
-
     /// At the [`Pruning::Propagators`] level, the changes of scope variable
     /// `pos` that wake this constraint (see [`Events`]). The default,
     /// [`Events::DOMAIN`], wakes it on every change and is always safe; ask for
@@ -356,9 +347,6 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
     }
     fn wake_set(&self) -> Option<usize> {
         (**self).wake_set()
-    }
-    fn woken_positions(&self) -> bool {
-        (**self).woken_positions()
     }
     fn events(&self, pos: usize) -> Events {
         (**self).events(pos)

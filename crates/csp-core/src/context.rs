@@ -142,8 +142,6 @@ pub struct PropagationContext<'a> {
     trigger: Option<(VarId, usize)>,
     /// The running constraint's number (its slot in `state`).
     cid: usize,
-    /// The positions that woke the constraint, when the engine lists them.
-    pub(crate) woken: Option<&'a [u32]>,
 }
 
 impl<'a> PropagationContext<'a> {
@@ -162,7 +160,6 @@ impl<'a> PropagationContext<'a> {
             pruning,
             trigger,
             cid,
-            woken: None,
         }
     }
 
@@ -353,25 +350,6 @@ impl<'a> PropagationContext<'a> {
     #[inline]
     pub fn trigger(&self) -> Option<(VarId, usize)> {
         self.trigger
-    }
-
-    /// For a constraint that asks for them
-    /// ([`Constraint::woken_positions`](crate::Constraint::woken_positions)),
-    /// in a call from the [`Pruning::Propagators`] level's propagation queue:
-    /// the scope positions whose changes (of the events it subscribes to,
-    /// through its wake set if it has one) woke it since its last call, in
-    /// the order of the changes, a position as often as it changed (a
-    /// variable at two positions is listed at the first). The changes a call
-    /// makes itself are not listed when the constraint is
-    /// [`idempotent`](crate::Constraint::idempotent). `None` for other calls
-    /// (the textbook levels, forward checking, calls from outside the search):
-    /// the constraint must then look at every position. The list is exact
-    /// since the last call in the same branch; a constraint's first call
-    /// (at the root, or the first after its state was made) must still look
-    /// at every position, which its trailed state can tell.
-    #[inline]
-    pub fn woken(&self) -> Option<&'a [u32]> {
-        self.woken
     }
 
     /// The current domains (also reachable through `Deref`).

@@ -101,9 +101,6 @@ impl Constraint for Posted {
     fn wake_set(&self) -> Option<usize> {
         dispatch!(self, c => c.wake_set())
     }
-    fn woken_positions(&self) -> bool {
-        dispatch!(self, c => c.woken_positions())
-    }
     fn events(&self, pos: usize) -> crate::Events {
         dispatch!(self, c => c.events(pos))
     }

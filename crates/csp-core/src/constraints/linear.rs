@@ -424,11 +424,6 @@ impl Constraint for Linear {
         true
     }
 
-    /// The pseudo-boolean form visits the 0/1 terms fixed since its last call.
-    fn woken_positions(&self) -> bool {
-        self.pb.is_some()
-    }
-
     fn state_layout(&self, pruning: Pruning) -> StateLayout {
         match &self.pb {
             Some(pb) if pruning == Pruning::Propagators => pb.state_layout(pruning),

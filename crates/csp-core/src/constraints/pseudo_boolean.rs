@@ -53,44 +53,12 @@ pub struct PseudoBoolean {
     eq: bool,
     /// Whether scope position `i` is a 0/1 term.
     is_bool: Vec<bool>,
-    /// Per scope position: its place in `bools`, or `u32::MAX`.
-    bool_at: Vec<u32>,
 }
 
 /// Trailed integer 0: the sum of the 0/1 terms no longer in the open set.
 const FIXED_SUM: usize = 0;
-/// Trailed integers 1 and 2: the sums of the positive and of the negative
-/// coefficients of the open 0/1 terms.
-const OPEN_POS: usize = 1;
-const OPEN_NEG: usize = 2;
-/// Trailed integer 3: 1 once a call has looked at every 0/1 term (after it,
-/// a call looks only at the positions that woke it, when the engine lists
-/// them).
-const WALKED: usize = 3;
 /// Trailed bit set 0: the open 0/1 terms (positions in `bools`).
 const OPEN: usize = 0;
-
-/// The running sums of a call: the fixed 0/1 terms, and the positive and
-/// negative coefficients of the open ones.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Sums {
-    fixed: i64,
-    pos: i64,
-    neg: i64,
-}
-
-impl Sums {
-    /// Moves 0/1 term `(_, a)`, fixed to `v`, out of the open ones.
-    #[inline]
-    fn close(&mut self, a: i64, v: i64) {
-        self.fixed += a * v;
-        if a > 0 {
-            self.pos -= a;
-        } else {
-            self.neg -= a;
-        }
-    }
-}
 
 impl PseudoBoolean {
     /// `sum coeffs[i] * vars[i]  relation  rhs`, where `bounds[i]` are the
@@ -158,13 +126,6 @@ impl PseudoBoolean {
             }
         }
         bools.sort_by_key(|&(_, a)| std::cmp::Reverse(a.abs()));
-        let mut bool_at = vec![u32::MAX; vars.len()];
-        for (k, &(x, _)) in bools.iter().enumerate() {
-            // No variable repeats: its first position is its only one.
-            if let Some(i) = vars.iter().position(|&y| y == x) {
-                bool_at[i] = k as u32;
-            }
-        }
         Ok(PseudoBoolean {
             vars: vars.to_vec(),
             coeffs: coeffs.to_vec(),
@@ -175,7 +136,6 @@ impl PseudoBoolean {
             bound,
             eq,
             is_bool,
-            bool_at,
         })
     }
 
@@ -261,14 +221,7 @@ impl Constraint for PseudoBoolean {
     }
 
     fn state_layout(&self, _pruning: crate::Pruning) -> StateLayout {
-        let pos = self.bools.iter().map(|&(_, a)| a.max(0)).sum();
-        let neg = self.bools.iter().map(|&(_, a)| a.min(0)).sum();
-        StateLayout::new()
-            .int(0)
-            .int(pos)
-            .int(neg)
-            .int(0)
-            .bits(self.bools.len(), true)
+        StateLayout::new().int(0).bits(self.bools.len(), true)
     }
 
     /// A 0/1 term only matters once fixed; the others by their bounds.
@@ -289,83 +242,44 @@ impl Constraint for PseudoBoolean {
         true
     }
 
-    /// The engine lists the positions that woke a call: a call visits the
-    /// 0/1 terms fixed since the last one, not every open term.
-    fn woken_positions(&self) -> bool {
-        true
-    }
-
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        // Move the newly fixed 0/1 terms into the trailed sums, out of the
-        // open set (kept in `open` too, a local copy for the filtering): the
-        // positions that woke the call, or every open term at a first call
-        // and when the engine does not list them.
-        let before = Sums {
-            fixed: ctx.state_int(FIXED_SUM),
-            pos: ctx.state_int(OPEN_POS),
-            neg: ctx.state_int(OPEN_NEG),
-        };
-        let mut sums = before;
+        // Move the newly fixed 0/1 terms into the trailed sum, out of the
+        // open set (kept in `open` too, a local copy for the filtering).
+        let mut fixed = ctx.state_int(FIXED_SUM);
+        let fixed_before = fixed;
+        let (mut lo, mut hi) = (0i64, 0i64);
         let mut open: SmallVec<[u64; 4]> = SmallVec::from_slice(ctx.state_bits(OPEN));
-        match ctx.woken().filter(|_| ctx.state_int(WALKED) != 0) {
-            Some(woken) => {
-                for &i in woken {
-                    let k = self.bool_at[i as usize] as usize;
-                    if k == u32::MAX as usize || open[k / 64] & (1 << (k % 64)) == 0 {
-                        continue;
-                    }
-                    let (x, a) = self.bools[k];
-                    if let Some(v) = ctx.value(x) {
-                        sums.close(a, v);
-                        open[k / 64] &= !(1 << (k % 64));
-                        ctx.clear_state_bit(OPEN, k);
-                    }
-                }
-                // The engine's list is complete: no open term is fixed.
-                #[cfg(debug_assertions)]
-                for (k, &(x, _)) in self.bools.iter().enumerate() {
-                    debug_assert!(
-                        open[k / 64] & (1 << (k % 64)) == 0 || ctx.value(x).is_none(),
-                        "pseudo-boolean: term {k} was fixed, and no woken position said so"
-                    );
-                }
-            }
-            None => {
-                for w in 0..open.len() {
-                    let mut bits = open[w];
-                    while bits != 0 {
-                        let b = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        let (x, a) = self.bools[w * 64 + b];
-                        if let Some(v) = ctx.value(x) {
-                            sums.close(a, v);
-                            open[w] &= !(1 << b);
-                            ctx.clear_state_bit(OPEN, w * 64 + b);
-                        }
-                    }
-                }
-                if ctx.state_int(WALKED) == 0 {
-                    ctx.set_state_int(WALKED, 1);
+        for w in 0..open.len() {
+            let mut bits = open[w];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (x, a) = self.bools[w * 64 + b];
+                if let Some(v) = ctx.value(x) {
+                    fixed += a * v;
+                    open[w] &= !(1 << b);
+                    ctx.clear_state_bit(OPEN, w * 64 + b);
+                } else if a > 0 {
+                    hi += a;
+                } else {
+                    lo += a;
                 }
             }
         }
-        let (mut lo, mut hi) = (sums.neg, sums.pos);
         for &(y, a) in &self.others {
             let (l, h) = term(a, ctx.domains(), y);
             lo += l;
             hi += h;
         }
         let mut win = Window {
-            lo: sums.fixed + lo,
-            hi: sums.fixed + hi,
+            lo: fixed + lo,
+            hi: fixed + hi,
             bound: self.bound,
             eq: self.eq,
         };
-        let result = self.filter(ctx, &mut win, &mut open, &mut sums);
-        if sums != before {
-            ctx.set_state_int(FIXED_SUM, sums.fixed);
-            ctx.set_state_int(OPEN_POS, sums.pos);
-            ctx.set_state_int(OPEN_NEG, sums.neg);
+        let result = self.filter(ctx, &mut win, &mut open, &mut fixed);
+        if fixed != fixed_before {
+            ctx.set_state_int(FIXED_SUM, fixed);
         }
         let changed = result?;
         Ok(if win.hi <= win.bound && (!win.eq || win.lo >= win.bound) {
@@ -387,7 +301,7 @@ impl PseudoBoolean {
         ctx: &mut PropagationContext<'_>,
         win: &mut Window,
         open: &mut [u64],
-        sums: &mut Sums,
+        fixed: &mut i64,
     ) -> Result<bool, Conflict> {
         win.check()?;
         let mut changed = false;
@@ -404,24 +318,14 @@ impl PseudoBoolean {
                         break 'scan;
                     }
                     ctx.note_revision();
-                    *word &= !(1 << b);
-                    ctx.clear_state_bit(OPEN, w * 64 + b);
-                    if let Some(v) = ctx.value(x) {
-                        // Fixed, but not moved yet (a change the call was not
-                        // told of): moved now, with its real value.
-                        sums.close(a, v);
-                        win.lo += a * v - a.min(0);
-                        win.hi += a * v - a.max(0);
-                        win.check()?;
-                        slack = win.up().min(win.down());
-                        continue;
-                    }
                     // Too big to rise: the term stays at its minimum; else it
                     // cannot fall, so it takes its maximum.
                     let at_min = size > win.up();
                     let v = Value::from(at_min == (a < 0));
                     ctx.fix(x, v)?;
-                    sums.close(a, v);
+                    *fixed += a * v;
+                    *word &= !(1 << b);
+                    ctx.clear_state_bit(OPEN, w * 64 + b);
                     if at_min {
                         win.hi -= size;
                     } else {

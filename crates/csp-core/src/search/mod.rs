@@ -59,9 +59,6 @@ pub(crate) struct Watch {
     /// Whether the constraint's wake set filters this watch
     /// ([`Constraint::wake_set`]).
     pub(crate) masked: bool,
-    /// Whether a wake-up through this watch lists `pos` for the constraint
-    /// ([`Constraint::woken_positions`]).
-    pub(crate) listed: bool,
 }
 
 /// One decision level of the search: a variable and the values left to try.
@@ -160,15 +157,6 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// The propagation queue, one FIFO per [`PropCost`](crate::PropCost).
     queue: [VecDeque<u32>; 3],
     in_queue: Vec<bool>,
-    /// Per constraint that asks for them ([`Constraint::woken_positions`]):
-    /// the scope positions that woke it since its last call. Not empty only
-    /// while the constraint is queued.
-    woken: Vec<Vec<u32>>,
-    /// Per constraint: whether it asks for them, and for those that do,
-    /// whether it is queued (they are never marked in `in_queue`, so that
-    /// every wake-up reaches them).
-    lists_woken: Vec<bool>,
-    listed_queued: Vec<bool>,
     /// Per constraint: its queue, and whether its own changes wake it.
     cost: Vec<u8>,
     idempotent: Vec<bool>,
@@ -326,13 +314,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
         let mut cost = Vec::with_capacity(m);
         let mut idempotent = Vec::with_capacity(m);
-        let mut lists_woken = Vec::with_capacity(m);
         for (cid, c) in model.posted().iter().enumerate() {
             let scope = c.scope();
             model.check_vars(c.name(), scope)?;
             let masked = kernel && c.wake_set().is_some();
-            let listed = kernel && c.woken_positions();
-            lists_woken.push(listed);
             // A view and its base (or two views of one base) in one scope:
             // a removal through one position takes values from the other, so
             // a call may not reach its own fixpoint whatever the constraint
@@ -367,7 +352,6 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         var: v.index() as u32,
                         events,
                         masked,
-                        listed,
                     }),
                 }
             }
@@ -447,9 +431,6 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             values: Vec::new(),
             queue: Default::default(),
             in_queue: vec![false; m],
-            woken: vec![Vec::new(); m],
-            lists_woken,
-            listed_queued: vec![false; m],
             cost,
             idempotent,
             changes,

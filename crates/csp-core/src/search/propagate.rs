@@ -241,22 +241,13 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     pub(super) fn schedule(&mut self, var: VarId, events: u8, skip: Option<usize>) {
         for w in &self.watches[var.index()] {
             let c = w.cid as usize;
-            // A constraint that lists its woken positions is never marked in
-            // `in_queue` (but in `listed_queued`): each wake-up reaches it.
             if w.events & events != 0
                 && (!w.masked || self.state.wakes(c, w.pos as usize))
                 && Some(c) != skip
                 && !self.in_queue[c]
                 && !self.state.is_entailed(c)
             {
-                if w.listed {
-                    self.woken[c].push(w.pos);
-                    if std::mem::replace(&mut self.listed_queued[c], true) {
-                        continue;
-                    }
-                } else {
-                    self.in_queue[c] = true;
-                }
+                self.in_queue[c] = true;
                 self.queue[self.cost[c] as usize].push_back(w.cid);
             }
         }
@@ -295,8 +286,6 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         for queue in &mut self.queue {
             for q in queue.drain(..) {
                 self.in_queue[q as usize] = false;
-                self.listed_queued[q as usize] = false;
-                self.woken[q as usize].clear();
             }
         }
         for v in self.changes.changed.drain(..) {
@@ -334,22 +323,12 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 // A limit was reached: leave the fixpoint unfinished, the
                 // search stops as soon as this returns.
                 self.in_queue[cid as usize] = false;
-                self.listed_queued[cid as usize] = false;
-                self.woken[cid as usize].clear();
                 self.abandon_queue();
                 return Ok(());
             }
             let c = cid as usize;
-            let listed = self.lists_woken[c];
-            if listed {
-                self.listed_queued[c] = false;
-            } else {
-                self.in_queue[c] = false;
-            }
+            self.in_queue[c] = false;
             if self.state.is_entailed(c) {
-                if listed {
-                    self.woken[c].clear();
-                }
                 continue;
             }
             self.stats.propagations += 1;
@@ -361,13 +340,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 None,
                 c,
             );
-            if listed {
-                ctx.woken = Some(&self.woken[c]);
-            }
             let result = constraints[c].propagate(&mut ctx);
-            if listed {
-                self.woken[c].clear();
-            }
             if self.changes.record {
                 Self::report_prunes(
                     &mut self.observer,
@@ -465,11 +438,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     if !self.is_active(c) {
                         continue;
                     }
-                    if self.lists_woken[c] {
-                        self.listed_queued[c] = true;
-                    } else {
-                        self.in_queue[c] = true;
-                    }
+                    self.in_queue[c] = true;
                     self.queue[self.cost[c] as usize].push_back(c as u32);
                 }
                 self.run_queue(None)

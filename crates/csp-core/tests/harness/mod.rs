@@ -459,8 +459,7 @@ impl Harness {
 /// Posts the constraint under test and audits each of its `propagate` calls.
 ///
 /// It forwards everything the engine asks of a constraint (`events`,
-/// `idempotent`, `wake_set`, `woken_positions`, `forward_step`, `cost`,
-/// `state_layout`), so the
+/// `idempotent`, `wake_set`, `forward_step`, `cost`, `state_layout`), so the
 /// kernel drives the constraint exactly as it would drive it alone, unless
 /// `wake_all`: then it asks to be woken by every change (`Events::DOMAIN`
 /// everywhere, no wake set, not idempotent), the reference run against which
@@ -513,10 +512,6 @@ impl Constraint for Spy {
         } else {
             self.harness.case.constraint.wake_set()
         }
-    }
-
-    fn woken_positions(&self) -> bool {
-        !self.wake_all && self.harness.case.constraint.woken_positions()
     }
 
     fn forward_step(&self) -> Option<ForwardStep> {
