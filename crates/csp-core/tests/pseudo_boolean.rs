@@ -213,3 +213,49 @@ fn a_coefficient_of_i64_min_on_a_zero_variable_does_not_overflow() {
         }
     }
 }
+
+/// Sums of 64 to 80 Booleans (more than one word of open terms), sometimes
+/// with an integer term, two or three to a model over shared variables: every
+/// solution is the generic sum's, under several orders, with no more nodes.
+#[test]
+fn large_zero_one_sums_agree_with_the_generic_sum() {
+    let mut rng = Rng(0x1a7e_b001);
+    for round in 0..8 {
+        let bools = rng.int(64, 80) as usize;
+        let n = bools + usize::from(rng.int(0, 2) == 0);
+        // Small positive coefficients and a small bound: few solutions.
+        let mut sums = Vec::new();
+        for k in 0..rng.int(2, 3) {
+            let coeffs: Vec<Value> = (0..n)
+                .map(|i| match (i < bools, rng.int(0, 5)) {
+                    (false, _) => -1,
+                    // The first sum covers every Boolean: at most two are 1.
+                    (true, 0) if k > 0 => 0,
+                    (true, _) => rng.int(1, 3),
+                })
+                .collect();
+            let rel = if k == 0 {
+                Relation::Le
+            } else {
+                PB_RELATIONS[rng.int(0, 4) as usize]
+            };
+            let rhs = match rel {
+                Relation::Le | Relation::Lt | Relation::Eq => rng.int(1, 2),
+                _ => rng.int(-3, 0),
+            };
+            sums.push((coeffs, rel, rhs));
+        }
+        let (pb, _) = build(n, bools, &sums, false);
+        let (generic, _) = build(n, bools, &sums, true);
+        for var in [VarOrder::Input, VarOrder::FirstFail, VarOrder::DomOverWdeg] {
+            let config = Config::textbook()
+                .with_pruning(Pruning::Propagators)
+                .with_var_order(var);
+            let (got, nodes) = solutions(&pb, config.clone());
+            let (want, generic_nodes) = solutions(&generic, config);
+            assert_eq!(got, want, "round {round} {var:?}: {sums:?}");
+            assert!(!want.is_empty(), "round {round}");
+            assert!(nodes <= generic_nodes, "round {round} {var:?}: {nodes} > {generic_nodes}");
+        }
+    }
+}
