@@ -255,7 +255,10 @@ fn large_zero_one_sums_agree_with_the_generic_sum() {
             let (want, generic_nodes) = solutions(&generic, config);
             assert_eq!(got, want, "round {round} {var:?}: {sums:?}");
             assert!(!want.is_empty(), "round {round}");
-            assert!(nodes <= generic_nodes, "round {round} {var:?}: {nodes} > {generic_nodes}");
+            assert!(
+                nodes <= generic_nodes,
+                "round {round} {var:?}: {nodes} > {generic_nodes}"
+            );
         }
     }
 }
