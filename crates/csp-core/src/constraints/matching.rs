@@ -218,8 +218,9 @@ pub(crate) enum Matching {
 /// by `shift(i, v)`, never `i128::MIN`) that belong to no maximum matching,
 /// pushed to `out`, at most `room` of them. `stop` is asked at every step: per
 /// variable while the graph is built and the matching started, per step of an
-/// augmenting path, per Tarjan root and every 4,096 steps of its walk, per
-/// variable while the removals are listed.
+/// augmenting path, per Tarjan root and every 4,096 steps of its walk (in a
+/// graph of `RUNS_FROM` edges or more), per variable while the removals are
+/// listed.
 ///
 /// `key` names the constraint: the last matching found that covers every
 /// variable is kept (per thread) under it, and the next call with the same
@@ -300,11 +301,15 @@ impl Scratch {
     }
 
     /// Appends value node `v` to the adjacency of the variable being built;
-    /// `tail` counts the consecutive nodes just before it (0 at the start
-    /// of a list): a third consecutive node turns the last two into a run,
-    /// a node after a run's end extends it.
+    /// if the adjacency lists runs, `tail` counts the consecutive nodes just
+    /// before it (0 at the start of a list): a third consecutive node turns
+    /// the last two into a run, a node after a run's end extends it.
     #[inline(always)]
     fn push_node(&mut self, tail: &mut u32, v: u32) {
+        if !self.runs {
+            self.adj.push(v);
+            return;
+        }
         let len = self.adj.len();
         if *tail > 0 && self.adj[len - 1].wrapping_add(1) == v {
             *tail += 1;
@@ -349,11 +354,26 @@ impl Scratch {
             self.keep(key, hint);
             return Matching::Interrupted;
         }
-        let matched = if self.runs {
-            self.match_all::<true>(stop)
+        if self.runs {
+            self.solve::<true>(key, hint, stop, room, out)
         } else {
-            self.match_all::<false>(stop)
-        };
+            self.solve::<false>(key, hint, stop, room, out)
+        }
+    }
+
+    /// [`run`](Self::run) once the graph is built: the matching (kept under
+    /// `key`), the components, the removals; `R` says whether the adjacency
+    /// lists runs.
+    fn solve<const R: bool>(
+        &mut self,
+        key: Option<usize>,
+        mut hint: Vec<i128>,
+        stop: &mut dyn FnMut() -> bool,
+        room: usize,
+        out: &mut Vec<(usize, i128)>,
+    ) -> Matching {
+        let n = self.hint_node.len();
+        let matched = self.match_all::<R>(stop);
         // A whole matching is kept for the next call (else the one before).
         if matched == Some(true) {
             hint.clear();
@@ -369,19 +389,10 @@ impl Scratch {
             None => return Matching::Interrupted,
         }
         let m = self.value_nodes();
-        let done = if self.runs {
-            self.tarjan::<true>(n, m, stop)
-        } else {
-            self.tarjan::<false>(n, m, stop)
-        };
-        if !done {
+        if !self.tarjan::<R>(n, m, stop) {
             return Matching::Interrupted;
         }
-        if self.runs {
-            self.list::<true>(n, stop, room, out)
-        } else {
-            self.list::<false>(n, stop, room, out)
-        }
+        self.list::<R>(n, stop, room, out)
     }
 
     /// The edges in no maximum matching, once the components are known:
@@ -541,11 +552,7 @@ impl Scratch {
                     if s == want {
                         found = k as u32;
                     }
-                    if self.runs {
-                        self.push_node(&mut tail, k as u32);
-                    } else {
-                        self.adj.push(k as u32);
-                    }
+                    self.push_node(&mut tail, k as u32);
                 }
                 self.hint_node.push(found);
             }
@@ -570,11 +577,7 @@ impl Scratch {
                     if s == want {
                         found = k;
                     }
-                    if self.runs {
-                        self.push_node(&mut tail, k);
-                    } else {
-                        self.adj.push(k);
-                    }
+                    self.push_node(&mut tail, k);
                 }
                 if self.values.len() >= RUN as usize || self.adj.len() >= u32::MAX as usize {
                     // More nodes or words than the numbering holds (far
@@ -676,7 +679,8 @@ impl Scratch {
     /// Strongly connected components (iterative Tarjan) into `comp`, and
     /// whether each reaches a free value into `comp_to_free`, of the
     /// alternating graph transposed; `false` if `stop` said so (asked per
-    /// root, and every 4,096 steps of a root's walk).
+    /// root, and every 4,096 steps of a root's walk in a graph that lists
+    /// runs).
     ///
     /// The alternating graph has node x (variable) and n + v (value), its
     /// matched edges go variable -> value, the others value -> variable; an
@@ -714,11 +718,14 @@ impl Scratch {
             self.open(n, root, &mut counter);
             let mut steps = 0u32;
             while let Some(&(u, mut cur)) = self.call.last() {
-                // One root may reach the whole graph: `stop` is asked every
-                // 4,096 steps too.
-                steps = steps.wrapping_add(1);
-                if steps % 4096 == 0 && stop() {
-                    return false;
+                // One root may reach the whole graph: in a graph large
+                // enough to list runs, `stop` is asked every 4,096 steps too
+                // (a smaller one has fewer than `RUNS_FROM` edges in all).
+                if R {
+                    steps = steps.wrapping_add(1);
+                    if steps % 4096 == 0 && stop() {
+                        return false;
+                    }
                 }
                 let u = u as usize;
                 if let Some(w) = self.next::<R>(n, u, &mut cur) {
@@ -987,7 +994,10 @@ mod tests {
         // words than nodes, and two words per run of three or more.
         let mut rng = crate::rng::SplitMix64::new(7);
         for _ in 0..2000 {
-            let mut s = Scratch::default();
+            let mut s = Scratch {
+                runs: true,
+                ..Scratch::default()
+            };
             let mut lists = Vec::new();
             for _ in 0..1 + rng.below(4) {
                 let mut list = Vec::new();
@@ -1036,26 +1046,25 @@ mod tests {
         let vars: Vec<VarId> = (0..n).map(VarId::new).collect();
         let mut s = Scratch::default();
         let mut out = Vec::new();
-        let r = s.run(
-            None,
-            &vars,
-            &d,
-            &|_, v| i128::from(v),
-            &mut || false,
-            usize::MAX,
-            &mut out,
-        );
+        // A whole call on `s`, no kept matching, never stopped.
+        let run = |s: &mut Scratch,
+                   vars: &[VarId],
+                   d: &Domains,
+                   shift: &dyn Fn(usize, Value) -> i128,
+                   out: &mut Vec<(usize, i128)>| {
+            out.clear();
+            s.run(None, vars, d, shift, &mut || false, usize::MAX, out)
+        };
+        let r = run(&mut s, &vars, &d, &|_, v| i128::from(v), &mut out);
         // Three variables over two values: no matching.
         assert_eq!(r, Matching::Infeasible);
         sets[2] = vec![20, 21, 22];
         let d = domains(&sets);
-        let r = s.run(
-            None,
+        let r = run(
+            &mut s,
             &vars,
             &d,
             &|i, v| i128::from(v) + i as i128,
-            &mut || false,
-            usize::MAX,
             &mut out,
         );
         assert_eq!(r, Matching::Removals);
@@ -1069,16 +1078,7 @@ mod tests {
         let vars: Vec<VarId> = (0..3).map(VarId::new).collect();
         for (from, words) in [(RUNS_FROM, 10_004), (0, 2 + 2 + 2)] {
             TEST_RUNS_FROM.with(|c| c.set(from));
-            out.clear();
-            let r = s.run(
-                None,
-                &vars,
-                &d,
-                &|_, v| i128::from(v),
-                &mut || false,
-                usize::MAX,
-                &mut out,
-            );
+            let r = run(&mut s, &vars, &d, &|_, v| i128::from(v), &mut out);
             assert_eq!(r, Matching::Removals);
             assert_eq!(out, vec![(2, 1), (2, 2)]);
             assert_eq!(s.adj.len(), words);
