@@ -72,7 +72,9 @@
 //! declarations and constraints (`is_defined_var`, `defines_var`, `domain`, ...)
 //! only inform a solver, and are the one thing skipped (`var_is_introduced`
 //! and `is_defined_var` tell the default search which variables the model
-//! declared: [`Translation::decision_vars`], [`SearchPlan`]).
+//! declared: [`Translation::decision_vars`], [`SearchPlan`]; `defines_var`
+//! tells it which variables the objective depends on:
+//! [`Translation::objective_guide`]).
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -85,6 +87,7 @@ pub mod constraints;
 mod error;
 mod explain;
 mod globals;
+mod guide;
 mod install;
 mod lexer;
 mod output;
@@ -100,6 +103,7 @@ pub use builtins::SUPPORTED;
 pub use compare::{CompareSettings, DEFAULT_COMPARE_TIME, compare, parse_strategies};
 pub use error::{Error, ParseError, ParseErrorKind, TranslateError};
 pub use explain::{explain, explain_label};
+pub use guide::{Guided, ValueGuide};
 pub use install::{MZNLIB, install_solver_config, solver_config};
 pub use output::{
     Output, OutputError, SEARCH_COMPLETE, SOLUTION_SEPARATOR, UNKNOWN, UNSATISFIABLE, final_line,

@@ -107,7 +107,11 @@ impl Default for Options {
 /// annotation, or with free search (`-f`). Then fzn-csp's **default search**
 /// applies: [`DEFAULT_VAR_ORDER`] over the variables the modeller declared
 /// ([`Translation::decision_vars`]) first, then over the rest, values in
-/// ascending order, binary choices, [`DEFAULT_RESTARTS`]. An annotated model
+/// ascending order, binary choices, [`DEFAULT_RESTARTS`]. In an optimisation
+/// model the values of the variables the objective depends on are tried
+/// best first instead ([`Translation::objective_guide`]), and the declared
+/// variables are listed by decreasing stake, which breaks the variable
+/// order's ties ([`SearchPlan::objective_guided`]). An annotated model
 /// keeps its annotations, and the variables they do not cover are decided
 /// first-fail, ascending, without restarts (unless the model has a restart
 /// annotation). `--var`, `--val` and `--restart` replace these choices
@@ -136,6 +140,12 @@ pub struct SearchPlan {
     pub restarts: Restarts,
     /// Whether the search branches on [`Translation::decision_vars`] first.
     pub declared_first: bool,
+    /// Whether the values of the objective's variables are tried best first
+    /// ([`Translation::objective_guide`]): an unannotated optimisation model
+    /// without `--val`. Then the declared variables are also listed by
+    /// decreasing stake (ties in declaration order), which decides the
+    /// variable order's ties.
+    pub objective_guided: bool,
 }
 
 /// The default search's variable order (see [`SearchPlan`]): afc/size
@@ -173,6 +183,7 @@ impl SearchPlan {
             VarOrder::Random(_) => VarOrder::Random(options.seed),
             other => other,
         };
+        let objective_guided = unannotated && t.objective.is_some() && options.val_order.is_none();
         let val_order = match options.val_order.unwrap_or(ValOrder::Ascending) {
             ValOrder::Random(_) => ValOrder::Random(options.seed),
             other => other,
@@ -182,6 +193,7 @@ impl SearchPlan {
             val_order,
             restarts: annotated_restarts.or(options.restarts).unwrap_or(restarts),
             declared_first: unannotated,
+            objective_guided,
         }
     }
 }
@@ -225,6 +237,12 @@ pub fn solve(
     };
     let vars = PhasedVariables::new(phases, plan.var_order);
     let vals = PhasedValues::new(t.model.num_vars(), phases, plan.val_order, options.seed);
+    let guided = if plan.objective_guided {
+        t.objective_guide.clone()
+    } else {
+        Vec::new()
+    };
+    let vals = crate::guide::GuidedValues::new(guided, vals);
     if options.num_solutions == Some(0) {
         // No solution asked for: nothing to search (the status is unknown).
         return Ok(Outcome {
@@ -260,7 +278,17 @@ pub fn solve(
         config.memory_limit = Some(m);
     }
     if plan.declared_first {
-        config = config.with_decision_vars(&t.decision_vars);
+        let mut order = t.decision_vars.clone();
+        if plan.objective_guided {
+            let stake = |v: &csp_core::VarId| {
+                t.objective_guide
+                    .binary_search_by_key(v, |g| g.var)
+                    .map_or(0.0, |k| t.objective_guide[k].stake)
+            };
+            // Largest stake first; the sort is stable.
+            order.sort_by(|a, b| stake(b).total_cmp(&stake(a)));
+        }
+        config = config.with_decision_vars(&order);
     }
     let report_each = t.objective.is_none() || options.all_solutions;
     let observer = Reporter {

@@ -175,6 +175,13 @@ pub struct Translation {
     /// variables it adds, and those a constraint defines from others), in
     /// declaration order. The default search branches on them first.
     pub decision_vars: Vec<VarId>,
+    /// The variables the objective depends on through its defining
+    /// constraints (`int_lin_eq`, `bool2int`, `array_int_element` with
+    /// `defines_var`, and views), sorted by variable, each with the value
+    /// order that makes the objective best first and its stake: how far it
+    /// can move the objective. Empty for a satisfaction model. The default
+    /// search uses it ([`SearchPlan::objective_guided`](crate::SearchPlan)).
+    pub objective_guide: Vec<crate::Guided>,
     /// `var int` variables whose bounds, inferred from the constraints that
     /// define them, reach beyond 64-bit integers and were cut to fit: solutions
     /// found are still solutions, but a search that ends without one (or with

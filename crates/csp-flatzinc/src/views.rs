@@ -225,6 +225,7 @@ pub(crate) fn translate_views(
     };
     let outputs = crate::output::outputs(&cx, &ast.decls)?;
     let decision_vars = crate::translate::declared_vars(&cx, ast);
+    let objective_guide = crate::guide::objective_guide(&mut cx, ast, objective)?;
     Ok(Translation {
         model: cx.model,
         outputs,
@@ -232,6 +233,7 @@ pub(crate) fn translate_views(
         phases,
         restarts,
         decision_vars,
+        objective_guide,
         clamped: inferred.clamped,
         posted_by,
     })

@@ -129,6 +129,16 @@ fn pruning_levels_and_free_search_agree() {
             ..Options::default()
         };
         assert_eq!(solve_with(&name, &free), answer, "{name} with free search");
+        // The default search, values guided by the objective where it optimises.
+        let default = Options {
+            free_search: true,
+            ..Options::default()
+        };
+        assert_eq!(
+            solve_with(&name, &default),
+            answer,
+            "{name} with the default search"
+        );
     }
 }
 

@@ -81,6 +81,7 @@ fn the_default_search_applies_to_unannotated_models_only() {
             val_order: ValOrder::Ascending,
             restarts: DEFAULT_RESTARTS,
             declared_first: true,
+            objective_guided: false,
         }
     );
     // An annotated model keeps today's fallback for the variables its
@@ -116,6 +117,35 @@ fn the_default_search_applies_to_unannotated_models_only() {
     let p = plan(&annotated, &options);
     assert_eq!(p.restarts, Restarts::Linear { scale: 3 });
     assert_eq!(p.var_order, VarOrder::Random(9));
+}
+
+#[test]
+fn objective_guided_values_in_unannotated_optimisation_models_only() {
+    let model = |annotation: &str| {
+        format!(
+            "var 0..1: a;\nvar 0..1: b;\nvar 0..3: obj :: is_defined_var;\n\
+             constraint int_lin_eq([1,2,-1],[a,b,obj],0) :: defines_var(obj);\n\
+             solve {annotation} maximize obj;"
+        )
+    };
+    let guided = |src: &str, options: &Options| plan(src, options).objective_guided;
+    let plain = model("");
+    let annotated = model(":: int_search([a, b], input_order, indomain_min, complete)");
+    assert!(guided(&plain, &Options::default()));
+    assert!(!guided(&annotated, &Options::default()));
+    let free = Options {
+        free_search: true,
+        ..Options::default()
+    };
+    assert!(guided(&annotated, &free));
+    // --val replaces the guide.
+    let asc = Options {
+        val_order: Some(ValOrder::Ascending),
+        ..Options::default()
+    };
+    assert!(!guided(&plain, &asc));
+    // A satisfaction model has nothing to guide by.
+    assert!(!plan(&queens(""), &Options::default()).objective_guided);
 }
 
 #[test]

@@ -54,8 +54,11 @@ struct Cli {
     /// annotation leaves out.
     #[arg(long = "var", value_name = "ORDER", default_value = "auto", value_parser = auto::<VarOrder>)]
     var_order: Auto<VarOrder>,
-    /// Value order where no annotation applies: auto (asc), asc, desc, middle, lcv, split,
-    /// reverse-split, random.
+    /// Value order where no annotation applies: auto, asc, desc, middle, lcv, split,
+    /// reverse-split, random. auto: asc, except in an optimisation model
+    /// without search annotations (or with -f), where each variable the
+    /// objective depends on tries first the value that makes the objective
+    /// best (largest first where it adds to a maximised objective).
     #[arg(long = "val", value_name = "ORDER", default_value = "auto", value_parser = auto::<ValOrder>)]
     val_order: Auto<ValOrder>,
     /// How all_different_int filters at the propagators level: domain
