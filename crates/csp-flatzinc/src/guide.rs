@@ -28,8 +28,9 @@ use csp_core::{Choice, Domain, Goal, Value, ValueContext, ValueSelector, VarId};
 use crate::ast::{self, Annotation, Expr};
 use crate::translate::{Context, Scalar};
 
-/// Domains up to this many values get their values ranked one by one when a
-/// cost table applies; wider ones are walked by the sign of their weight.
+/// Domains up to this many values (and no more than the entries of their
+/// cost tables) get their values ranked one by one when a cost table
+/// applies; wider ones are walked by the sign of their weight.
 const RANKED_UP_TO: u128 = 1 << 16;
 
 /// How the default search orders one variable's values.
@@ -255,7 +256,11 @@ fn guide(domain: &Domain, lo: Value, hi: Value, w: f64, tables: &[(f64, Table)])
             stake: width,
         }
     };
-    if tables.is_empty() || domain.len() > RANKED_UP_TO {
+    // A ranked list is no longer than the variable's tables together (so
+    // that the lists take memory in proportion to the file) nor than
+    // RANKED_UP_TO.
+    let entries: usize = tables.iter().map(|(_, t)| t.entries.len()).sum();
+    if tables.is_empty() || domain.len() > RANKED_UP_TO || domain.len() > entries as u128 {
         return (w != 0.0).then(|| by_sign(w));
     }
     let score = |v: Value| {
@@ -416,6 +421,11 @@ mod tests {
             guides(src),
             vec![("j".into(), ValueGuide::Ranked(vec![2, 1]), 2.0)]
         );
+        // An index whose domain is wider than its table is not ranked (the
+        // list would take memory out of proportion to the file).
+        let src = "array [1..2] of int: t = [5,1];\nvar 1..1000: i;\nvar 1..5: z :: is_defined_var;\n\
+            constraint array_int_element(i,t,z) :: defines_var(z);\nsolve minimize z;";
+        assert!(guides(src).is_empty());
     }
 
     #[test]
