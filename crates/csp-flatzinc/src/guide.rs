@@ -26,12 +26,17 @@ use csp_core::branching::Sweep;
 use csp_core::{Choice, Domain, Goal, Value, ValueContext, ValueSelector, VarId};
 
 use crate::ast::{self, Annotation, Expr};
-use crate::translate::{Context, Scalar};
+use crate::translate::{Context, Scalar, Symbol};
 
 /// Domains up to this many values (and no more than the entries of their
 /// cost tables) get their values ranked one by one when a cost table
 /// applies; wider ones are walked by the sign of their weight.
 const RANKED_UP_TO: u128 = 1 << 16;
+
+/// At most this many cost-table entries are copied by the walk (32 MB);
+/// tables met once the budget is spent, and tables longer than
+/// [`RANKED_UP_TO`], rank nothing.
+const TABLE_BUDGET: usize = 1 << 22;
 
 /// How the default search orders one variable's values.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,7 +118,9 @@ pub(crate) fn objective_guide(
             defined_by.entry(v).or_insert(i);
         }
     }
-    let edges = |cx: &Context, v: VarId| -> Vec<Edge> {
+    // `budget`: how many more table entries may be copied (`None`: copy
+    // none, the tables' entries are left empty).
+    let edges = |cx: &Context, v: VarId, budget: Option<&mut usize>| -> Vec<Edge> {
         if let Some((base, scale, _)) = cx.model.view_of(v) {
             return vec![Edge::Linear(base, scale as f64)];
         }
@@ -147,7 +154,19 @@ pub(crate) fn objective_guide(
                 .into_iter()
                 .collect(),
             ("array_int_element", [index, table, result]) if var_of(cx, result) == Some(v) => {
-                match (var_of(cx, index), cx.ints(table, "")) {
+                let len = table_len(cx, table).filter(|&n| n <= RANKED_UP_TO as usize);
+                let entries = match (len, budget) {
+                    (None, _) => return Vec::new(),
+                    (Some(_), None) => Ok(Vec::new()),
+                    (Some(n), Some(budget)) if n <= *budget => {
+                        *budget -= n;
+                        cx.ints(table, "")
+                    }
+                    // The budget is spent: the edge stays (the walk's
+                    // counts need it), without entries.
+                    (Some(_), Some(_)) => Ok(Vec::new()),
+                };
+                match (var_of(cx, index), entries) {
                     (Some(index), Ok(entries)) => {
                         let (var, scale, offset) = cx.model.view_of(index).unwrap_or((index, 1, 0));
                         vec![Edge::Table(
@@ -172,7 +191,7 @@ pub(crate) fn objective_guide(
     indegree.insert(objective, 0);
     while let Some(v) = stack.pop() {
         cx.poll()?;
-        for edge in edges(cx, v) {
+        for edge in edges(cx, v, None) {
             let (Edge::Linear(x, _) | Edge::Table(x, _)) = edge;
             if x == v {
                 // `bool2int(b, i)` where `i` names `b` itself.
@@ -191,10 +210,11 @@ pub(crate) fn objective_guide(
     let mut tables: HashMap<VarId, Vec<(f64, Table)>> = HashMap::new();
     weight.insert(objective, if goal == Goal::Maximize { 1.0 } else { -1.0 });
     let mut ready = vec![objective];
+    let mut budget = TABLE_BUDGET;
     while let Some(v) = ready.pop() {
         cx.poll()?;
         let w = weight.get(&v).copied().unwrap_or(0.0);
-        for edge in edges(cx, v) {
+        for edge in edges(cx, v, Some(&mut budget)) {
             if let Edge::Linear(x, _) | Edge::Table(x, _) = &edge
                 && *x == v
             {
@@ -284,6 +304,18 @@ fn guide(domain: &Domain, lo: Value, hi: Value, w: f64, tables: &[(f64, Table)])
         values: ValueGuide::Ranked(scored.into_iter().map(|(_, v)| v).collect()),
         stake: best - worst,
     })
+}
+
+/// How many entries an array argument has, without copying it.
+fn table_len(cx: &Context, e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Array(items) => Some(items.len()),
+        Expr::Ident(name) => match cx.symbol(name).ok()? {
+            Symbol::Array(items) => Some(items.len()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The variable an expression names (a constant names none).
@@ -426,6 +458,14 @@ mod tests {
         let src = "array [1..2] of int: t = [5,1];\nvar 1..1000: i;\nvar 1..5: z :: is_defined_var;\n\
             constraint array_int_element(i,t,z) :: defines_var(z);\nsolve minimize z;";
         assert!(guides(src).is_empty());
+        // A table longer than RANKED_UP_TO is not copied.
+        let long = vec!["1"; RANKED_UP_TO as usize + 1].join(",");
+        let src = format!(
+            "array [1..{}] of int: t = [{long}];\nvar 1..3: i;\nvar 1..5: z :: is_defined_var;\n\
+             constraint array_int_element(i,t,z) :: defines_var(z);\nsolve minimize z;",
+            RANKED_UP_TO + 1
+        );
+        assert!(guides(&src).is_empty());
     }
 
     #[test]
