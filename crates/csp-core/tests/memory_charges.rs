@@ -9,12 +9,14 @@ use csp_core::{
 
 #[test]
 fn regin_graph_past_the_limit_stops_the_search() {
-    // 200 variables of 2,000 values, the even ones (no runs to shorten):
-    // a graph of 400,000 edges (1.6 MB and more), past a 1 MB limit; the
-    // domains themselves are a few kilobytes.
+    // 198 variables of 2,000 values, the even ones (no runs to shorten),
+    // and two of {0, 2} (a Hall set, so that the filter cannot be skipped):
+    // a graph of about 400,000 edges (1.6 MB and more), past a 1 MB limit;
+    // the domains themselves are a few kilobytes.
     let mut m = Model::new();
     let even: Vec<i64> = (0..2_000).map(|v| 2 * v).collect();
-    let x = m.int_var_array("x", 200, even).unwrap();
+    let mut x = m.int_var_array("x", 198, even).unwrap();
+    x.extend(m.int_var_array("h", 2, vec![0, 2]).unwrap());
     m.all_different(&x).unwrap();
     let config = Config::textbook()
         .with_pruning(Pruning::Propagators)
