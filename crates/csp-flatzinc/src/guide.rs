@@ -382,7 +382,11 @@ impl<R: ValueSelector> ValueSelector for GuidedValues<R> {
     }
 
     fn name(&self) -> &str {
-        "objective-guided"
+        if self.guided.is_empty() {
+            self.rest.name()
+        } else {
+            "objective-guided"
+        }
     }
 }
 
