@@ -527,6 +527,50 @@ mod tests {
     }
 
     #[test]
+    fn optima_at_the_i64_edges_are_proved() {
+        let max = i64::MAX;
+        let min = i64::MIN;
+        let cases = [
+            (
+                format!(
+                    "var {}..{}: x;\nvar 0..1: b;\nvar {}..{max}: obj :: is_defined_var;\n\
+                     constraint int_lin_eq([1,1,-1],[x,b,obj],0) :: defines_var(obj);\nsolve maximize obj;",
+                    max - 3,
+                    max - 1,
+                    max - 3
+                ),
+                max,
+            ),
+            (
+                format!(
+                    "var {}..{}: x;\nvar 0..1: b;\nvar {min}..{}: obj :: is_defined_var;\n\
+                     constraint int_lin_eq([1,-1,-1],[x,b,obj],0) :: defines_var(obj);\nsolve minimize obj;",
+                    min + 1,
+                    min + 3,
+                    min + 3
+                ),
+                min,
+            ),
+        ];
+        for (src, best) in cases {
+            let t = translate(&parse(&src).unwrap(), &Default::default()).unwrap();
+            assert_eq!(t.objective_guide.len(), 2, "{src}");
+            for pruning in [
+                csp_core::Pruning::Propagators,
+                csp_core::Pruning::ForwardChecking,
+            ] {
+                let options = Options {
+                    pruning,
+                    ..Options::default()
+                };
+                let outcome = solve(&t, &options, &mut |_| {}).unwrap();
+                assert_eq!(outcome.objective, Some(best), "{src} ({pruning})");
+                assert!(outcome.status.is_complete(), "{src} ({pruning})");
+            }
+        }
+    }
+
+    #[test]
     fn random_models_reach_the_brute_force_optimum() {
         // Three variables in 0..=3, a cost table on the first, a random sum
         // as objective and a random sum bounded above; the guided default
