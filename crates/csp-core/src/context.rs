@@ -458,14 +458,14 @@ impl<'a> PropagationContext<'a> {
         match result {
             Ok(0) => Ok(false),
             Ok(n) => {
-                // Every caller of `finish` moves a bound when it removes anything.
+                // Only `remove_range` can remove values strictly inside.
                 let d = &*self.domains;
-                let mut events = EV_DOMAIN | EV_BOUNDS;
+                let mut events = EV_DOMAIN;
                 if d.min(var) > lo {
-                    events |= EV_MIN;
+                    events |= EV_BOUNDS | EV_MIN;
                 }
                 if d.max(var) < hi {
-                    events |= EV_MAX;
+                    events |= EV_BOUNDS | EV_MAX;
                 }
                 if d.is_fixed(var) {
                     events |= EV_FIXED;

@@ -1,7 +1,9 @@
 //! Cumulative resource: tasks with start times, durations and demands share a
 //! capacity; filtering by time-tabling.
 
-use crate::constraint::{Conflict, PropCost, Propagation};
+use std::cell::RefCell;
+
+use crate::constraint::{Conflict, Events, PropCost, Propagation};
 use crate::constraints::global_cardinality::finish;
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
@@ -25,15 +27,31 @@ impl Task {
 /// The resource profile of the compulsory parts: maximal segments
 /// `(from, to, load)` with a positive load, in time order.
 pub(crate) fn profile(tasks: &[Task], d: &Domains) -> Vec<(i128, i128, i128)> {
-    let mut events: Vec<(i128, i128)> = Vec::new();
+    let mut events = Vec::new();
+    let mut out = Vec::new();
+    profile_into(tasks, d, &mut events, &mut out);
+    out
+}
+
+/// [`profile`] into `out`, with `events` as scratch (both cleared first).
+fn profile_into(
+    tasks: &[Task],
+    d: &Domains,
+    events: &mut Vec<(i128, i128)>,
+    out: &mut Vec<(i128, i128, i128)>,
+) {
+    events.clear();
+    out.clear();
     for t in tasks {
         if let Some((a, b)) = t.compulsory(d) {
             events.push((a, t.demand));
             events.push((b, -t.demand));
         }
     }
+    if events.is_empty() {
+        return;
+    }
     events.sort_unstable();
-    let mut out = Vec::new();
     let mut load = 0;
     let mut k = 0;
     while k < events.len() {
@@ -48,44 +66,152 @@ pub(crate) fn profile(tasks: &[Task], d: &Domains) -> Vec<(i128, i128, i128)> {
             out.push((time, next, load));
         }
     }
-    out
 }
 
-/// The largest load of `profile` over `[from, to)` without the compulsory part
-/// `own` (of height `own_load`) of the task placed there.
-fn peak(
+/// Buffers for [`time_table`], kept from call to call on each thread so that
+/// a call allocates nothing once they have grown to the largest resource.
+#[derive(Default)]
+struct Scratch {
+    events: Vec<(i128, i128)>,
+    profile: Vec<(i128, i128, i128)>,
+    /// The forbidden starts of one task, as disjoint increasing ranges.
+    cuts: Vec<(Value, Value)>,
+    /// [`Cumulative`]'s tasks.
+    tasks: Vec<Task>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The starts of task `t` (within `lo..=hi`) at which it would overload
+/// `capacity` on a segment of `profile`, as disjoint increasing ranges merged
+/// into `cuts`. A start `s` is forbidden when some segment `[a, b)` that
+/// meets `[s, s + duration)`, i.e. `a - duration < s < b`, carries with `t`'s
+/// demand more than `capacity`, not counting `t`'s own compulsory part `own`
+/// (segments break at every compulsory part's ends: inside it or outside).
+fn forbidden_starts(
     profile: &[(i128, i128, i128)],
-    from: i128,
-    to: i128,
+    t: &Task,
+    (lo, hi): (i128, i128),
     own: Option<(i128, i128)>,
-    own_load: i128,
-) -> i128 {
-    let first = profile.partition_point(|&(_, end, _)| end <= from);
-    let mut best = 0;
+    capacity: i128,
+    cuts: &mut Vec<(Value, Value)>,
+) {
+    cuts.clear();
+    if t.demand > capacity {
+        // Too tall anywhere, even on an empty profile.
+        cuts.push((lo as Value, hi as Value));
+        return;
+    }
+    let first = profile.partition_point(|&(_, end, _)| end <= lo);
     for &(a, b, load) in &profile[first..] {
-        if a >= to {
+        if a >= hi + t.duration {
             break;
         }
-        // Segments break at every compulsory part's ends: inside or outside.
         let mine = own.is_some_and(|(s, e)| s <= a && b <= e);
-        best = best.max(if mine { load - own_load } else { load });
+        let load = if mine { load - t.demand } else { load };
+        if load + t.demand <= capacity {
+            continue;
+        }
+        let (from, to) = ((a - t.duration + 1).max(lo), (b - 1).min(hi));
+        if from > to {
+            continue;
+        }
+        // Within the start's bounds, so within `Value`.
+        let (from, to) = (from as Value, to as Value);
+        match cuts.last_mut() {
+            Some(last) if from <= last.1.saturating_add(1) => last.1 = last.1.max(to),
+            _ => cuts.push((from, to)),
+        }
     }
-    best
+}
+
+/// Removes the ranges `cuts` (disjoint, increasing) from `var`. A domain too
+/// large to walk only has its bounds moved, past every range that holds them.
+fn remove_cuts(
+    ctx: &mut PropagationContext<'_>,
+    var: VarId,
+    cuts: &[(Value, Value)],
+) -> Result<bool, Conflict> {
+    let mut changed = false;
+    if !ctx.domains().too_many_to_walk(var) {
+        for &(a, b) in cuts {
+            changed |= ctx.remove_range(var, a, b)?;
+        }
+        return Ok(changed);
+    }
+    for &(a, b) in cuts {
+        let lo = ctx.min(var);
+        if a > lo {
+            break;
+        }
+        if b >= lo {
+            changed |= ctx.remove_below(var, b.saturating_add(1))?;
+            if b == Value::MAX {
+                return Ok(changed);
+            }
+        }
+    }
+    for &(a, b) in cuts.iter().rev() {
+        let hi = ctx.max(var);
+        if b < hi {
+            break;
+        }
+        if a <= hi {
+            changed |= ctx.remove_above(var, a.saturating_sub(1))?;
+            if a == Value::MIN {
+                return Ok(changed);
+            }
+        }
+    }
+    Ok(changed)
 }
 
 /// Time-tabling to a fixpoint: removes every start at which a task's smallest
 /// demand would overload `capacity` somewhere on the compulsory parts of the
-/// others. Returns whether a domain changed; a conflict when the compulsory
-/// parts alone exceed the capacity.
+/// others. Returns whether a domain changed and the highest load of the
+/// compulsory parts at the fixpoint (0 when there are none); a conflict when
+/// the compulsory parts alone exceed the capacity.
+///
+/// Each round builds the profile once (sorting the ends of the compulsory
+/// parts) and, for each task, walks only the segments its start's bounds
+/// reach, removing the forbidden starts as ranges: a task costs the segments
+/// near it, not its domain's size times the profile's.
 pub(crate) fn time_table(
     tasks: &[Task],
     capacity: i128,
     ctx: &mut PropagationContext<'_>,
-) -> Result<bool, Conflict> {
+) -> Result<(bool, i128), Conflict> {
+    with_scratch(|s| time_table_with(tasks, capacity, ctx, s))
+}
+
+/// Runs `f` with this thread's [`Scratch`].
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        // A propagator never runs inside another on one thread; should that
+        // change, a fresh scratch keeps this correct.
+        Err(_) => f(&mut Scratch::default()),
+    })
+}
+
+fn time_table_with(
+    tasks: &[Task],
+    capacity: i128,
+    ctx: &mut PropagationContext<'_>,
+    s: &mut Scratch,
+) -> Result<(bool, i128), Conflict> {
     let mut changed = false;
     loop {
-        let prof = profile(tasks, ctx.domains());
-        if prof.iter().any(|&(_, _, load)| load > capacity) {
+        profile_into(tasks, ctx.domains(), &mut s.events, &mut s.profile);
+        let top = s
+            .profile
+            .iter()
+            .map(|&(_, _, load)| load)
+            .max()
+            .unwrap_or(0);
+        if top > capacity {
             return Err(Conflict::infeasible());
         }
         let mut again = false;
@@ -94,14 +220,19 @@ pub(crate) fn time_table(
                 continue;
             }
             ctx.note_revision();
-            let own = t.compulsory(ctx.domains());
-            again |= ctx.retain(t.start, |_, s| {
-                let s = i128::from(s);
-                peak(&prof, s, s + t.duration, own, t.demand) + t.demand <= capacity
-            })?;
+            if s.profile.is_empty() && t.demand <= capacity {
+                continue;
+            }
+            let d = ctx.domains();
+            let bounds = (i128::from(d.min(t.start)), i128::from(d.max(t.start)));
+            let own = t.compulsory(d);
+            forbidden_starts(&s.profile, t, bounds, own, capacity, &mut s.cuts);
+            if !s.cuts.is_empty() {
+                again |= remove_cuts(ctx, t.start, &s.cuts)?;
+            }
         }
         if !again {
-            return Ok(changed);
+            return Ok((changed, top));
         }
         changed = true;
     }
@@ -120,8 +251,13 @@ pub(crate) fn time_table(
 /// `[max start, min start + min duration)` of the tasks, to a fixpoint: a start
 /// value goes when the task's smallest demand, added to the others' compulsory
 /// load anywhere over its smallest duration, exceeds the largest capacity;
-/// the capacity's lower bound rises to the highest compulsory load. `promising`
-/// rejects domains whose compulsory parts overload the capacity.
+/// the capacity's lower bound rises to the highest compulsory load. The
+/// forbidden starts are found as ranges, one per segment of the load profile
+/// near the task, and removed as ranges; a start domain too large to walk only
+/// has its bounds moved, past every forbidden range that holds them. At the
+/// `propagators` level it wakes on bound changes only and reaches its own
+/// fixpoint in one call. `promising` rejects domains whose compulsory parts
+/// overload the capacity.
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -177,13 +313,19 @@ impl Cumulative {
     }
 
     fn tasks(&self, d: &Domains) -> Vec<Task> {
-        (0..self.n)
-            .map(|i| Task {
-                start: self.scope[i],
-                duration: i128::from(d.min(self.scope[self.n + i])),
-                demand: i128::from(d.min(self.scope[2 * self.n + i])),
-            })
-            .collect()
+        let mut tasks = Vec::with_capacity(self.n);
+        self.tasks_into(d, &mut tasks);
+        tasks
+    }
+
+    /// The tasks with their smallest durations and demands, into `out`.
+    fn tasks_into(&self, d: &Domains, out: &mut Vec<Task>) {
+        out.clear();
+        out.extend((0..self.n).map(|i| Task {
+            start: self.scope[i],
+            duration: i128::from(d.min(self.scope[self.n + i])),
+            demand: i128::from(d.min(self.scope[2 * self.n + i])),
+        }));
     }
 }
 
@@ -234,23 +376,40 @@ impl Constraint for Cumulative {
             .all(|&(_, _, load)| load <= capacity)
     }
 
+    fn events(&self, _: usize) -> Events {
+        // The compulsory parts and the forbidden ranges depend on the starts'
+        // bounds, the durations' and demands' minima and the capacity's
+        // maximum only.
+        Events::BOUNDS
+    }
+
+    fn idempotent(&self) -> bool {
+        // Time-tabling runs to its fixpoint; the capacity's new minimum
+        // changes nothing that it reads.
+        true
+    }
+
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let n = self.n;
         let mut changed = false;
         for &x in &self.scope[n..3 * n] {
-            changed |= ctx.remove_below(x, 0)?;
+            // Usually constants: look before calling.
+            if ctx.min(x) < 0 {
+                changed |= ctx.remove_below(x, 0)?;
+            }
         }
         if n > 0 {
             changed |= ctx.remove_below(self.capacity(), 0)?;
         }
-        let tasks = self.tasks(ctx.domains());
         let capacity = i128::from(ctx.max(self.capacity()));
-        changed |= time_table(&tasks, capacity, ctx)?;
-        let top = profile(&tasks, ctx.domains())
-            .iter()
-            .map(|&(_, _, load)| load)
-            .max()
-            .unwrap_or(0);
+        let (filtered, top) = with_scratch(|s| {
+            let mut tasks = std::mem::take(&mut s.tasks);
+            self.tasks_into(ctx.domains(), &mut tasks);
+            let r = time_table_with(&tasks, capacity, ctx, s);
+            s.tasks = tasks;
+            r
+        })?;
+        changed |= filtered;
         let top = Value::try_from(top).unwrap_or(Value::MAX);
         changed |= ctx.remove_below(self.capacity(), top)?;
         finish(self, ctx, changed)
@@ -275,7 +434,7 @@ impl Model {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Config, Model, Pruning, Solver};
+    use crate::{Config, Model, Pruning, Solver, Value};
 
     #[test]
     fn time_tabling_pushes_a_task_past_a_compulsory_part() {
@@ -293,6 +452,134 @@ mod tests {
             s.domains().values(b).collect::<Vec<_>>(),
             vec![3, 4, 5, 6, 7, 8, 9]
         );
+    }
+
+    /// Time-tabling as its documentation states it, value by value: a start
+    /// `s` of an unfixed task goes when, at some time of `[s, s + duration)`,
+    /// the compulsory parts of the other tasks and its demand exceed the
+    /// capacity; repeated to a fixpoint. `None` when the compulsory parts
+    /// overload the capacity or a domain empties.
+    fn reference(
+        mut doms: Vec<Vec<Value>>,
+        dur: &[Value],
+        dem: &[Value],
+        cap: Value,
+    ) -> Option<Vec<Vec<Value>>> {
+        let n = doms.len();
+        loop {
+            let parts: Vec<Option<(Value, Value)>> = (0..n)
+                .map(|i| {
+                    let (lo, hi) = (doms[i][0], *doms[i].last().unwrap());
+                    (dur[i] > 0 && dem[i] > 0 && hi < lo + dur[i]).then_some((hi, lo + dur[i]))
+                })
+                .collect();
+            let load = |t: Value, skip: usize| -> Value {
+                (0..n)
+                    .filter(|&j| j != skip && parts[j].is_some_and(|(a, b)| a <= t && t < b))
+                    .map(|j| dem[j])
+                    .sum()
+            };
+            if (-20..40).any(|t| load(t, usize::MAX) > cap) {
+                return None;
+            }
+            let mut again = false;
+            for i in 0..n {
+                if dur[i] <= 0 || dem[i] <= 0 || doms[i].len() == 1 {
+                    continue;
+                }
+                let before = doms[i].len();
+                doms[i].retain(|&s| (s..s + dur[i]).all(|t| load(t, i) + dem[i] <= cap));
+                if doms[i].is_empty() {
+                    return None;
+                }
+                again |= doms[i].len() < before;
+            }
+            if !again {
+                return Some(doms);
+            }
+        }
+    }
+
+    #[test]
+    fn time_tabling_removes_what_the_value_by_value_definition_removes() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % k) as Value
+        };
+        let (mut infeasible, mut pruned) = (0, 0);
+        for _ in 0..1000 {
+            let n = 2 + next(4) as usize;
+            let cap = 1 + next(5);
+            let dur: Vec<Value> = (0..n).map(|_| next(5)).collect();
+            let dem: Vec<Value> = (0..n).map(|_| next(4)).collect();
+            let doms: Vec<Vec<Value>> = (0..n)
+                .map(|_| {
+                    let lo = next(8) - 3;
+                    let mut d: Vec<Value> =
+                        (lo..lo + 1 + next(10)).filter(|_| next(4) > 0).collect();
+                    if d.is_empty() {
+                        d.push(lo);
+                    }
+                    d
+                })
+                .collect();
+            let mut m = Model::new();
+            let starts: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
+            let fixed = |m: &mut Model, v: Value| m.int_var(v..=v).unwrap();
+            let durs: Vec<_> = dur.iter().map(|&v| fixed(&mut m, v)).collect();
+            let dems: Vec<_> = dem.iter().map(|&v| fixed(&mut m, v)).collect();
+            let c = fixed(&mut m, cap);
+            m.cumulative(&starts, &durs, &dems, c).unwrap();
+            let mut s =
+                Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
+            match reference(doms.clone(), &dur, &dem, cap) {
+                None => {
+                    infeasible += 1;
+                    assert!(s.first().solution.is_none());
+                }
+                Some(want) => {
+                    let got: Vec<Vec<Value>> = starts
+                        .iter()
+                        .map(|&x| s.domains().values(x).collect())
+                        .collect();
+                    assert_eq!(
+                        got, want,
+                        "durations {dur:?} demands {dem:?} capacity {cap}"
+                    );
+                    pruned += usize::from(want != doms);
+                }
+            }
+        }
+        // The cases exercise both outcomes.
+        assert!(infeasible > 50 && pruned > 50, "{infeasible} {pruned}");
+    }
+
+    #[test]
+    fn a_wide_start_moves_its_bounds_past_forbidden_ranges_only() {
+        let mut m = Model::new();
+        let wide = m.int_var(0..=1_000_000_000_000).unwrap();
+        let (a, b, c) = (
+            m.int_var(0..=0).unwrap(),
+            m.int_var(4..=4).unwrap(),
+            m.int_var(100..=100).unwrap(),
+        );
+        let (three, four, one) = (
+            m.int_var(3..=3).unwrap(),
+            m.int_var(4..=4).unwrap(),
+            m.int_var(1..=1).unwrap(),
+        );
+        // a runs in [0, 4), b in [4, 8), c in [100, 104): a task of length 3
+        // cannot start before 8 nor in 98..=103, which stays a range of
+        // values inside the bounds.
+        m.cumulative(&[wide, a, b, c], &[three, four, four, four], &[one; 4], one)
+            .unwrap();
+        let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
+        assert_eq!(s.domains().min(wide), 8);
+        assert_eq!(s.domains().max(wide), 1_000_000_000_000);
+        assert!(s.domains().contains(wide, 100));
     }
 
     #[test]

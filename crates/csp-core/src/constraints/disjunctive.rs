@@ -2,7 +2,7 @@
 //! time).
 
 use crate::Pruning;
-use crate::constraint::{Conflict, PropCost, Propagation};
+use crate::constraint::{Conflict, Events, PropCost, Propagation};
 use crate::constraints::cumulative::{Task, profile, time_table};
 use crate::constraints::global_cardinality::finish;
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
@@ -137,11 +137,25 @@ impl Constraint for Disjunctive {
             .all(|&(_, _, load)| load <= 1)
     }
 
+    fn events(&self, _: usize) -> Events {
+        // Detected precedences, time-tabling and edge finding read the
+        // starts' bounds and the durations' minima only.
+        Events::BOUNDS
+    }
+
+    fn idempotent(&self) -> bool {
+        // The three filters run together to their common fixpoint.
+        true
+    }
+
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let n = self.n;
         let mut changed = false;
         for &x in &self.scope[n..] {
-            changed |= ctx.remove_below(x, 0)?;
+            // Usually constants: look before calling.
+            if ctx.min(x) < 0 {
+                changed |= ctx.remove_below(x, 0)?;
+            }
         }
         loop {
             let mut again = false;
@@ -151,7 +165,7 @@ impl Constraint for Disjunctive {
                 }
             }
             let tasks = self.tasks(ctx.domains());
-            again |= time_table(&tasks, 1, ctx)?;
+            again |= time_table(&tasks, 1, ctx)?.0;
             if ctx.pruning() == Pruning::Propagators {
                 again |= self.edge_finding(ctx)?;
             }
