@@ -1,6 +1,8 @@
 //! Disjunctive resource: tasks that may not overlap (a machine doing one job at a
 //! time).
 
+use smallvec::SmallVec;
+
 use crate::Pruning;
 use crate::constraint::{Conflict, Events, PropCost, Propagation};
 use crate::constraints::cumulative::{Task, profile, time_table};
@@ -158,12 +160,7 @@ impl Constraint for Disjunctive {
             }
         }
         loop {
-            let mut again = false;
-            for i in 0..n {
-                for j in i + 1..n {
-                    again |= self.order_pair(ctx, i, j)?;
-                }
-            }
+            let mut again = self.order_pairs(ctx)?;
             let tasks = self.tasks(ctx.domains());
             again |= time_table(&tasks, 1, ctx)?.0;
             if ctx.pruning() == Pruning::Propagators {
@@ -179,36 +176,58 @@ impl Constraint for Disjunctive {
 }
 
 impl Disjunctive {
-    /// Detected precedence between tasks `i` and `j`: if one order is impossible,
-    /// enforce the other on the bounds.
-    fn order_pair(
-        &self,
-        ctx: &mut PropagationContext<'_>,
-        i: usize,
-        j: usize,
-    ) -> Result<bool, Conflict> {
-        let (si, est_i, lst_i, d_i) = self.bounds(ctx.domains(), i);
-        let (sj, est_j, lst_j, d_j) = self.bounds(ctx.domains(), j);
-        if d_i <= 0 || d_j <= 0 {
-            return Ok(false);
-        }
-        ctx.note_revision();
-        let i_first = est_i + d_i <= lst_j;
-        let j_first = est_j + d_j <= lst_i;
-        match (i_first, j_first) {
-            (false, false) => Err(Conflict::infeasible()),
-            (true, false) => {
-                let a = ctx.remove_below(sj, clamp(est_i + d_i))?;
-                let b = ctx.remove_above(si, clamp(lst_j - d_i))?;
-                Ok(a || b)
+    /// Detected precedences, pair by pair in the order `(0, 1), (0, 2), ...,
+    /// (1, 2), ...`: if one order of tasks `i` and `j` is impossible on the
+    /// current bounds, the other is enforced on the bounds. The bounds are
+    /// read once into a table, and read again after each change (a start may
+    /// be shared by two tasks), so each pair sees the domains as they are.
+    fn order_pairs(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+        let n = self.n;
+        let mut table: SmallVec<[(VarId, i128, i128, i128); 32]> = SmallVec::new();
+        let read = |d: &Domains, table: &mut SmallVec<[(VarId, i128, i128, i128); 32]>| {
+            table.clear();
+            table.extend((0..n).map(|i| self.bounds(d, i)));
+        };
+        read(ctx.domains(), &mut table);
+        let mut changed = false;
+        for i in 0..n {
+            for j in i + 1..n {
+                let (si, est_i, lst_i, d_i) = table[i];
+                let (sj, est_j, lst_j, d_j) = table[j];
+                if d_i <= 0 || d_j <= 0 {
+                    continue;
+                }
+                ctx.note_revision();
+                let i_first = est_i + d_i <= lst_j;
+                let j_first = est_j + d_j <= lst_i;
+                // `first` before `second`: the second starts after the first
+                // ends, the first ends before the second's latest start (each
+                // call only where it moves a bound).
+                let mut order = |(s1, est1, lst1, d1): (VarId, i128, i128, i128),
+                                 (s2, est2, lst2, _): (VarId, i128, i128, i128)|
+                 -> Result<bool, Conflict> {
+                    let mut moved = false;
+                    if est1 + d1 > est2 {
+                        moved |= ctx.remove_below(s2, clamp(est1 + d1))?;
+                    }
+                    if lst2 - d1 < lst1 {
+                        moved |= ctx.remove_above(s1, clamp(lst2 - d1))?;
+                    }
+                    Ok(moved)
+                };
+                let moved = match (i_first, j_first) {
+                    (false, false) => return Err(Conflict::infeasible()),
+                    (true, false) => order(table[i], table[j])?,
+                    (false, true) => order(table[j], table[i])?,
+                    (true, true) => false,
+                };
+                if moved {
+                    changed = true;
+                    read(ctx.domains(), &mut table);
+                }
             }
-            (false, true) => {
-                let a = ctx.remove_below(si, clamp(est_j + d_j))?;
-                let b = ctx.remove_above(sj, clamp(lst_i - d_j))?;
-                Ok(a || b)
-            }
-            (true, true) => Ok(false),
         }
+        Ok(changed)
     }
 }
 
@@ -244,14 +263,31 @@ pub(crate) fn edge_find(
     tasks: &[(VarId, i128, i128, i128)],
     ctx: &mut PropagationContext<'_>,
 ) -> Result<bool, Conflict> {
+    let n = tasks.len();
+    // The tasks by latest completion, and for each task the number of tasks
+    // that complete no later than it: the tasks inside window `[a, lct_k]`
+    // are the first `upto[k]` of `by_lct` whose earliest start is `>= a`.
+    let mut by_lct: SmallVec<[usize; 32]> = (0..n).collect();
+    by_lct.sort_unstable_by_key(|&k| tasks[k].2);
+    let upto: SmallVec<[usize; 32]> = tasks
+        .iter()
+        .map(|t| by_lct.partition_point(|&k| tasks[k].2 <= t.2))
+        .collect();
+    // `work[m]`: the durations of the first `m` of `by_lct` inside `[a, ..]`.
+    let mut work: SmallVec<[i128; 64]> = SmallVec::from_elem(0, n + 1);
+    let longest = tasks.iter().map(|t| t.3).max().unwrap_or(0);
     let mut changed = false;
+    // Windows in the order of the tasks for `a`, then for `b`.
     for &(_, a, _, _) in tasks {
-        for &(_, _, b, _) in tasks {
+        for (m, &k) in by_lct.iter().enumerate() {
+            let (_, est, _, p) = tasks[k];
+            work[m + 1] = work[m] + if est >= a { p } else { 0 };
+        }
+        for (kb, &(_, _, b, _)) in tasks.iter().enumerate() {
             if a >= b {
                 continue;
             }
-            let inside = |t: &(VarId, i128, i128, i128)| t.1 >= a && t.2 <= b;
-            let work: i128 = tasks.iter().filter(|t| inside(t)).map(|t| t.3).sum();
+            let work = work[upto[kb]];
             if work == 0 {
                 continue;
             }
@@ -259,13 +295,26 @@ pub(crate) fn edge_find(
             if a + work > b {
                 return Err(Conflict::infeasible());
             }
-            for t in tasks.iter().filter(|t| !inside(t)) {
-                let (s, est, lct, p) = *t;
+            if b - a - work >= longest {
+                // Room left for any task: neither rule below can fire, as
+                // `min(est, a) <= a` and `max(lct, b) >= b`.
+                continue;
+            }
+            for &(s, est, lct, p) in tasks {
+                if est >= a && lct <= b {
+                    continue;
+                }
                 if est.min(a) + work + p > b {
-                    changed |= ctx.remove_below(s, clamp(a + work))?;
+                    let bound = clamp(a + work);
+                    if bound > ctx.min(s) {
+                        changed |= ctx.remove_below(s, bound)?;
+                    }
                 }
                 if lct.max(b) - work - p < a {
-                    changed |= ctx.remove_above(s, clamp(b - work - p))?;
+                    let bound = clamp(b - work - p);
+                    if bound < ctx.max(s) {
+                        changed |= ctx.remove_above(s, bound)?;
+                    }
                 }
             }
         }
@@ -288,7 +337,147 @@ impl Model {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Config, Model, Pruning, Solver};
+    use crate::{Config, Model, Pruning, Solver, Value};
+
+    /// The filtering as the documentation states it, on start sets and fixed
+    /// positive durations, written plainly: detected precedences pair by pair,
+    /// time-tabling to its fixpoint, then edge finding on the windows of the
+    /// bounds at the start of its pass; all repeated until nothing changes.
+    /// `None` on a conflict.
+    fn reference(mut doms: Vec<Vec<Value>>, p: &[Value]) -> Option<Vec<Vec<Value>>> {
+        let n = doms.len();
+        let lo = |d: &Vec<Value>| d[0];
+        let hi = |d: &Vec<Value>| *d.last().unwrap();
+        loop {
+            let before = doms.clone();
+            for i in 0..n {
+                for j in i + 1..n {
+                    let i_first = lo(&doms[i]) + p[i] <= hi(&doms[j]);
+                    let j_first = lo(&doms[j]) + p[j] <= hi(&doms[i]);
+                    let (a, b) = match (i_first, j_first) {
+                        (false, false) => return None,
+                        (true, false) => (i, j),
+                        (false, true) => (j, i),
+                        (true, true) => continue,
+                    };
+                    // `a` before `b`.
+                    let (ea, lb) = (lo(&doms[a]) + p[a], hi(&doms[b]) - p[a]);
+                    doms[b].retain(|&s| s >= ea);
+                    doms[a].retain(|&s| s <= lb);
+                    if doms[a].is_empty() || doms[b].is_empty() {
+                        return None;
+                    }
+                }
+            }
+            loop {
+                let parts: Vec<Option<(Value, Value)>> = (0..n)
+                    .map(|i| {
+                        (hi(&doms[i]) < lo(&doms[i]) + p[i])
+                            .then(|| (hi(&doms[i]), lo(&doms[i]) + p[i]))
+                    })
+                    .collect();
+                let load = |t: Value, skip: usize| {
+                    (0..n)
+                        .filter(|&j| j != skip && parts[j].is_some_and(|(a, b)| a <= t && t < b))
+                        .count()
+                };
+                if (-20..60).any(|t| load(t, usize::MAX) > 1) {
+                    return None;
+                }
+                let mut again = false;
+                for i in 0..n {
+                    if doms[i].len() == 1 {
+                        continue;
+                    }
+                    let k = doms[i].len();
+                    doms[i].retain(|&s| (s..s + p[i]).all(|t| load(t, i) == 0));
+                    if doms[i].is_empty() {
+                        return None;
+                    }
+                    again |= doms[i].len() < k;
+                }
+                if !again {
+                    break;
+                }
+            }
+            let snap: Vec<(Value, Value)> = doms.iter().map(|d| (lo(d), hi(d))).collect();
+            for wa in 0..n {
+                for wb in 0..n {
+                    let (a, b) = (snap[wa].0, snap[wb].1 + p[wb]);
+                    if a >= b {
+                        continue;
+                    }
+                    let inside = |t: usize| snap[t].0 >= a && snap[t].1 + p[t] <= b;
+                    let work: Value = (0..n).filter(|&t| inside(t)).map(|t| p[t]).sum();
+                    if work == 0 {
+                        continue;
+                    }
+                    if a + work > b {
+                        return None;
+                    }
+                    for t in (0..n).filter(|&t| !inside(t)) {
+                        let (est, lct) = (snap[t].0, snap[t].1 + p[t]);
+                        if est.min(a) + work + p[t] > b {
+                            doms[t].retain(|&s| s >= a + work);
+                        }
+                        if lct.max(b) - work - p[t] < a {
+                            doms[t].retain(|&s| s <= b - work - p[t]);
+                        }
+                        if doms[t].is_empty() {
+                            return None;
+                        }
+                    }
+                }
+            }
+            if doms == before {
+                return Some(doms);
+            }
+        }
+    }
+
+    #[test]
+    fn propagation_matches_the_documented_rules() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % k) as Value
+        };
+        let (mut failed, mut pruned) = (0, 0);
+        for _ in 0..600 {
+            let n = 2 + next(4) as usize;
+            let p: Vec<Value> = (0..n).map(|_| 1 + next(4)).collect();
+            let doms: Vec<Vec<Value>> = (0..n)
+                .map(|_| {
+                    let lo = next(10);
+                    let d: Vec<Value> = (lo..lo + 1 + next(12)).filter(|_| next(5) > 0).collect();
+                    if d.is_empty() { vec![lo] } else { d }
+                })
+                .collect();
+            let mut m = Model::new();
+            let starts: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
+            let durs: Vec<_> = p.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
+            m.disjunctive(&starts, &durs).unwrap();
+            let mut s =
+                Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
+            match reference(doms.clone(), &p) {
+                None => {
+                    failed += 1;
+                    assert!(s.first().solution.is_none());
+                }
+                Some(want) => {
+                    let got: Vec<Vec<Value>> = starts
+                        .iter()
+                        .map(|&x| s.domains().values(x).collect())
+                        .collect();
+                    assert_eq!(got, want, "durations {p:?} from {doms:?}");
+                    pruned += usize::from(want != doms);
+                }
+            }
+        }
+        assert!(failed > 50 && pruned > 50, "{failed} {pruned}");
+    }
 
     #[test]
     fn a_detected_precedence_moves_both_tasks() {
