@@ -192,8 +192,8 @@ impl Disjunctive {
         let mut changed = false;
         for i in 0..n {
             for j in i + 1..n {
-                let (si, est_i, lst_i, d_i) = table[i];
-                let (sj, est_j, lst_j, d_j) = table[j];
+                let (_, est_i, lst_i, d_i) = table[i];
+                let (_, est_j, lst_j, d_j) = table[j];
                 if d_i <= 0 || d_j <= 0 {
                     continue;
                 }
