@@ -68,7 +68,7 @@ fn profile_into(
     }
 }
 
-/// Buffers for [`time_table`], kept from call to call on each thread so that
+/// Buffers for [`time_table_filled`], kept from call to call on each thread so that
 /// a call allocates nothing once they have grown to the largest resource.
 #[derive(Default)]
 struct Scratch {
@@ -76,7 +76,7 @@ struct Scratch {
     profile: Vec<(i128, i128, i128)>,
     /// The forbidden starts of one task, as disjoint increasing ranges.
     cuts: Vec<(Value, Value)>,
-    /// [`Cumulative`]'s tasks.
+    /// The tasks of [`time_table_filled`].
     tasks: Vec<Task>,
 }
 
@@ -168,22 +168,30 @@ fn remove_cuts(
     Ok(changed)
 }
 
-/// Time-tabling to a fixpoint: removes every start at which a task's smallest
-/// demand would overload `capacity` somewhere on the compulsory parts of the
-/// others. Returns whether a domain changed and the highest load of the
-/// compulsory parts at the fixpoint (0 when there are none); a conflict when
-/// the compulsory parts alone exceed the capacity.
+/// Time-tabling to a fixpoint on the tasks that `fill` writes (into a
+/// buffer kept per thread, so that a call allocates nothing): removes every
+/// start at which a task's smallest demand would overload `capacity`
+/// somewhere on the compulsory parts of the others. Returns whether a domain
+/// changed and the highest load of the compulsory parts at the fixpoint (0
+/// when there are none); a conflict when the compulsory parts alone exceed
+/// the capacity.
 ///
 /// Each round builds the profile once (sorting the ends of the compulsory
 /// parts) and, for each task, walks only the segments its start's bounds
 /// reach, removing the forbidden starts as ranges: a task costs the segments
 /// near it, not its domain's size times the profile's.
-pub(crate) fn time_table(
-    tasks: &[Task],
+pub(crate) fn time_table_filled(
+    fill: impl FnOnce(&Domains, &mut Vec<Task>),
     capacity: i128,
     ctx: &mut PropagationContext<'_>,
 ) -> Result<(bool, i128), Conflict> {
-    with_scratch(|s| time_table_with(tasks, capacity, ctx, s))
+    with_scratch(|s| {
+        let mut tasks = std::mem::take(&mut s.tasks);
+        fill(ctx.domains(), &mut tasks);
+        let r = time_table_with(&tasks, capacity, ctx, s);
+        s.tasks = tasks;
+        r
+    })
 }
 
 /// Runs `f` with this thread's [`Scratch`].
@@ -402,13 +410,8 @@ impl Constraint for Cumulative {
             changed |= ctx.remove_below(self.capacity(), 0)?;
         }
         let capacity = i128::from(ctx.max(self.capacity()));
-        let (filtered, top) = with_scratch(|s| {
-            let mut tasks = std::mem::take(&mut s.tasks);
-            self.tasks_into(ctx.domains(), &mut tasks);
-            let r = time_table_with(&tasks, capacity, ctx, s);
-            s.tasks = tasks;
-            r
-        })?;
+        let (filtered, top) =
+            time_table_filled(|d, tasks| self.tasks_into(d, tasks), capacity, ctx)?;
         changed |= filtered;
         let top = Value::try_from(top).unwrap_or(Value::MAX);
         changed |= ctx.remove_below(self.capacity(), top)?;

@@ -5,7 +5,7 @@ use smallvec::SmallVec;
 
 use crate::Pruning;
 use crate::constraint::{Conflict, Events, PropCost, Propagation};
-use crate::constraints::cumulative::{Task, profile, time_table};
+use crate::constraints::cumulative::{Task, profile, time_table_filled};
 use crate::constraints::global_cardinality::finish;
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
@@ -72,16 +72,22 @@ impl Disjunctive {
     }
 
     fn tasks(&self, d: &Domains) -> Vec<Task> {
-        (0..self.n)
-            .map(|i| {
-                let (start, _, _, duration) = self.bounds(d, i);
-                Task {
-                    start,
-                    duration,
-                    demand: 1,
-                }
-            })
-            .collect()
+        let mut tasks = Vec::with_capacity(self.n);
+        self.tasks_into(d, &mut tasks);
+        tasks
+    }
+
+    /// The tasks with their smallest durations and demand 1, into `out`.
+    fn tasks_into(&self, d: &Domains, out: &mut Vec<Task>) {
+        out.clear();
+        out.extend((0..self.n).map(|i| {
+            let (start, _, _, duration) = self.bounds(d, i);
+            Task {
+                start,
+                duration,
+                demand: 1,
+            }
+        }));
     }
 }
 
@@ -161,8 +167,7 @@ impl Constraint for Disjunctive {
         }
         loop {
             let mut again = self.order_pairs(ctx)?;
-            let tasks = self.tasks(ctx.domains());
-            again |= time_table(&tasks, 1, ctx)?.0;
+            again |= time_table_filled(|d, tasks| self.tasks_into(d, tasks), 1, ctx)?.0;
             if ctx.pruning() == Pruning::Propagators {
                 again |= self.edge_finding(ctx)?;
             }
@@ -240,7 +245,7 @@ impl Disjunctive {
     fn edge_finding(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
         let n = self.n;
         // (start, est, lct, p) of the tasks with a fixed positive duration.
-        let mut tasks: Vec<(VarId, i128, i128, i128)> = Vec::with_capacity(n);
+        let mut tasks: SmallVec<[(VarId, i128, i128, i128); 32]> = SmallVec::new();
         for i in 0..n {
             let Some(p) = ctx.value(self.scope[n + i]) else {
                 continue;
