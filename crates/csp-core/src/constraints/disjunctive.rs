@@ -21,7 +21,9 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// would overlap them (see [`Cumulative`](crate::constraints::Cumulative)).
 /// Under [`Pruning::Propagators`] edge finding on task intervals adds, for tasks
 /// of fixed duration: a task that cannot share a window with the tasks inside
-/// it goes after (or before) all of them.
+/// it goes after (or before) all of them; and not-first/not-last: a task that
+/// cannot come after (before) all of a set of others ends before the latest
+/// of their latest starts (starts after the earliest of their earliest ends).
 /// `promising` rejects domains where some pair can be ordered neither way.
 ///
 /// ```
@@ -170,6 +172,7 @@ impl Constraint for Disjunctive {
             again |= time_table_filled(|d, tasks| self.tasks_into(d, tasks), 1, ctx)?.0;
             if ctx.pruning() == Pruning::Propagators {
                 again |= self.edge_finding(ctx)?;
+                again |= not_first_not_last(&self.fixed_tasks(ctx), ctx)?;
             }
             if !again {
                 break;
@@ -243,9 +246,16 @@ impl Disjunctive {
     /// that cannot fit in the window together with them goes after all of them
     /// (`s_i >= a + p(Ω)`) or, symmetrically, before (`s_i + p_i <= b - p(Ω)`).
     fn edge_finding(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+        edge_find(&self.fixed_tasks(ctx), ctx)
+    }
+
+    /// (start, est, lct, p) of the tasks with a fixed positive duration.
+    fn fixed_tasks(
+        &self,
+        ctx: &PropagationContext<'_>,
+    ) -> SmallVec<[(VarId, i128, i128, i128); 32]> {
         let n = self.n;
-        // (start, est, lct, p) of the tasks with a fixed positive duration.
-        let mut tasks: SmallVec<[(VarId, i128, i128, i128); 32]> = SmallVec::new();
+        let mut tasks = SmallVec::new();
         for i in 0..n {
             let Some(p) = ctx.value(self.scope[n + i]) else {
                 continue;
@@ -256,8 +266,123 @@ impl Disjunctive {
                 tasks.push((s, i128::from(ctx.min(s)), i128::from(ctx.max(s)) + p, p));
             }
         }
-        edge_find(&tasks, ctx)
+        tasks
     }
+}
+
+/// Not-first/not-last over `tasks` given as in [`edge_find`], on the bounds
+/// they hold (the removals go to the domains). Not last: if a set `Ω` of
+/// other tasks cannot all be done before task `i` must start (the earliest
+/// completion of `Ω`, the largest `est(Ω') + p(Ω')` over its subsets, exceeds
+/// `lst_i`), some task of `Ω` follows `i`, so `i` ends by the latest of their
+/// latest starts. For each `i` the best `Ω` is a prefix of the others by
+/// latest start: the first one whose earliest completion exceeds `lst_i`.
+/// Not first, symmetrically: if `Ω` cannot all start after `i` ends, `i`
+/// starts after the earliest of their earliest completions; the best `Ω` is a
+/// prefix by decreasing earliest completion. At most O(n^2) per task, only
+/// for a task that all the tasks together already push (one O(n) sweep for
+/// all), and only over the prefixes whose bound would move it.
+fn not_first_not_last(
+    tasks: &[(VarId, i128, i128, i128)],
+    ctx: &mut PropagationContext<'_>,
+) -> Result<bool, Conflict> {
+    let n = tasks.len();
+    let mut changed = false;
+    if n < 2 {
+        return Ok(changed);
+    }
+    // The tasks in increasing order of `key` (keys computed once).
+    fn order(n: usize, key: impl Fn(usize) -> i128) -> SmallVec<[usize; 32]> {
+        let mut keyed: SmallVec<[(i128, usize); 32]> = (0..n).map(|k| (key(k), k)).collect();
+        keyed.sort_unstable();
+        keyed.into_iter().map(|(_, k)| k).collect()
+    }
+    let (est, lct, p) = (
+        |k: usize| tasks[k].1,
+        |k: usize| tasks[k].2,
+        |k: usize| tasks[k].3,
+    );
+    let by_est_down = order(n, |k| -est(k));
+    let by_lct = order(n, lct);
+    // The earliest completion of the members: a sweep by decreasing est.
+    let ect = |member: &[bool]| {
+        let (mut sum, mut best) = (0, None::<i128>);
+        for &k in &by_est_down {
+            if member[k] {
+                sum += p(k);
+                best = Some(best.map_or(est(k) + sum, |b| b.max(est(k) + sum)));
+            }
+        }
+        best
+    };
+    // The latest start of the members: a sweep by increasing lct.
+    let lst = |member: &[bool]| {
+        let (mut sum, mut best) = (0, None::<i128>);
+        for &k in &by_lct {
+            if member[k] {
+                sum += p(k);
+                best = Some(best.map_or(lct(k) - sum, |b| b.min(lct(k) - sum)));
+            }
+        }
+        best
+    };
+    let mut member: SmallVec<[bool; 32]> = SmallVec::from_elem(true, n);
+    // Of all the tasks: a set of others completes no later, starts no earlier.
+    let (ect_all, lst_all) = (ect(&member), lst(&member));
+    // Sorted when first needed.
+    let (mut by_lst, mut by_ect_down) = (None, None);
+    for (i, &(s, est_i, lct_i, p_i)) in tasks.iter().enumerate() {
+        let (lst_i, ect_i) = (lct_i - p_i, est_i + p_i);
+        if ect_all.is_some_and(|e| e > lst_i) {
+            ctx.note_revision();
+            member.iter_mut().for_each(|m| *m = false);
+            for &k in by_lst
+                .get_or_insert_with(|| order(n, |k| lct(k) - p(k)))
+                .iter()
+            {
+                if k == i {
+                    continue;
+                }
+                if lct(k) - p(k) - p_i >= lst_i {
+                    // This bound and the later ones would not move `i`.
+                    break;
+                }
+                member[k] = true;
+                if ect(&member).is_some_and(|e| e > lst_i) {
+                    let bound = clamp(lct(k) - p(k) - p_i);
+                    if bound < ctx.max(s) {
+                        changed |= ctx.remove_above(s, bound)?;
+                    }
+                    break;
+                }
+            }
+        }
+        if lst_all.is_some_and(|l| l < ect_i) {
+            ctx.note_revision();
+            member.iter_mut().for_each(|m| *m = false);
+            for &k in by_ect_down
+                .get_or_insert_with(|| order(n, |k| -(est(k) + p(k))))
+                .iter()
+            {
+                if k == i {
+                    continue;
+                }
+                if est(k) + p(k) <= est_i {
+                    // This bound and the later ones would not move `i`.
+                    break;
+                }
+                member[k] = true;
+                if lst(&member).is_some_and(|l| l < ect_i) {
+                    let bound = clamp(est(k) + p(k));
+                    if bound > ctx.min(s) {
+                        changed |= ctx.remove_below(s, bound)?;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    Ok(changed)
 }
 
 /// Edge finding on task intervals over `tasks` given as (start, earliest
@@ -347,7 +472,9 @@ mod tests {
     /// The filtering as the documentation states it, on start sets and fixed
     /// positive durations, written plainly: detected precedences pair by pair,
     /// time-tabling to its fixpoint, then edge finding on the windows of the
-    /// bounds at the start of its pass; all repeated until nothing changes.
+    /// bounds at the start of its pass, then not-first/not-last over every
+    /// set of other tasks on the bounds at the start of that pass; all
+    /// repeated until nothing changes.
     /// `None` on a conflict.
     fn reference(mut doms: Vec<Vec<Value>>, p: &[Value]) -> Option<Vec<Vec<Value>>> {
         let n = doms.len();
@@ -431,6 +558,33 @@ mod tests {
                         if doms[t].is_empty() {
                             return None;
                         }
+                    }
+                }
+            }
+            // Not-first/not-last over every set of other tasks.
+            let snap: Vec<(Value, Value)> = doms.iter().map(|d| (lo(d), hi(d))).collect();
+            for i in 0..n {
+                let others: Vec<usize> = (0..n).filter(|&j| j != i).collect();
+                for mask in 1u32..1 << others.len() {
+                    let set: Vec<usize> = (0..others.len())
+                        .filter(|&b| mask >> b & 1 == 1)
+                        .map(|b| others[b])
+                        .collect();
+                    let work: Value = set.iter().map(|&j| p[j]).sum();
+                    let est = set.iter().map(|&j| snap[j].0).min().unwrap();
+                    let lct = set.iter().map(|&j| snap[j].1 + p[j]).max().unwrap();
+                    if est + work > snap[i].1 {
+                        // `i` is not last: it ends before one of them starts.
+                        let latest = set.iter().map(|&j| snap[j].1).max().unwrap();
+                        doms[i].retain(|&s| s + p[i] <= latest);
+                    }
+                    if lct - work < snap[i].0 + p[i] {
+                        // `i` is not first: it starts after one of them ends.
+                        let earliest = set.iter().map(|&j| snap[j].0 + p[j]).min().unwrap();
+                        doms[i].retain(|&s| s >= earliest);
+                    }
+                    if doms[i].is_empty() {
+                        return None;
                     }
                 }
             }
