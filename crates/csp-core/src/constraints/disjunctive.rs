@@ -281,7 +281,9 @@ impl Disjunctive {
 /// starts after the earliest of their earliest completions; the best `Ω` is a
 /// prefix by decreasing earliest completion. At most O(n^2) per task, only
 /// for a task that all the tasks together already push (one O(n) sweep for
-/// all), and only over the prefixes whose bound would move it.
+/// all) and that the largest prefix able to move it pushes (an O(n) sweep),
+/// and only over the prefixes whose bound would move it.
+#[inline(never)]
 fn not_first_not_last(
     tasks: &[(VarId, i128, i128, i128)],
     ctx: &mut PropagationContext<'_>,
@@ -333,7 +335,17 @@ fn not_first_not_last(
     let (mut by_lst, mut by_ect_down) = (None, None);
     for (i, &(s, est_i, lct_i, p_i)) in tasks.iter().enumerate() {
         let (lst_i, ect_i) = (lct_i - p_i, est_i + p_i);
-        if ect_all.is_some_and(|e| e > lst_i) {
+        // The prefixes that could move `i` are those of the others with
+        // `lst_k - p_i < lst_i`; the largest of them must not all fit first.
+        let reach = |member: &mut [bool]| {
+            for (k, m) in member.iter_mut().enumerate() {
+                *m = k != i && lct(k) - p(k) - p_i < lst_i;
+            }
+        };
+        if ect_all.is_some_and(|e| e > lst_i) && {
+            reach(&mut member);
+            ect(&member).is_some_and(|e| e > lst_i)
+        } {
             ctx.note_revision();
             member.iter_mut().for_each(|m| *m = false);
             for &k in by_lst
@@ -357,7 +369,13 @@ fn not_first_not_last(
                 }
             }
         }
-        if lst_all.is_some_and(|l| l < ect_i) {
+        // Symmetrically, the others with `ect_k > est_i`.
+        if lst_all.is_some_and(|l| l < ect_i) && {
+            for (k, m) in member.iter_mut().enumerate() {
+                *m = k != i && est(k) + p(k) > est_i;
+            }
+            lst(&member).is_some_and(|l| l < ect_i)
+        } {
             ctx.note_revision();
             member.iter_mut().for_each(|m| *m = false);
             for &k in by_ect_down
