@@ -612,6 +612,60 @@ mod tests {
         }
     }
 
+    /// Both scheduling constraints count exactly at the ends of `i64`, where
+    /// a start plus a duration leaves the range.
+    #[test]
+    fn counts_at_the_i64_edges_match_brute_force() {
+        let p: [Value; 3] = [1, 2, 3];
+        for (lo, hi) in [(Value::MAX - 6, Value::MAX), (Value::MIN, Value::MIN + 6)] {
+            let placements = || {
+                (lo..=hi).flat_map(move |a| {
+                    (lo..=hi).flat_map(move |b| (lo..=hi).map(move |c| [a, b, c]))
+                })
+            };
+            // At most `cap` tasks at once, at every time a task starts.
+            let fits = |s: [Value; 3], cap: usize| {
+                s.iter().all(|&t| {
+                    let t = i128::from(t);
+                    let busy = (0..3)
+                        .filter(|&k| {
+                            i128::from(s[k]) <= t && t < i128::from(s[k]) + i128::from(p[k])
+                        })
+                        .count();
+                    busy <= cap
+                })
+            };
+            for cap in [1, 2] {
+                let want = placements().filter(|&s| fits(s, cap)).count() as u64;
+                assert!(want > 0);
+                for pruning in [
+                    Pruning::Check,
+                    Pruning::ForwardChecking,
+                    Pruning::Propagators,
+                ] {
+                    let mut m = Model::new();
+                    let starts = m.int_var_array("s", 3, lo..=hi).unwrap();
+                    let durs: Vec<_> = p.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
+                    if cap == 1 {
+                        m.disjunctive(&starts, &durs).unwrap();
+                    } else {
+                        let one = m.int_var(1..=1).unwrap();
+                        let c = m.int_var(2..=2).unwrap();
+                        m.cumulative(&starts, &durs, &[one; 3], c).unwrap();
+                    }
+                    let got = Solver::new(&m, Config::textbook().with_pruning(pruning))
+                        .unwrap()
+                        .count();
+                    assert!(got.is_complete());
+                    assert_eq!(
+                        got.solutions, want,
+                        "capacity {cap} from {lo} at {pruning:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn propagation_matches_the_documented_rules() {
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
