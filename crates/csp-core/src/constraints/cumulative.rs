@@ -505,13 +505,8 @@ mod tests {
 
     #[test]
     fn time_tabling_removes_what_the_value_by_value_definition_removes() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % k) as Value
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x2545_f491_4f6c_dd1d_u64);
+        let mut next = |k: u64| rng.below(k) as Value;
         let (mut infeasible, mut pruned) = (0, 0);
         for _ in 0..1000 {
             let n = 2 + next(4) as usize;

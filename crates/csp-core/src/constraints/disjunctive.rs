@@ -668,13 +668,8 @@ mod tests {
 
     #[test]
     fn propagation_matches_the_documented_rules() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % k) as Value
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x9e37_79b9_7f4a_7c15_u64);
+        let mut next = |k: u64| rng.below(k) as Value;
         let (mut failed, mut pruned) = (0, 0);
         for _ in 0..600 {
             let n = 2 + next(4) as usize;
