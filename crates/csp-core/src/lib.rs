@@ -260,9 +260,9 @@ pub use branching::{
 };
 pub use constraint::{Conflict, Constraint, Events, Pairwise, PropCost, PropStatus, Propagation};
 pub use constraints::{
-    AllDifferent, BinaryRelation, BoolOr, Count, CountVar, Element, Func, Function, Linear, Lit,
-    MinMax, NotEqual, OffsetElement, Predicate, PseudoBoolean, ReifiedCompare, ReifiedLinear,
-    Relation, STAR, Table, VarElement,
+    AllDifferent, BinaryRelation, BoolOr, Count, CountVar, Element, EqualityChannel, Func,
+    Function, Linear, Lit, MinMax, NotEqual, OffsetElement, Predicate, PseudoBoolean,
+    ReifiedCompare, ReifiedLinear, Relation, STAR, Table, VarElement,
 };
 pub use constraints::{
     Automaton, Circuit, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse, LexLessEq,

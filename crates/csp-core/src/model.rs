@@ -1,8 +1,8 @@
 //! `Model`: variables with declared domains, and the constraints posted on them.
 
 use crate::constraints::{
-    AllDifferent, BinaryRelation, Element, Linear, NotEqual, Predicate, ReifiedCompare, Relation,
-    Table, VarElement,
+    AllDifferent, BinaryRelation, Element, EqualityChannel, Linear, NotEqual, Predicate,
+    ReifiedCompare, Relation, Table, VarElement,
 };
 use crate::context::PropagationContext;
 use crate::domains::View;
@@ -52,6 +52,8 @@ pub enum Posted {
     /// [`Model::linear_reif`] and [`Model::linear_imp`] of one variable
     /// compared with a constant.
     ReifiedCompare(ReifiedCompare),
+    /// [`Model::equality_channel`].
+    EqualityChannel(EqualityChannel),
     /// Any other constraint ([`Model::post`]).
     Custom(Box<dyn Constraint>),
 }
@@ -66,6 +68,7 @@ macro_rules! dispatch {
             Posted::Element($c) => $e,
             Posted::VarElement($c) => $e,
             Posted::ReifiedCompare($c) => $e,
+            Posted::EqualityChannel($c) => $e,
             Posted::Custom($c) => $e,
         }
     };

@@ -29,9 +29,9 @@ use std::sync::{Arc, Mutex};
 
 use csp_core::generic::SUPPORT_SEARCH_LIMIT;
 use csp_core::{
-    AllDifferent, Config, Constraint, Domains, Element, Events, Linear, Model, NotEqual, Predicate,
-    PropStatus, Propagation, PropagationContext, Pruning, ReifiedCompare, Relation, Solver,
-    StateLayout, Table, Value, VarElement, VarId,
+    AllDifferent, Config, Constraint, Domains, Element, EqualityChannel, Events, Linear, Model,
+    NotEqual, Predicate, PropStatus, Propagation, PropagationContext, Pruning, ReifiedCompare,
+    Relation, Solver, StateLayout, Table, Value, VarElement, VarId,
 };
 use harness::*;
 
@@ -275,6 +275,64 @@ fn reified_compare_is_gac_for_every_relation_and_both_modes() {
                 }
             }
         }
+    }
+}
+
+/// `b_i <-> x = c_i` and `b_i <-> x != c_i` for several constants of one
+/// variable in one propagator: generalised arc consistency at every level
+/// when the `b_i` are distinct (the literals then only share `x`); sound when
+/// one `b` serves two literals. Constants inside, outside and repeated.
+#[test]
+fn equality_channel_is_gac_with_distinct_booleans_and_sound_with_a_shared_one() {
+    type Literals = [(Value, bool); 3];
+    let cases: [(&[Value], Literals); 4] = [
+        (SPARSE, [(0, true), (3, true), (-2, true)]),
+        (SPARSE, [(1, true), (2, false), (3, false)]),
+        (NEG, [(2, true), (2, false), (-1, true)]),
+        (
+            &[Value::MIN, 0, Value::MAX],
+            [(Value::MAX, true), (Value::MIN, false), (1, true)],
+        ),
+    ];
+    for (dom, lits) in cases {
+        let literals: Vec<(Value, VarId, bool)> = lits
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, e))| (c, x(i + 1), e))
+            .collect();
+        let spec = move |v: &[Value]| {
+            lits.iter()
+                .enumerate()
+                .all(|(i, &(c, e))| v[i + 1] == Value::from((v[0] == c) == e))
+        };
+        let channel = EqualityChannel::new(x(0), &literals).unwrap();
+        assert_trustworthy(
+            case(
+                format!("channel {lits:?}"),
+                channel,
+                &[dom, &[0, 1], &[0, 1], &[0, 1]],
+                spec,
+            )
+            .everywhere(Strength::Gac),
+        );
+        // The first two literals share one b (x1): scope [x0, x1, x1, x2].
+        let shared = [
+            literals[0],
+            (lits[1].0, x(1), lits[1].1),
+            (lits[2].0, x(2), lits[2].1),
+        ];
+        let spec = move |v: &[Value]| {
+            lits.iter()
+                .enumerate()
+                .all(|(i, &(c, e))| v[i + 1] == Value::from((v[0] == c) == e))
+        };
+        let channel = EqualityChannel::new(x(0), &shared).unwrap();
+        assert_trustworthy(case(
+            format!("channel {lits:?}, b shared"),
+            channel,
+            &[dom, &[0, 1], &[0, 1]],
+            spec,
+        ));
     }
 }
 

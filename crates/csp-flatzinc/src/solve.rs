@@ -370,6 +370,7 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
         deadline: options.time_limit.and_then(|t| started.checked_add(t)),
         cancel: options.cancel.clone(),
         all_different: options.all_different,
+        channel_equalities: options.pruning == Pruning::Propagators,
     };
     let t = match translate(&ast, &translate_options) {
         Ok(t) => t,

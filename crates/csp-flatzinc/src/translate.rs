@@ -68,6 +68,16 @@ pub struct TranslateOptions {
     pub cancel: Option<CancelFlag>,
     /// How `all_different_int` filters (`--all-different`).
     pub all_different: AllDifferentFiltering,
+    /// Post the `int_eq_reif(x, c, b)` and `int_ne_reif(x, c, b)` items
+    /// that compare one variable `x` with two or more constants as one
+    /// [`EqualityChannel`](csp_core::EqualityChannel) per variable, after
+    /// the other constraints, instead of one comparison per item: the same
+    /// filtering at the propagators level, in one propagator. [`run`](crate::run)
+    /// asks for it at that level only (at the textbook levels the separate
+    /// comparisons are what forward checking and the promising check
+    /// revise one by one); [`Translation::posted_by`] then names each
+    /// channel by the first item of its variable.
+    pub channel_equalities: bool,
 }
 
 /// How fzn-csp's `all_different_int` filters at the propagators level
@@ -263,6 +273,21 @@ pub(crate) struct Context {
     pub(crate) stopper: Stopper,
     /// How `all_different_int` filters.
     pub(crate) all_different: AllDifferentFiltering,
+    /// With [`TranslateOptions::channel_equalities`]: how many comparisons
+    /// of each variable with a constant the file has (counted before the
+    /// constraint items are posted), and the literals `(x, c, b, equal,
+    /// item)` kept back for the variables with two or more.
+    pub(crate) channels: Option<Channels>,
+}
+
+/// The comparisons `b <-> x = c` and `b <-> x != c` kept back to be posted
+/// as one [`EqualityChannel`](csp_core::EqualityChannel) per variable.
+#[derive(Default)]
+pub(crate) struct Channels {
+    pub(crate) count: HashMap<VarId, usize>,
+    pub(crate) literals: Vec<(VarId, Value, VarId, bool, usize)>,
+    /// The constraint item being posted.
+    pub(crate) item: usize,
 }
 
 impl Context {
@@ -277,6 +302,7 @@ impl Context {
             memory_limit: options.memory_limit(),
             stopper: Stopper::new(options),
             all_different: options.all_different,
+            channels: options.channel_equalities.then(Channels::default),
         }
     }
 

@@ -2,8 +2,8 @@
 
 use crate::constraint::{Events, PropStatus, Propagation};
 use crate::{
-    Constraint, ConstraintId, CspError, Domain, Domains, Linear, Model, Posted, PropagationContext,
-    ReifiedCompare, Relation, Value, VarId,
+    Constraint, ConstraintId, CspError, Domain, Domains, EqualityChannel, Linear, Model, Posted,
+    PropagationContext, ReifiedCompare, Relation, Value, VarId,
 };
 
 /// `b <-> (sum coeffs[i] * vars[i]  relation  rhs)`, or `b -> (...)` when built
@@ -336,6 +336,39 @@ impl Model {
         }
         let c = ReifiedLinear::implied(coeffs, vars, relation, rhs, b)?;
         self.checked_post("linear-imp", c, vars, b)
+    }
+
+    /// `b <-> x = c` (or `b <-> x != c` when `equal` is false) for every
+    /// literal `(c, b, equal)`, as one [`EqualityChannel`]: the same
+    /// solutions and, at the propagators level, the same filtering as one
+    /// [`Model::linear_reif`] per literal, in one propagator. Fails if a
+    /// variable is not in this model, if a `b` is not a 0/1 variable, or if
+    /// a `b` is `x`.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.int_var(1..=3)?;
+    /// let (two, not_three) = (m.bool_var(), m.bool_var());
+    /// m.equality_channel(x, &[(2, two, true), (3, not_three, false)])?;
+    /// let all: Vec<_> = Solver::new(&m, Config::textbook())?
+    ///     .solutions()
+    ///     .map(|v| (v[x], v[two], v[not_three]))
+    ///     .collect();
+    /// assert_eq!(all, vec![(1, 0, 1), (2, 1, 1), (3, 0, 0)]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn equality_channel(
+        &mut self,
+        x: VarId,
+        literals: &[(Value, VarId, bool)],
+    ) -> Result<ConstraintId, CspError> {
+        let c = EqualityChannel::new(x, literals)?;
+        self.check_vars("equality-channel", c.scope())?;
+        for &(_, b, _) in literals {
+            check_bool(self, "equality-channel", b)?;
+        }
+        self.add(Posted::EqualityChannel(c))
     }
 
     /// A sum of one term with coefficient 1 or -1 posted as a
