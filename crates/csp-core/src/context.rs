@@ -579,9 +579,12 @@ impl<'a> PropagationContext<'a> {
     /// Keeps the values of `var` that are in `sorted` (increasing), like
     /// [`retain`](Self::retain) with a binary search, but on a domain of any
     /// size: the bounds move to the list's ends, and each gap between two
-    /// listed values goes as one range.
+    /// listed values goes as one range. A domain with few values more than
+    /// the list is walked value by value instead; a larger one (a sum's
+    /// result over `0..10^6` that a few pairs of values support) costs one
+    /// range per gap, not one removal per value.
     pub fn retain_sorted(&mut self, var: VarId, sorted: &[Value]) -> Result<bool, Conflict> {
-        if !self.domains.too_many_to_walk(var) {
+        if self.domains.len(var) <= 2 * sorted.len() + 64 {
             return self.retain(var, |_, v| sorted.binary_search(&v).is_ok());
         }
         let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {

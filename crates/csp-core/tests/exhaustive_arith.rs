@@ -464,6 +464,21 @@ fn functions_over_large_domains_agree_with_brute_force() {
     let r = m.int_var(-3..=40).unwrap();
     m.abs(a, r).unwrap();
     agrees_at_every_level(&m, "abs");
+    // A result far wider than the pairs of values (a result over 0..1000
+    // with at most 60 supported values): the gaps between the supported
+    // results go as ranges, inside the bounds, from a variable that starts
+    // as an interval and from one with bits.
+    for f in BINARY {
+        for holes in [false, true] {
+            let mut m = Model::new();
+            let a = m.int_var([-7, -2, 0, 3, 9, 40]).unwrap();
+            let b = m.int_var(-4..=5).unwrap();
+            let values = (-300..=700).filter(|v| !holes || v % 7 != 3);
+            let c = m.int_var(values.collect::<Vec<_>>()).unwrap();
+            m.post(Func::binary(f, a, b, c)).unwrap();
+            agrees_at_every_level(&m, f.name());
+        }
+    }
     // A factor of one sign: the other factor's bounds follow from the product's.
     for f in [Function::Times, Function::Div, Function::Mod] {
         let mut m = Model::new();

@@ -742,9 +742,18 @@ impl Domains {
         }
         match self.vars.get(var.index()) {
             Some(d) if d.is_wide() => Ok(self.wide_remove_inside(var.index(), a, b)),
-            _ => {
-                // A range between the bounds of a variable with at most
-                // MAX_DOMAIN_WIDTH values: value by value.
+            Some(&d) => {
+                // Strictly inside the bounds, which stay: word by word.
+                if d.is_interval() && !self.give_bits(var.index()) {
+                    // Past the memory budget: refused; the search stops.
+                    return Err(Wipeout);
+                }
+                let base = self.vars[var.index()].base;
+                let (from, to) = ((a - base) as usize, (b - base) as usize);
+                Ok(u64::from(self.clear_offsets(var, from, to)))
+            }
+            None => {
+                // A range between the bounds of a view: value by value.
                 let mut removed = 0;
                 let mut v = a;
                 while let Some(next) = self.next_value(var, v - 1).filter(|&n| n <= b) {
@@ -818,6 +827,65 @@ mod tests {
         assert_eq!(d.values(x).collect::<Vec<_>>(), vals);
         assert_eq!(d.len(x), 4);
         assert!(!d.contains(x, 1));
+    }
+
+    /// Ranges removed inside the bounds, word by word, from a variable with
+    /// bits and from an interval that gets its bits then, against a set:
+    /// values, sizes and bounds after each step and after each backtrack.
+    #[test]
+    fn ranges_inside_the_bounds_match_a_set_and_are_undone() {
+        use std::collections::BTreeSet;
+        let mut rng = crate::rng::SplitMix64::new(5);
+        for (lo, hi) in [(-40, 300), (0, 63), (1000, 1200)] {
+            let mut d = store(&[(lo, hi)]);
+            let x = VarId::new(0);
+            let full: BTreeSet<Value> = (lo..=hi).collect();
+            let mut stack = vec![full.clone()];
+            d.push_level();
+            let span = (hi - lo + 1) as u64;
+            for step in 0..600 {
+                let set = stack.last().unwrap().clone();
+                match rng.below(10) {
+                    0..=5 => {
+                        let a = lo - 2 + rng.below(span + 4) as Value;
+                        let b = a + rng.below(90) as Value;
+                        let mut next = set.clone();
+                        next.retain(|v| !(a..=b).contains(v));
+                        let r = d.remove_range(x, a, b);
+                        if next.is_empty() {
+                            assert!(r.is_err(), "step {step}");
+                            d.pop_level();
+                            stack.pop();
+                            if stack.is_empty() {
+                                break;
+                            }
+                        } else {
+                            assert_eq!(r, Ok((set.len() - next.len()) as u64), "step {step}");
+                            *stack.last_mut().unwrap() = next;
+                        }
+                    }
+                    6 | 7 => {
+                        d.push_level();
+                        stack.push(set);
+                    }
+                    _ if stack.len() > 1 => {
+                        d.pop_level();
+                        stack.pop();
+                    }
+                    _ => {}
+                }
+                let Some(want) = stack.last() else { break };
+                assert_eq!(
+                    d.values(x).collect::<Vec<_>>(),
+                    want.iter().copied().collect::<Vec<_>>()
+                );
+                assert_eq!(d.len(x), want.len(), "step {step}");
+                assert_eq!(
+                    (d.min(x), d.max(x)),
+                    (*want.first().unwrap(), *want.last().unwrap())
+                );
+            }
+        }
     }
 
     #[test]
