@@ -432,6 +432,8 @@ impl Search {
     /// like [`Search::search`] but with the last two rows filled together:
     /// once a queen is placed in row `n - 3`, two columns are left, and the
     /// two ways to put them in the last two rows are checked without a loop.
+    /// A node is entered only with the candidates that pass a look-ahead
+    /// on the two rows below it ([`Search::candidates`]).
     #[inline(never)]
     fn edge(&mut self, row: usize, masks: Masks) {
         let last = self.n - 1;
@@ -442,7 +444,7 @@ impl Search {
             mut rd,
             all,
         } = masks;
-        let mut free = self.free::<false>(row, cols, ld, rd);
+        let mut free = self.candidates(row, cols, ld, rd);
         let mut stack = [[0u32; 5]; ROWS];
         let mut depth = 0;
         let mut row = row;
@@ -457,7 +459,7 @@ impl Search {
                     self.last_two(all, next_cols, next_ld, next_rd);
                     continue;
                 }
-                let next_free = self.free::<false>(next, next_cols, next_ld, next_rd);
+                let next_free = self.candidates(next, next_cols, next_ld, next_rd);
                 if next_free == 0 {
                     continue;
                 }
@@ -474,6 +476,29 @@ impl Search {
             let [f, c, l, r, w] = stack[depth & STACK_MASK];
             (free, cols, ld, rd, row) = (f, c, l, r, w as usize);
         }
+    }
+
+    /// The candidates of `row` (at most `n - 3`) for the edge search, given
+    /// its masks: its free squares whose queen leaves a free square in the
+    /// next row, or none if the row after that has no free square left
+    /// whatever the queens of the two rows. A cheap look-ahead that prunes a
+    /// node before its candidates are tried.
+    ///
+    /// A queen in column `c` takes columns `c - 1..=c + 1` of the next row,
+    /// so it empties the next row's free squares `below` exactly when they
+    /// all lie within one column of `c`: when `c` is within one column of
+    /// both the lowest and the highest of them.
+    #[inline(always)]
+    fn candidates(&self, row: usize, cols: u32, ld: u32, rd: u32) -> u32 {
+        let free_in = |k: usize| self.allowed[(row + k) & STACK_MASK] & !(cols | ld << k | rd >> k);
+        let (free, below) = (free_in(0), free_in(1));
+        if free == 0 || below == 0 || free_in(2) == 0 {
+            return 0;
+        }
+        let low = below & below.wrapping_neg();
+        let high = 1 << (31 - below.leading_zeros());
+        let spread = |x: u32| x | x << 1 | x >> 1;
+        free & !(spread(low) & spread(high))
     }
 
     /// The last two rows of an edge candidate, given the masks of row
