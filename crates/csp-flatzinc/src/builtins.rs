@@ -1,5 +1,7 @@
 //! The FlatZinc builtins: each `constraint` item posted as csp-core built-ins or this crate's constraints.
 
+use std::collections::HashMap;
+
 use csp_core::{Constraint, Relation, Value, VarId};
 
 use crate::ast::{ConstraintItem, Expr};
@@ -168,6 +170,9 @@ impl Call<'_> {
 
 /// Posts one constraint item.
 pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), TranslateError> {
+    if keep_for_channel(cx)? {
+        return Ok(());
+    }
     let call = Call {
         name: &item.name,
         args: &item.args,
@@ -491,9 +496,6 @@ fn linear(
             rhs,
         ),
         Some(Scalar::IntVar(r) | Scalar::BoolVar(r)) => {
-            if keep_for_channel(cx, &coeffs, &vars, rel, rhs, result) {
-                return Ok(());
-            }
             if vars.is_empty() {
                 let holds = csp_core::Linear::new(&[], &[], rel, rhs)
                     .map_err(|e| cx.core(e))?
@@ -507,108 +509,76 @@ fn linear(
 }
 
 /// With [`TranslateOptions::channel_equalities`](crate::TranslateOptions):
-/// keeps `b <-> x = c` or `b <-> x != c` back (for [`post_channels`]) when
-/// `x` is compared with constants two or more times in the file and `b` is
-/// a Boolean variable.
-fn keep_for_channel(
-    cx: &mut Context,
-    coeffs: &[Value],
-    vars: &[VarId],
-    rel: Relation,
-    rhs: Value,
-    result: Option<Scalar>,
-) -> bool {
-    let (Some(ch), &[a], &[x], Some(Scalar::BoolVar(b))) =
-        (cx.channels.as_mut(), coeffs, vars, result)
-    else {
-        return false;
+/// whether the item being posted is one of the comparisons that
+/// [`collect_channels`] grouped (then it is posted as part of its
+/// variable's channel, which the group's first item posts whole).
+fn keep_for_channel(cx: &mut Context) -> Result<bool, TranslateError> {
+    let Some(ch) = cx.channels.as_mut() else {
+        return Ok(false);
     };
-    let c = match a {
-        1 => Some(rhs),
-        -1 => rhs.checked_neg(),
+    let Some(&x) = ch.items.get(&ch.item) else {
+        return Ok(false);
+    };
+    if let Some(literals) = ch.groups.remove(&x) {
+        cx.model
+            .equality_channel(x, &literals)
+            .map_err(|e| cx.core(e))?;
+    }
+    Ok(true)
+}
+
+/// The comparison `b <-> x = c` (`equal`) or `b <-> x != c` that an
+/// `int_eq_reif` or `int_ne_reif` item states, with `x` a variable, `c` a
+/// constant and `b` a Boolean variable; `None` for any other item.
+fn literal(cx: &Context, item: &ConstraintItem) -> Option<(VarId, Value, VarId, bool)> {
+    let equal = match item.name.as_str() {
+        "int_eq_reif" => true,
+        "int_ne_reif" => false,
+        _ => return None,
+    };
+    let [x, y, b] = &item.args[..] else {
+        return None;
+    };
+    let scalar = |e| cx.scalar(e, "").ok();
+    let (x, c) = match (scalar(x)?, scalar(y)?) {
+        (Scalar::IntVar(v), Scalar::Int(c)) | (Scalar::Int(c), Scalar::IntVar(v)) => (v, c),
+        _ => return None,
+    };
+    match scalar(b)? {
+        Scalar::BoolVar(b) if b != x => Some((x, c, b, equal)),
         _ => None,
-    };
-    match (c, rel) {
-        (Some(c), Relation::Eq | Relation::Ne)
-            if b != x && ch.count.get(&x).is_some_and(|&n| n >= 2) =>
-        {
-            ch.literals.push((x, c, b, rel == Relation::Eq, ch.item));
-            true
-        }
-        _ => false,
     }
 }
 
-/// Counts, for [`TranslateOptions::channel_equalities`](crate::TranslateOptions),
-/// the `int_eq_reif` and `int_ne_reif` items of each variable compared with
-/// a constant (items that do not read as such are left to their own
-/// translation, which reports what is wrong with them).
-pub(crate) fn count_channels(cx: &mut Context, items: &[ConstraintItem]) {
+/// For [`TranslateOptions::channel_equalities`](crate::TranslateOptions),
+/// before the constraint items are posted: the `int_eq_reif` and
+/// `int_ne_reif` items of each variable compared with a constant, grouped
+/// by variable where there are two or more (items that do not read as such
+/// are left to their own translation, which reports what is wrong with
+/// them).
+pub(crate) fn collect_channels(cx: &mut Context, items: &[ConstraintItem]) {
     if cx.channels.is_none() {
         return;
     }
-    let mut count = std::collections::HashMap::new();
-    for item in items {
-        if !matches!(item.name.as_str(), "int_eq_reif" | "int_ne_reif") || item.args.len() != 3 {
+    let mut by_var: HashMap<VarId, Vec<(usize, Value, VarId, bool)>> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        if let Some((x, c, b, equal)) = literal(cx, item) {
+            by_var.entry(x).or_default().push((i, c, b, equal));
+        }
+    }
+    let Some(ch) = cx.channels.as_mut() else {
+        return;
+    };
+    for (x, group) in by_var {
+        if group.len() < 2 {
             continue;
         }
-        let scalar = |e| cx.scalar(e, "").ok();
-        if let (Some(x), Some(y), Some(Scalar::BoolVar(_))) = (
-            scalar(&item.args[0]),
-            scalar(&item.args[1]),
-            scalar(&item.args[2]),
-        ) {
-            if let (Scalar::IntVar(v), Scalar::Int(_)) | (Scalar::Int(_), Scalar::IntVar(v)) =
-                (x, y)
-            {
-                *count.entry(v).or_insert(0) += 1;
-            }
+        for &(i, ..) in &group {
+            ch.items.insert(i, x);
         }
+        let literals = group.into_iter().map(|(_, c, b, e)| (c, b, e)).collect();
+        ch.groups.insert(x, literals);
     }
-    if let Some(ch) = cx.channels.as_mut() {
-        ch.count = count;
-    }
-}
-
-/// Posts the comparisons kept back by [`keep_for_channel`]: one
-/// [`EqualityChannel`](csp_core::EqualityChannel) per variable, in the order
-/// the variables first appear, named in `posted_by` by the first item.
-pub(crate) fn post_channels(
-    cx: &mut Context,
-    items: &[ConstraintItem],
-    posted_by: &mut Vec<Option<usize>>,
-) -> Result<(), TranslateError> {
-    let Some(ch) = cx.channels.take() else {
-        return Ok(());
-    };
-    let mut order: Vec<VarId> = Vec::new();
-    let mut groups: std::collections::HashMap<VarId, Vec<(Value, VarId, bool, usize)>> =
-        std::collections::HashMap::new();
-    for (x, c, b, equal, item) in ch.literals {
-        let group = groups.entry(x).or_default();
-        if group.is_empty() {
-            order.push(x);
-        }
-        group.push((c, b, equal, item));
-    }
-    for x in order {
-        cx.poll()?;
-        let group = &groups[&x];
-        let first = group[0].3;
-        cx.line = items[first].pos.line;
-        if let [(c, b, equal, _)] = group[..] {
-            let rel = if equal { Relation::Eq } else { Relation::Ne };
-            cx.linear_reif(&[1], &[x], rel, c, b)?;
-        } else {
-            let literals: Vec<(Value, VarId, bool)> =
-                group.iter().map(|&(c, b, e, _)| (c, b, e)).collect();
-            cx.model
-                .equality_channel(x, &literals)
-                .map_err(|e| cx.core(e))?;
-        }
-        posted_by.resize(cx.model.num_constraints(), Some(first));
-    }
-    Ok(())
 }
 
 /// `result <-> (l_1 \/ ...)` (or the clause), settling the cases without literals.

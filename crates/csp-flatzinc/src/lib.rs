@@ -51,7 +51,11 @@
 //! [`Func`](csp_core::Func), [`BoolOr`](csp_core::BoolOr) and
 //! [`ReifiedLinear`](csp_core::ReifiedLinear) (re-exported in [`constraints`]),
 //! or [`ReifiedCompare`](csp_core::ReifiedCompare) for one variable compared
-//! with a constant (`int_eq_reif(x, 3, b)`);
+//! with a constant (`int_eq_reif(x, 3, b)`); at the propagators level, when
+//! the search learns nothing from failures, the `int_eq_reif` and
+//! `int_ne_reif` items comparing one variable with two or more constants are
+//! one [`EqualityChannel`](csp_core::EqualityChannel) per variable
+//! ([`TranslateOptions::channel_equalities`]);
 //! parity and set membership are this crate's own. Search annotations become
 //! [`Phase`]s, followed by [`PhasedVariables`] and [`PhasedValues`]; restart
 //! annotations a csp-core [`Restarts`](csp_core::Restarts) policy. A model

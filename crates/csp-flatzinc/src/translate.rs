@@ -70,13 +70,16 @@ pub struct TranslateOptions {
     pub all_different: AllDifferentFiltering,
     /// Post the `int_eq_reif(x, c, b)` and `int_ne_reif(x, c, b)` items
     /// that compare one variable `x` with two or more constants as one
-    /// [`EqualityChannel`](csp_core::EqualityChannel) per variable, after
-    /// the other constraints, instead of one comparison per item: the same
+    /// [`EqualityChannel`](csp_core::EqualityChannel) per variable, where
+    /// the first of them is, instead of one comparison per item: the same
     /// filtering at the propagators level, in one propagator. [`run`](crate::run)
     /// asks for it at that level only (at the textbook levels the separate
     /// comparisons are what forward checking and the promising check
-    /// revise one by one); [`Translation::posted_by`] then names each
-    /// channel by the first item of its variable.
+    /// revise one by one), and only when the search learns nothing from
+    /// failures (not afc/size, the default search's order, nor dom/wdeg: a
+    /// channel is charged with the failures of all its literals);
+    /// [`Translation::posted_by`] then names each channel by the first item
+    /// of its variable.
     pub channel_equalities: bool,
 }
 
@@ -273,19 +276,21 @@ pub(crate) struct Context {
     pub(crate) stopper: Stopper,
     /// How `all_different_int` filters.
     pub(crate) all_different: AllDifferentFiltering,
-    /// With [`TranslateOptions::channel_equalities`]: how many comparisons
-    /// of each variable with a constant the file has (counted before the
-    /// constraint items are posted), and the literals `(x, c, b, equal,
-    /// item)` kept back for the variables with two or more.
+    /// With [`TranslateOptions::channel_equalities`]: the comparisons
+    /// grouped into channels (see `builtins::collect_channels`).
     pub(crate) channels: Option<Channels>,
 }
 
-/// The comparisons `b <-> x = c` and `b <-> x != c` kept back to be posted
-/// as one [`EqualityChannel`](csp_core::EqualityChannel) per variable.
+/// The `int_eq_reif` and `int_ne_reif` items posted as one
+/// [`EqualityChannel`](csp_core::EqualityChannel) per variable compared with
+/// two or more constants.
 #[derive(Default)]
 pub(crate) struct Channels {
-    pub(crate) count: HashMap<VarId, usize>,
-    pub(crate) literals: Vec<(VarId, Value, VarId, bool, usize)>,
+    /// The literals `(c, b, equal)` of each variable whose channel is still
+    /// to post (by its first item).
+    pub(crate) groups: HashMap<VarId, Vec<(Value, VarId, bool)>>,
+    /// The items grouped, with their variable.
+    pub(crate) items: HashMap<usize, VarId>,
     /// The constraint item being posted.
     pub(crate) item: usize,
 }

@@ -200,7 +200,7 @@ pub(crate) fn translate_views(
         cx.declare(decl, &inferred.bounds)?;
     }
     let mut posted_by = vec![None; cx.model.num_constraints()];
-    crate::builtins::count_channels(&mut cx, &ast.constraints);
+    crate::builtins::collect_channels(&mut cx, &ast.constraints);
     for (i, item) in ast.constraints.iter().enumerate() {
         cx.line = item.pos.line;
         cx.poll()?;
@@ -212,7 +212,6 @@ pub(crate) fn translate_views(
         }
         posted_by.resize(cx.model.num_constraints(), Some(i));
     }
-    crate::builtins::post_channels(&mut cx, &ast.constraints, &mut posted_by)?;
     if !plan.is_empty() && !views_last(&cx.model) {
         return translate_views(ast, options, false);
     }
