@@ -555,19 +555,24 @@ fn literal(cx: &Context, item: &ConstraintItem) -> Option<(VarId, Value, VarId, 
 /// `int_ne_reif` items of each variable compared with a constant, grouped
 /// by variable where there are two or more (items that do not read as such
 /// are left to their own translation, which reports what is wrong with
-/// them).
-pub(crate) fn collect_channels(cx: &mut Context, items: &[ConstraintItem]) {
+/// them). Polls the translation's limits at every item.
+pub(crate) fn collect_channels(
+    cx: &mut Context,
+    items: &[ConstraintItem],
+) -> Result<(), TranslateError> {
     if cx.channels.is_none() {
-        return;
+        return Ok(());
     }
     let mut by_var: HashMap<VarId, Vec<(usize, Value, VarId, bool)>> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
+        cx.line = item.pos.line;
+        cx.poll()?;
         if let Some((x, c, b, equal)) = literal(cx, item) {
             by_var.entry(x).or_default().push((i, c, b, equal));
         }
     }
     let Some(ch) = cx.channels.as_mut() else {
-        return;
+        return Ok(());
     };
     for (x, group) in by_var {
         if group.len() < 2 {
@@ -579,6 +584,7 @@ pub(crate) fn collect_channels(cx: &mut Context, items: &[ConstraintItem]) {
         let literals = group.into_iter().map(|(_, c, b, e)| (c, b, e)).collect();
         ch.groups.insert(x, literals);
     }
+    Ok(())
 }
 
 /// `result <-> (l_1 \/ ...)` (or the clause), settling the cases without literals.

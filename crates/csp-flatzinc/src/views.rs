@@ -200,7 +200,7 @@ pub(crate) fn translate_views(
         cx.declare(decl, &inferred.bounds)?;
     }
     let mut posted_by = vec![None; cx.model.num_constraints()];
-    crate::builtins::collect_channels(&mut cx, &ast.constraints);
+    crate::builtins::collect_channels(&mut cx, &ast.constraints)?;
     for (i, item) in ast.constraints.iter().enumerate() {
         cx.line = item.pos.line;
         cx.poll()?;
