@@ -179,6 +179,22 @@ impl NativeModel {
         Self::posted(m.linear_reif(&coeffs, &ids(&vars), r, rhs, VarId::new(b)))
     }
 
+    /// `b <=> x == c` (`b <=> x != c` when `equal` is false) for every
+    /// literal `(c, b, equal)`, as one propagator (csp-core's
+    /// `EqualityChannel`).
+    fn equality_channel(
+        &mut self,
+        x: usize,
+        literals: Vec<(Value, usize, bool)>,
+    ) -> PyResult<usize> {
+        let literals: Vec<(Value, VarId, bool)> = literals
+            .into_iter()
+            .map(|(c, b, equal)| (c, VarId::new(b), equal))
+            .collect();
+        let m = self.model_mut()?;
+        Self::posted(m.equality_channel(VarId::new(x), &literals))
+    }
+
     /// `x != y + offset`.
     fn not_equal(&mut self, x: usize, y: usize, offset: Value) -> PyResult<usize> {
         let m = self.model_mut()?;

@@ -220,6 +220,25 @@ def test_clause_linear_reif_and_view():
     assert got == want
 
 
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_equality_channel_against_brute_force(strategy):
+    m = Model()
+    x = m.int_var(-1, 3, "x")
+    b = [m.bool_var(f"b{i}") for i in range(4)]
+    literals = [(0, b[0], True), (2, b[1], True), (2, b[2], False), (5, b[3], True)]
+    m.equality_channel(x, literals)
+    m.clause([b[0], b[2]], [])
+    got = engine(Solver(m, strategy=strategy), [x] + b)
+    want = brute([range(-1, 4)] + [range(2)] * 4,
+                  lambda v, *bs: all(bs[i] == int((v == c) == e) for i, (c, _, e) in enumerate(literals))
+                  and (bs[0] or bs[2]))
+    assert got == want
+    with pytest.raises(ValueError):
+        m.equality_channel(x, [(1, x, True)])
+    with pytest.raises(ValueError):
+        m._native.equality_channel(x.index, [(1, 99, True)])
+
+
 def test_predicate_with_promising():
     m = Model()
     x = m.int_vars(4, 0, 3, "x")
@@ -404,9 +423,10 @@ def test_doctests():
     import doctest
 
     import csp_rs
+    import csp_rs._model
     import csp_rs.constraint
     import csp_rs.nqueens
-    for module in (csp_rs, csp_rs.constraint, csp_rs.nqueens):
+    for module in (csp_rs, csp_rs._model, csp_rs.constraint, csp_rs.nqueens):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module
 

@@ -376,6 +376,23 @@ class Model:
         """`b <=> (sum coeffs[i] * vars[i]  relation  rhs)`, `b` a 0/1 variable."""
         self._native.linear_reif(list(coeffs), self._vars_of(vars), relation, rhs, self.var_of(b))
 
+    def equality_channel(self, x: Term, literals: Sequence[Tuple[int, Term, bool]]) -> None:
+        """`b <=> x == c` (or `b <=> x != c` when `equal` is False) for each
+        `(c, b, equal)`, every `b` a 0/1 variable: the same solutions as one
+        `linear_reif` per literal, in one propagator (a change of `x` wakes it
+        once, not once per literal).
+
+        >>> from csp_rs import Model, Solver
+        >>> m = Model()
+        >>> x = m.int_var(1, 3, "x")
+        >>> two, not_three = m.bool_var("two"), m.bool_var("not_three")
+        >>> m.equality_channel(x, [(2, two, True), (3, not_three, False)])
+        >>> sorted((s[x], s[two], s[not_three]) for s in Solver(m).solutions())
+        [(1, 0, 1), (2, 1, 1), (3, 0, 0)]
+        """
+        lits = [(int(c), self.var_of(b), bool(equal)) for c, b, equal in literals]
+        self._native.equality_channel(self.var_of(x), lits)
+
     def not_equal(self, x: Term, y: Term, offset: int = 0) -> None:
         """`x != y + offset`."""
         self._native.not_equal(self.var_of(x), self.var_of(y), offset)
