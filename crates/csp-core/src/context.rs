@@ -600,6 +600,56 @@ impl<'a> PropagationContext<'a> {
         Ok(changed)
     }
 
+    /// Keeps the values of `var` that lie in one of `ranges` (each `(lo, hi)`
+    /// with `lo <= hi`, disjoint, increasing and not adjacent): the bounds
+    /// move to the ranges' ends, and each gap between two ranges holding a
+    /// value of `var` goes as one range, whatever the domain's size.
+    ///
+    /// ```
+    /// use csp_core::{Constraint, Model, PropagationContext, Propagation, PropStatus, VarId, Value};
+    ///
+    /// /// `x` in `3..=5` or `9..=10`.
+    /// struct InRanges([VarId; 1]);
+    ///
+    /// impl Constraint for InRanges {
+    ///     fn scope(&self) -> &[VarId] { &self.0 }
+    ///     fn check(&self, v: &[Value]) -> bool { (3..=5).contains(&v[0]) || (9..=10).contains(&v[0]) }
+    ///     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+    ///         ctx.retain_ranges(self.0[0], &[(3, 5), (9, 10)])?;
+    ///         Ok(PropStatus::Entailed)
+    ///     }
+    /// }
+    /// let mut m = Model::new();
+    /// let x = m.int_var(0..=1_000_000)?;
+    /// m.post(InRanges([x]))?;
+    /// let mut solver = csp_core::Solver::new(&m, Default::default())?;
+    /// let xs: Vec<Value> = solver.solutions().map(|s| s[x]).collect();
+    /// assert_eq!(xs, vec![3, 4, 5, 9, 10]);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn retain_ranges(
+        &mut self,
+        var: VarId,
+        ranges: &[(Value, Value)],
+    ) -> Result<bool, Conflict> {
+        let (Some(&(first, _)), Some(&(_, last))) = (ranges.first(), ranges.last()) else {
+            return self.remove_range(var, Value::MIN, Value::MAX);
+        };
+        let mut changed = self.remove_below(var, first)?;
+        changed |= self.remove_above(var, last)?;
+        for w in ranges.windows(2) {
+            // Disjoint and increasing: no overflow either side.
+            let (a, b) = (w[0].1 + 1, w[1].0 - 1);
+            if a > b {
+                continue;
+            }
+            if self.domains.next_value(var, w[0].1).is_some_and(|v| v <= b) {
+                changed |= self.remove_range(var, a, b)?;
+            }
+        }
+        Ok(changed)
+    }
+
     /// Reduces `var` to the single value `value` (a conflict if it is not there).
     pub fn fix(&mut self, var: VarId, value: Value) -> Result<bool, Conflict> {
         let shape = self.shape_before(var);

@@ -11,14 +11,20 @@ use crate::{Constraint, ConstraintId, CspError, Domain, Domains, Propagation, Va
 mod groups;
 mod views;
 
-/// The largest number of values (from the smallest to the largest declared
-/// value) a variable may span and still be kept as a bitset: 2^24. A wider
-/// variable is *wide*: the store keeps its bounds and a sorted list of the
+/// The most values a domain may have and still be listed or walked value by
+/// value: 2^24. Any span up to the whole of `i64` may be declared, but the
+/// textbook pruning levels refuse a variable of more values
+/// ([`CspError::TooWideForLevel`]), a view `a · x + c` with `|a| > 1` lists
+/// its values, so the base's declared domain may have at most this many
+/// ([`CspError::DomainTooWide`] otherwise), and filters that walk a domain
+/// move only its bounds above it.
+///
+/// How the store keeps a domain is a separate line, lower: a variable that
+/// spans more than 2^16 values (from the smallest to the largest declared
+/// value) is *wide*: the store keeps its bounds and a sorted list of the
 /// ranges of values it lost (holes), never one bit per value, so it costs
-/// memory in proportion to its holes. Any span up to the whole of `i64` may
-/// be declared. A view `a · x + c` with `|a| > 1` lists its values, so the
-/// base's declared domain may have at most this many
-/// ([`CspError::DomainTooWide`] otherwise).
+/// memory in proportion to its holes. A narrower one gets one bit per value
+/// of its span at its first hole.
 pub const MAX_DOMAIN_WIDTH: u64 = 1 << 24;
 
 /// A declared variable.

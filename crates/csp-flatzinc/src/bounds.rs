@@ -207,6 +207,22 @@ impl<'a> Facts<'a> {
                 Some((name, self.hull(self.elements(a.get(1)?)?)?))
             }
             "int_lin_eq" => self.linear_unknown(a),
+            // m = min(x) or max(x): between the smallest and the largest
+            // of the elements' lower (min) or upper (max) bounds.
+            "array_int_minimum" | "array_int_maximum" => {
+                let name = self.unknown_name(a.first()?)?;
+                let items = self.elements(a.get(1)?)?;
+                let all: Option<Vec<Interval>> = items.iter().map(|e| self.bounds(e)).collect();
+                let all = all?;
+                let los = all.iter().map(|b| b.0);
+                let his = all.iter().map(|b| b.1);
+                let hull = if c.name == "array_int_minimum" {
+                    (los.min()?, his.min()?)
+                } else {
+                    (los.max()?, his.max()?)
+                };
+                Some((name, hull))
+            }
             _ => None,
         }
     }
@@ -264,6 +280,18 @@ mod tests {
         let inferred = infer(&crate::parse(src).unwrap());
         assert_eq!(inferred.clamped, vec!["z".to_string()]);
         assert_eq!(inferred.bounds["z"], (Value::MAX, Value::MAX));
+    }
+
+    #[test]
+    fn array_minimum_and_maximum_are_bounded_by_their_elements() {
+        let b = bounds_of(
+            "var 2..9: x;\nvar -4..5: y;\narray [1..3] of var int: a = [x, y, 7];\n\
+             var int: lo;\nvar int: hi;\n\
+             constraint array_int_minimum(lo, a);\n\
+             constraint array_int_maximum(hi, [x, y]);\nsolve satisfy;",
+        );
+        assert_eq!(b["lo"], (-4, 5));
+        assert_eq!(b["hi"], (2, 9));
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub const SUPPORTED: &[&str] = &[
     "int_min",
     "int_max",
     "int_abs",
+    "array_int_minimum",
+    "array_int_maximum",
     "array_int_element",
     "array_var_int_element",
     "array_bool_element",
@@ -271,6 +273,20 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             };
             let (x, y, z) = (call.var(cx, 0)?, call.var(cx, 1)?, call.var(cx, 2)?);
             cx.post(Func::binary(function, x, y, z))
+        }
+        "array_int_minimum" | "array_int_maximum" => {
+            call.arity(cx, 2)?;
+            let (m, xs) = (call.var(cx, 0)?, call.vars(cx, 1)?);
+            if xs.is_empty() {
+                return cx.post_false();
+            }
+            if name == "array_int_minimum" {
+                cx.model.min(&xs, m)
+            } else {
+                cx.model.max(&xs, m)
+            }
+            .map(|_| ())
+            .map_err(|e| cx.core(e))
         }
         "int_abs" => {
             call.arity(cx, 2)?;

@@ -90,6 +90,10 @@ pub const MZNLIB: &[(&str, &str)] = &[
         include_str!("../mznlib/fzn_table_int_reif.mzn"),
     ),
     (
+        "redefinitions-2.0.mzn",
+        include_str!("../mznlib/redefinitions-2.0.mzn"),
+    ),
+    (
         "redefinitions.mzn",
         include_str!("../mznlib/redefinitions.mzn"),
     ),

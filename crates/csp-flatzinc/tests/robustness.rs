@@ -425,9 +425,10 @@ fn a_tiny_file_declaring_billions_of_variables_is_one_line() {
 
 #[test]
 fn a_search_past_its_memory_limit_stops_without_a_claim() {
-    // A thousand variables of a million values, all different, under forward
-    // checking: every variable gets its bits (125 MB) past a 16 MB limit.
-    let src = "array [1..1000] of var 0..999999: x :: output_array([1..1000]);\n\
+    // 3,000 variables of 60,000 values (under the 2^16 values above which a
+    // variable keeps a list of holes instead), all different, under forward
+    // checking: every variable gets its bits (22.5 MB) past a 16 MB limit.
+    let src = "array [1..3000] of var 0..59999: x :: output_array([1..3000]);\n\
                constraint fzn_all_different_int(x);\nsolve satisfy;\n";
     let (status, stdout, stderr, _) = solve(
         &["--pruning", "fc", "--memory-limit", "16M"],
@@ -436,6 +437,33 @@ fn a_search_past_its_memory_limit_stops_without_a_claim() {
     );
     assert_eq!(status, 0, "{stderr}");
     assert_eq!(stdout.trim_end(), "=====UNKNOWN=====", "{stdout}");
+}
+
+#[test]
+fn variables_of_a_million_values_cost_their_holes_not_their_span() {
+    // A thousand variables of a million values, all different, under forward
+    // checking: with a bit per value this took 125 MB; kept as bounds and
+    // holes, it solves under a 16 MB limit.
+    let src = "array [1..1000] of var 0..999999: x :: output_array([1..1000]);\n\
+               constraint fzn_all_different_int(x);\nsolve satisfy;\n";
+    let (status, stdout, stderr, _) = solve(
+        &["--pruning", "fc", "--memory-limit", "16M"],
+        "wide_alldiff_solved",
+        src,
+    );
+    assert_eq!(status, 0, "{stderr}");
+    let values: Vec<i64> = stdout
+        .split_once('[')
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(list, _)| list.split(", ").map(|v| v.parse().unwrap()).collect())
+        .unwrap_or_default();
+    let distinct: std::collections::BTreeSet<i64> = values.iter().copied().collect();
+    assert_eq!((values.len(), distinct.len()), (1000, 1000), "{stdout}");
+    assert!(
+        values.iter().all(|v| (0..1_000_000).contains(v)),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("----------\n"), "{stdout}");
 }
 
 #[test]

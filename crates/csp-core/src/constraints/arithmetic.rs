@@ -3,6 +3,7 @@
 use crate::constraint::{Conflict, PropStatus, Propagation};
 use crate::constraints::{ceil_div, floor_div};
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
+use smallvec::SmallVec;
 
 /// An integer function with MiniZinc's semantics: `div` rounds towards zero, `mod`
 /// takes the sign of the dividend, and both are undefined for a zero divisor;
@@ -134,7 +135,9 @@ pub const ENUMERATION_LIMIT: usize = 1 << 12;
 /// `promising` evaluates the function once both arguments are fixed. Propagation,
 /// at every level from forward checking up, enumerates the argument pairs left
 /// when there are at most [`ENUMERATION_LIMIT`] of them, keeping exactly the
-/// supported values of every variable (domain consistency). Beyond that it
+/// supported values of every variable (domain consistency; min and max of three
+/// different variables keep the same values by merging the arguments' values
+/// in order, without evaluating every pair). Beyond that it
 /// narrows `z` to the bounds the arguments' bounds allow (for times, min, max,
 /// abs, distance), and the arguments' bounds from `z`'s (for abs, distance, min,
 /// max, and times when the other factor keeps one sign).
@@ -241,6 +244,101 @@ impl Func {
             }
         }
         changed |= ctx.retain_sorted(z, &zs)?;
+        self.settle(ctx, changed)
+    }
+
+    /// `z = min(x, y)` (`max` for `Function::Max`) with `x`, `y` and `z`
+    /// three different variables: the values `enumerate` keeps, found in
+    /// `O(|x| + |y|)` lookups instead of `|x| * |y|` evaluations and a sort.
+    /// In the function's order (increasing for min, decreasing for max):
+    /// - `c` of `z` is supported iff it is a value of `x` not after the last
+    ///   of `y`, or a value of `y` not after the last of `x`;
+    /// - `a` of `x` is supported iff `a` is in `z` and not after the last of
+    ///   `y` (a partner `b` at or after `a`), or some value of `y` in `z`
+    ///   comes strictly before `a` (the partner gives the result); the same
+    ///   for `y`.
+    fn min_max(&self, ctx: &mut PropagationContext<'_>, y: VarId, max: bool) -> Propagation {
+        let (x, z) = (self.x, self.z);
+        let mut xs: SmallVec<[Value; 32]> = ctx.values(x).collect();
+        let mut ys: SmallVec<[Value; 32]> = ctx.values(y).collect();
+        if max {
+            xs.reverse();
+            ys.reverse();
+        }
+        // `before(a, b)`: `a` comes strictly before `b` in the order.
+        let before = |a: Value, b: Value| if max { a > b } else { a < b };
+        let (Some(&x_last), Some(&y_last)) = (xs.last(), ys.last()) else {
+            return Err(Conflict::infeasible());
+        };
+        let first_in_z = |vs: &[Value], ctx: &PropagationContext<'_>| {
+            vs.iter().copied().find(|&v| ctx.contains(z, v))
+        };
+        let (x_first, y_first) = (first_in_z(&xs, ctx), first_in_z(&ys, ctx));
+        // The supported values of z, merged in order.
+        let mut zs: SmallVec<[Value; 64]> = SmallVec::new();
+        let (mut i, mut j) = (0, 0);
+        loop {
+            let a = xs.get(i).copied().filter(|&a| !before(y_last, a));
+            let b = ys.get(j).copied().filter(|&b| !before(x_last, b));
+            let c = match (a, b) {
+                (None, None) => break,
+                (Some(a), None) => {
+                    i += 1;
+                    a
+                }
+                (None, Some(b)) => {
+                    j += 1;
+                    b
+                }
+                (Some(a), Some(b)) => {
+                    if a == b {
+                        i += 1;
+                        j += 1;
+                        a
+                    } else if before(a, b) {
+                        i += 1;
+                        a
+                    } else {
+                        j += 1;
+                        b
+                    }
+                }
+            };
+            if ctx.contains(z, c) {
+                zs.push(c);
+            }
+        }
+        if zs.is_empty() {
+            return Err(Conflict::infeasible());
+        }
+        if max {
+            zs.reverse();
+        }
+        // The unsupported values of each argument, found before any change.
+        let unsupported = |vs: &[Value], other_last: Value, other_first: Option<Value>| {
+            let ctx: &PropagationContext<'_> = ctx;
+            vs.iter()
+                .copied()
+                .take_while(|&a| other_first.is_none_or(|m| !before(m, a)))
+                .filter(|&a| !ctx.contains(z, a) || before(other_last, a))
+                .collect::<SmallVec<[Value; 32]>>()
+        };
+        let x_out = unsupported(&xs, y_last, y_first);
+        let y_out = unsupported(&ys, x_last, x_first);
+        ctx.note_revision();
+        let mut changed = false;
+        for a in x_out {
+            changed |= ctx.remove(x, a)?;
+        }
+        for b in y_out {
+            changed |= ctx.remove(y, b)?;
+        }
+        changed |= ctx.retain_sorted(z, &zs)?;
+        self.settle(ctx, changed)
+    }
+
+    /// The status after exact filtering that changed the domains or not.
+    fn settle(&self, ctx: &mut PropagationContext<'_>, changed: bool) -> Propagation {
         let fixed = self.scope.iter().all(|&v| ctx.is_fixed(v));
         // Where two of x, y, z are views of one variable, narrowing one may
         // have moved another: entailed only if the values left agree.
@@ -350,7 +448,14 @@ impl Constraint for Func {
         let (x, y, _) = self.parts();
         let pairs = ctx.len(x).saturating_mul(y.map_or(1, |y| ctx.len(y)));
         if pairs <= ENUMERATION_LIMIT {
-            return self.enumerate(ctx);
+            return match (self.function, y) {
+                (Function::Min | Function::Max, Some(y))
+                    if x != y && y != self.z && x != self.z =>
+                {
+                    self.min_max(ctx, y, self.function == Function::Max)
+                }
+                _ => self.enumerate(ctx),
+            };
         }
         self.narrow_bounds(ctx)
     }

@@ -2,6 +2,7 @@
 
 use crate::constraint::{Conflict, PropStatus, Propagation};
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
+use smallvec::SmallVec;
 
 /// `result = max(vars)`, or `result = min(vars)`: posted by [`Model::max`] and
 /// [`Model::min`].
@@ -9,7 +10,9 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// The scope is `vars` then `result`. `promising` compares the bounds of the
 /// result with those the array allows. Propagation (the same at every level from
 /// forward checking up, to a fixpoint) narrows the result to the bounds of the
-/// extreme, keeps only result values some variable can take, bounds every
+/// extreme, keeps only result values some variable can take (a variable of
+/// more than 4,096 values with holes counts as all the values between its
+/// bounds there), bounds every
 /// variable by the result, and when a single variable can still reach the
 /// result, bounds it from the other side too.
 ///
@@ -107,8 +110,45 @@ impl MinMax {
         ctx.note_revision();
         let mut changed = self.cut_below(ctx, r, lo)?;
         changed |= self.cut_above(ctx, r, hi)?;
-        // The result is one of the variables' values.
-        changed |= ctx.retain(r, |d, v| xs.iter().any(|&x| d.contains(x, v)))?;
+        // The result is one of the variables' values: it keeps the values in
+        // the union of the variables' runs of consecutive values (an
+        // interval is one run; a variable of more than `WALK_LIMIT` values
+        // with holes counts as its bounds), one removal per gap.
+        let (lo, hi) = (ctx.min(r), ctx.max(r));
+        let mut runs: SmallVec<[(Value, Value); 16]> = SmallVec::new();
+        for &x in xs {
+            let (a, b) = (ctx.min(x), ctx.max(x));
+            if b < lo || a > hi {
+                continue;
+            }
+            let width = (i128::from(b) - i128::from(a) + 1) as u128;
+            let n = ctx.len(x) as u128;
+            if n == width || n > WALK_LIMIT as u128 {
+                runs.push((a, b));
+                continue;
+            }
+            let mut run: Option<(Value, Value)> = None;
+            for v in ctx.values(x) {
+                run = match run {
+                    Some((s, e)) if e.checked_add(1) == Some(v) => Some((s, v)),
+                    Some(done) => {
+                        runs.push(done);
+                        Some((v, v))
+                    }
+                    None => Some((v, v)),
+                };
+            }
+            runs.extend(run);
+        }
+        runs.sort_unstable();
+        let mut union: SmallVec<[(Value, Value); 16]> = SmallVec::new();
+        for (a, b) in runs {
+            match union.last_mut() {
+                Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+                _ => union.push((a, b)),
+            }
+        }
+        changed |= ctx.retain_ranges(r, &union)?;
         let (r_lo, r_hi) = self.key_bounds(ctx.domains(), r);
         for &x in xs {
             ctx.note_revision();
@@ -126,6 +166,10 @@ impl MinMax {
         Ok(changed)
     }
 }
+
+/// The most values of a variable with holes whose runs are looked for; a
+/// larger one counts as its bounds when the result's support is built.
+const WALK_LIMIT: usize = 1 << 12;
 
 fn clamp(v: i128) -> Value {
     v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value
@@ -223,7 +267,9 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::SplitMix64;
     use crate::{Config, Pruning, Solver};
+    use std::collections::BTreeSet;
 
     #[test]
     fn an_empty_array_is_refused() {
@@ -233,6 +279,114 @@ mod tests {
             m.max(&[], r).unwrap_err().to_string(),
             "max: the array is empty"
         );
+    }
+
+    /// The root fixpoint of `result = max(xs)` (or min) computed on sets, one
+    /// rule at a time as the documentation states them (a variable of more
+    /// than `WALK_LIMIT` values with holes supports its whole hull).
+    fn reference(
+        xs: &[BTreeSet<Value>],
+        r: &BTreeSet<Value>,
+        max: bool,
+    ) -> Option<(Vec<BTreeSet<Value>>, BTreeSet<Value>)> {
+        let key = |v: Value| if max { v } else { -v };
+        let (mut xs, mut r) = (xs.to_vec(), r.clone());
+        loop {
+            let before = (xs.clone(), r.clone());
+            if xs.iter().any(BTreeSet::is_empty) || r.is_empty() {
+                return None;
+            }
+            let lo = xs
+                .iter()
+                .map(|x| x.iter().map(|&v| key(v)).min().unwrap())
+                .max()?;
+            let hi = xs
+                .iter()
+                .map(|x| x.iter().map(|&v| key(v)).max().unwrap())
+                .max()?;
+            r.retain(|&v| lo <= key(v) && key(v) <= hi);
+            r.retain(|v| {
+                xs.iter().any(|x| {
+                    let (a, b) = (*x.first().unwrap(), *x.last().unwrap());
+                    let holes = x.len() as Value != b - a + 1;
+                    if holes && x.len() > WALK_LIMIT {
+                        a <= *v && *v <= b
+                    } else {
+                        x.contains(v)
+                    }
+                })
+            });
+            let (r_lo, r_hi) = (
+                r.iter().map(|&v| key(v)).min()?,
+                r.iter().map(|&v| key(v)).max()?,
+            );
+            for x in &mut xs {
+                x.retain(|&v| key(v) <= r_hi);
+            }
+            let reach: Vec<usize> = (0..xs.len())
+                .filter(|&i| xs[i].iter().any(|&v| key(v) >= r_lo))
+                .collect();
+            match reach[..] {
+                [] => return None,
+                [i] => xs[i].retain(|&v| key(v) >= r_lo),
+                _ => {}
+            }
+            if (xs.clone(), r.clone()) == before {
+                return Some((xs, r));
+            }
+        }
+    }
+
+    #[test]
+    fn large_and_wide_results_keep_exactly_the_values_of_the_reference() {
+        let mut rng = SplitMix64::new(41);
+        let mut below = |n: u64| rng.next_u64() % n;
+        for case in 0..60 {
+            let max = case % 2 == 0;
+            let mut m = Model::new();
+            let mut sets = Vec::new();
+            let mut vars = Vec::new();
+            for _ in 0..1 + below(4) {
+                let a = below(9000) as Value;
+                let b = a + below(6000) as Value;
+                // An interval, a few values, or many values with holes.
+                let set: BTreeSet<Value> = match below(3) {
+                    0 => (a..=b).collect(),
+                    1 => (0..1 + below(30))
+                        .map(|_| a + below(6001) as Value)
+                        .collect(),
+                    _ => (a..=b).filter(|_| below(5) != 0).collect(),
+                };
+                vars.push(m.int_var(set.iter().copied().collect::<Vec<_>>()).unwrap());
+                sets.push(set);
+            }
+            // A result with bits (12,001 values) or a wide one (10^6 + 1
+            // values: a hole list), with holes of its own.
+            let top: Value = if case % 3 == 0 { 1_000_000 } else { 12_000 };
+            let r_set: BTreeSet<Value> = (0..=top).filter(|&v| v > 15_000 || v % 7 != 3).collect();
+            let r = m
+                .int_var(r_set.iter().copied().collect::<Vec<_>>())
+                .unwrap();
+            if max {
+                m.max(&vars, r).unwrap();
+            } else {
+                m.min(&vars, r).unwrap();
+            }
+            let config = Config::textbook().with_pruning(Pruning::Propagators);
+            let mut s = Solver::new(&m, config).unwrap();
+            match reference(&sets, &r_set, max) {
+                None => assert!(s.first().solution.is_none(), "case {case}"),
+                Some((xs, want)) => {
+                    let d = s.domains();
+                    let got: BTreeSet<Value> = d.values(r).collect();
+                    assert_eq!(got, want, "case {case}: result");
+                    for (i, x) in xs.iter().enumerate() {
+                        let got: BTreeSet<Value> = d.values(vars[i]).collect();
+                        assert_eq!(&got, x, "case {case}: x{i}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -38,12 +38,20 @@ pub(crate) use view::View;
 
 const WORD_BITS: usize = usize::BITS as usize;
 
+/// The widest span (from the smallest to the largest declared value) a
+/// variable may have and still get bits when it first loses a value from
+/// inside its bounds: 2^16 values, 1,024 words. A wider variable is *wide*
+/// (`wide.rs`): bounds and a sorted list of holes, so that a distance over
+/// `0..10^6` with a few values left costs its holes, not 15,625 words to
+/// clear and restore.
+pub(crate) const BITS_WIDTH_LIMIT: u64 = 1 << 16;
+
 /// Variables declared as a range of more than this many values start as
 /// intervals (the default of [`Config::with_lazy_bits_above`](crate::Config::with_lazy_bits_above)).
 pub const DEFAULT_LAZY_BITS_ABOVE: u64 = 64;
 
 /// A variable's size and bounds; the bounds as offsets from its base (a
-/// variable with bits spans at most [`MAX_DOMAIN_WIDTH`] values; a wide one,
+/// variable with bits spans at most [`BITS_WIDTH_LIMIT`] values; a wide one,
 /// up to the whole of `i64`). The size of a domain of all 2^64 values is kept
 /// as `u64::MAX` ([`Domains::len`] says so). The trail saves it whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +73,7 @@ struct Var {
     words: u32,
     now: Shape,
     /// Number of declared values from `base` (the span its bits will cover),
-    /// saturated at `u64::MAX`; above [`MAX_DOMAIN_WIDTH`] the variable is
+    /// saturated at `u64::MAX`; above [`BITS_WIDTH_LIMIT`] the variable is
     /// wide and `first` indexes its holes.
     width: u64,
 }
@@ -86,7 +94,7 @@ impl Var {
     /// Whether the variable is wide (never gets bits; holes in a list).
     #[inline(always)]
     fn is_wide(&self) -> bool {
-        self.width > MAX_DOMAIN_WIDTH
+        self.width > BITS_WIDTH_LIMIT
     }
 
     #[inline(always)]
@@ -222,7 +230,7 @@ impl Domains {
         for (min, max, values) in declared {
             let span = (i128::from(max) - i128::from(min) + 1) as u128;
             let width = u64::try_from(span).unwrap_or(u64::MAX);
-            let wide = width > MAX_DOMAIN_WIDTH;
+            let wide = width > BITS_WIDTH_LIMIT;
             // A range, or a list of consecutive values.
             let contiguous = values.is_none_or(|vals| vals.len() as u128 == span);
             let lazy = wide || (contiguous && width > lazy_above);
@@ -788,6 +796,24 @@ mod tests {
 
     fn store(specs: &[(Value, Value)]) -> Domains {
         Domains::new(specs.iter().map(|&(a, b)| (a, b, None)))
+    }
+
+    #[test]
+    fn spans_above_the_bits_limit_keep_holes_in_a_list() {
+        let limit = BITS_WIDTH_LIMIT as Value;
+        // 0..limit spans exactly the limit; 0..=limit one value more.
+        let mut d = store(&[(0, limit - 1), (0, limit), (0, 1_000_000)]);
+        for i in 0..3 {
+            d.remove_range(VarId::new(i), 10, 20).unwrap();
+        }
+        let (bits, wide, far) = (d.vars[0], d.vars[1], d.vars[2]);
+        assert!(!bits.is_wide() && bits.words as u64 == BITS_WIDTH_LIMIT / 64);
+        assert!(wide.is_wide() && wide.words == 0);
+        // A distance over 0..10^6 with one hole: one entry, no words.
+        assert!(far.is_wide() && far.words == 0);
+        assert_eq!(d.holes_of(&far), &[(10, 20)]);
+        assert_eq!(d.len(VarId::new(2)), 1_000_001 - 11);
+        assert_eq!(d.next_value(VarId::new(2), 9), Some(21));
     }
 
     #[test]

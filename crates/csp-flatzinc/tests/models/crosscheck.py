@@ -353,11 +353,20 @@ def count_forms():
     return count * magic
 
 
+def min_max():
+    count = 0
+    for x in product(range(-3, 7), repeat=4):
+        lo, hi = min(x), max(x)
+        count += (x[0] in (-3, 0, 2, 5) and hi - lo == 4 and lo >= -2
+                  and max(x[0], x[1]) <= min(x[2], x[3]) + 1)
+    return count
+
+
 if __name__ == "__main__":
     for check in [arithmetic, knapsack01, knights_knaves, bool_lin, set_domains, car_config,
                   assignment, magic_sequence, all_interval, langford, graph_colouring, nqueens,
                   golomb, jobshop, nurse_rostering, builtins_int_cmp,
                   builtins_int_lin, builtins_int_arith, builtins_element, builtins_bool,
                   builtins_set_in, builtins_count, exam_capacity, routing, sequences,
-                  scheduling, set_vars, tables, count_forms]:
+                  scheduling, set_vars, tables, count_forms, min_max]:
         print(check.__name__, check())
