@@ -170,11 +170,9 @@ impl MinMax {
         let (r_lo, r_hi) = self.key_bounds(ctx.domains(), r);
         for (&x, slot) in xs.iter().zip(info.iter_mut()) {
             ctx.note_revision();
-            if key((slot.0, slot.1)).1 > r_hi {
-                if self.cut_above(ctx, x, r_hi)? {
-                    changed = true;
-                    *slot = read(ctx.domains(), x);
-                }
+            if key((slot.0, slot.1)).1 > r_hi && self.cut_above(ctx, x, r_hi)? {
+                changed = true;
+                *slot = read(ctx.domains(), x);
             }
         }
         let mut reach = (0..xs.len()).filter(|&i| key((info[i].0, info[i].1)).1 >= r_lo);
