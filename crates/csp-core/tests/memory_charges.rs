@@ -149,3 +149,32 @@ fn an_observer_memory_counts_toward_the_limit() {
     let mut solver = Solver::with_observer(&m, config(), Heavy(1 << 10)).unwrap();
     assert_eq!(solver.count().solutions, 724);
 }
+
+#[test]
+fn holes_of_wide_variables_count_toward_the_limit() {
+    // Ten variables over 0..=10^6 (wide: bounds and a list of holes), each
+    // with 8,000 odd values forbidden (`x != v`): 80,000 holes of 16 bytes,
+    // past a 1 MB limit. Under the default limit the same model is solved.
+    let build = || {
+        let mut m = Model::new();
+        let xs = m.int_var_array("x", 10, 0..=1_000_000).unwrap();
+        for &x in &xs {
+            for k in 0..8_000 {
+                m.linear(&[1], &[x], csp_core::Relation::Ne, 2 * k + 1)
+                    .unwrap();
+            }
+        }
+        m
+    };
+    let m = build();
+    let config = Config::default().with_memory_limit(Some(1 << 20));
+    let mut solver = Solver::new(&m, config).unwrap();
+    let result = solver.first();
+    assert_eq!(
+        solver.status(),
+        SearchStatus::Stopped(StopReason::MemoryLimit)
+    );
+    assert!(result.solution.is_none());
+    let mut solver = Solver::new(&m, Config::default()).unwrap();
+    assert!(solver.first().solution.is_some());
+}

@@ -96,6 +96,21 @@ impl Domains {
         }
         self.save_shape(v);
         let size = self.wide_size(&d);
+        if self.holes_of(&d).is_empty() {
+            // No holes (the common case: a sum or a distance narrowed by its
+            // bounds): the new bounds are values, the size their span.
+            if lo > hi {
+                self.vars[v].now.size = 0;
+                return Err(Wipeout);
+            }
+            let left = (i128::from(hi) - i128::from(lo) + 1) as u128;
+            self.vars[v].now = Shape {
+                size: u64::try_from(left).unwrap_or(u64::MAX),
+                lo: lo.wrapping_sub(d.base) as u64,
+                hi: hi.wrapping_sub(d.base) as u64,
+            };
+            return Ok(u64::try_from(size - left).unwrap_or(u64::MAX));
+        }
         let new_lo = if lo > hi { None } else { self.skip_up(&d, lo) };
         let new_hi = if lo > hi {
             None
@@ -146,6 +161,12 @@ impl Domains {
         let p = holes.partition_point(|r| r.1 < a);
         holes.insert(p, (a, b));
         self.hole_count += 1;
+        // Holes count against the memory budget as bits do: past it, the
+        // search stops at its next check (the hole is kept, so the domain
+        // stays exact until then).
+        if self.bytes() > self.budget {
+            self.over_budget = true;
+        }
         self.vars[v].now.size = u64::try_from(size).unwrap_or(u64::MAX);
     }
 

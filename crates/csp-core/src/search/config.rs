@@ -160,8 +160,9 @@ impl Config {
     /// default [`DEFAULT_MEMORY_LIMIT`], 4 GiB). [`Solver::new`](crate::Solver::new)
     /// refuses a model whose domains already need more
     /// ([`CspError::MemoryLimit`](crate::CspError::MemoryLimit)); during the
-    /// search, a range declared wide (kept as bounds, without bits) gets
-    /// its bits when a value inside it must go, and if that would pass the
+    /// search, a range of more than 64 values (kept as bounds, without bits)
+    /// gets its bits when a value inside it must go (a span of more than 2^16
+    /// values gets a hole in a list instead), and if that would pass the
     /// limit the search stops with
     /// [`StopReason::MemoryLimit`](crate::StopReason::MemoryLimit): never
     /// an abort, and nothing claimed complete. The undo information has a
@@ -169,9 +170,10 @@ impl Config {
     ///
     /// ```
     /// use csp_core::{Config, CspError, Model, Pruning, Solver, StopReason, SearchStatus};
-    /// // A million variables of a million values each: 125 GB as bits.
+    /// // A million variables of 60,000 values each (under the 2^16 values
+    /// // above which a variable keeps a list of holes instead): 7.5 GB as bits.
     /// let mut m = Model::new();
-    /// let v = m.int_var_array("v", 1_000_000, 0..=999_999)?;
+    /// let v = m.int_var_array("v", 1_000_000, 0..=59_999)?;
     /// m.all_different(&v)?;
     /// let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
     /// let mut s = Solver::new(&m, config.with_memory_limit(Some(64 << 20)))?;

@@ -23,6 +23,7 @@ use crate::{
 };
 
 mod config;
+mod event_watches;
 mod lookback;
 mod nogoods;
 mod optimize;
@@ -147,6 +148,9 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// The constraints' trailed state and entailment flags.
     state: TrailedState,
     watches: Vec<Vec<Watch>>,
+    /// At the propagators level, the watches grouped by event
+    /// (`event_watches.rs`); empty below it.
+    event_watches: event_watches::EventWatches,
     decided: Vec<bool>,
     /// Open decisions: variables assigned by a decision, and splits not yet
     /// fully explored (only the propagators level splits, so at the other
@@ -423,6 +427,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             observer,
             state,
             domains,
+            event_watches: if kernel {
+                event_watches::EventWatches::new(&watches)
+            } else {
+                Default::default()
+            },
             watches,
             // Views are never decided: only the variables have a flag.
             decided: vec![false; n_vars],

@@ -239,7 +239,12 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// Queues the constraints watching `var` that `events` wake (except `skip`).
     #[inline]
     pub(super) fn schedule(&mut self, var: VarId, events: u8, skip: Option<usize>) {
-        for w in &self.watches[var.index()] {
+        let v = var.index();
+        let list = match self.event_watches.get(v, events) {
+            Some(list) => list,
+            None => &self.watches[v],
+        };
+        for w in list {
             let c = w.cid as usize;
             if w.events & events != 0
                 && (!w.masked || self.state.wakes(c, w.pos as usize))
