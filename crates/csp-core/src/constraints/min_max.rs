@@ -59,20 +59,69 @@ impl MinMax {
         }
     }
 
-    /// The variable's bounds in "key" space, where the maximum is wanted:
+    /// Bounds `lo..=hi` in "key" space, where the maximum is wanted:
     /// `(lower, upper)` of `v` for max, of `-v` for min.
-    fn key_bounds(&self, d: &Domains, x: VarId) -> (i128, i128) {
-        let (lo, hi) = (i128::from(d.min(x)), i128::from(d.max(x)));
+    fn key(&self, lo: Value, hi: Value) -> (i128, i128) {
+        let (lo, hi) = (i128::from(lo), i128::from(hi));
         if self.max { (lo, hi) } else { (-hi, -lo) }
     }
 
-    /// The bounds of the extreme of the array, in key space.
-    fn extreme_bounds(&self, d: &Domains) -> (i128, i128) {
-        let (xs, _) = self.parts();
-        xs.iter().fold((i128::MIN, i128::MIN), |(lo, hi), &x| {
-            let (l, h) = self.key_bounds(d, x);
+    /// The variable's bounds in key space.
+    fn key_bounds(&self, d: &Domains, x: VarId) -> (i128, i128) {
+        self.key(d.min(x), d.max(x))
+    }
+
+    /// The bounds of the extreme of variables with bounds `bounds`, in key
+    /// space.
+    fn extreme(&self, bounds: impl Iterator<Item = (Value, Value)>) -> (i128, i128) {
+        bounds.fold((i128::MIN, i128::MIN), |(lo, hi), (a, b)| {
+            let (l, h) = self.key(a, b);
             (lo.max(l), hi.max(h))
         })
+    }
+
+    /// The union of the runs of consecutive values of the variables that
+    /// meet `lo..=hi` (`info`: each one's bounds and size), sorted and
+    /// merged: an interval is one run, and a variable of more than
+    /// `WALK_LIMIT` values with holes counts as its bounds.
+    fn runs(
+        ctx: &PropagationContext<'_>,
+        xs: &[VarId],
+        info: &[(Value, Value, usize)],
+        (lo, hi): (Value, Value),
+    ) -> SmallVec<[(Value, Value); 16]> {
+        let mut runs: SmallVec<[(Value, Value); 16]> = SmallVec::new();
+        for (&x, &(a, b, n)) in xs.iter().zip(info) {
+            if b < lo || a > hi {
+                continue;
+            }
+            let width = (i128::from(b) - i128::from(a) + 1) as u128;
+            if n as u128 == width || n > WALK_LIMIT {
+                runs.push((a, b));
+                continue;
+            }
+            let mut run: Option<(Value, Value)> = None;
+            for v in ctx.values(x) {
+                run = match run {
+                    Some((s, e)) if e.checked_add(1) == Some(v) => Some((s, v)),
+                    Some(done) => {
+                        runs.push(done);
+                        Some((v, v))
+                    }
+                    None => Some((v, v)),
+                };
+            }
+            runs.extend(run);
+        }
+        runs.sort_unstable();
+        let mut union: SmallVec<[(Value, Value); 16]> = SmallVec::new();
+        for (a, b) in runs {
+            match union.last_mut() {
+                Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+                _ => union.push((a, b)),
+            }
+        }
+        union
     }
 
     /// Removes the values of `x` whose key is above `bound`.
@@ -111,71 +160,28 @@ impl MinMax {
         let read = |d: &Domains, x: VarId| (d.min(x), d.max(x), d.len(x));
         let mut info: SmallVec<[(Value, Value, usize); 16]> =
             xs.iter().map(|&x| read(ctx.domains(), x)).collect();
-        let key = |(lo, hi): (Value, Value)| {
-            let (lo, hi) = (i128::from(lo), i128::from(hi));
-            if self.max { (lo, hi) } else { (-hi, -lo) }
-        };
-        let (lo, hi) = info
-            .iter()
-            .fold((i128::MIN, i128::MIN), |(l, h), &(a, b, _)| {
-                let (kl, kh) = key((a, b));
-                (l.max(kl), h.max(kh))
-            });
+        let (lo, hi) = self.extreme(info.iter().map(|&(a, b, _)| (a, b)));
         ctx.note_revision();
         let mut changed = self.cut_below(ctx, r, lo)?;
         changed |= self.cut_above(ctx, r, hi)?;
-        // The result is one of the variables' values. A result of a few
-        // values is walked with a lookup in each variable; otherwise it
-        // keeps the values in the union of the variables' runs of
-        // consecutive values (an interval is one run; a variable of more
-        // than `WALK_LIMIT` values with holes counts as its bounds), one
-        // removal per gap.
+        // The result is one of the variables' values: a result of a few
+        // values is walked with a lookup in each variable; otherwise it keeps
+        // the union of the variables' runs, one removal per gap.
         if ctx.len(r) <= 4 {
             changed |= ctx.retain(r, |d, v| xs.iter().any(|&x| d.contains(x, v)))?;
         } else {
-            let (lo, hi) = (ctx.min(r), ctx.max(r));
-            let mut runs: SmallVec<[(Value, Value); 16]> = SmallVec::new();
-            for (&x, &(a, b, n)) in xs.iter().zip(&info) {
-                if b < lo || a > hi {
-                    continue;
-                }
-                let width = (i128::from(b) - i128::from(a) + 1) as u128;
-                if n as u128 == width || n > WALK_LIMIT {
-                    runs.push((a, b));
-                    continue;
-                }
-                let mut run: Option<(Value, Value)> = None;
-                for v in ctx.values(x) {
-                    run = match run {
-                        Some((s, e)) if e.checked_add(1) == Some(v) => Some((s, v)),
-                        Some(done) => {
-                            runs.push(done);
-                            Some((v, v))
-                        }
-                        None => Some((v, v)),
-                    };
-                }
-                runs.extend(run);
-            }
-            runs.sort_unstable();
-            let mut union: SmallVec<[(Value, Value); 16]> = SmallVec::new();
-            for (a, b) in runs {
-                match union.last_mut() {
-                    Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
-                    _ => union.push((a, b)),
-                }
-            }
+            let union = Self::runs(ctx, xs, &info, (ctx.min(r), ctx.max(r)));
             changed |= ctx.retain_ranges(r, &union)?;
         }
         let (r_lo, r_hi) = self.key_bounds(ctx.domains(), r);
         for (&x, slot) in xs.iter().zip(info.iter_mut()) {
             ctx.note_revision();
-            if key((slot.0, slot.1)).1 > r_hi && self.cut_above(ctx, x, r_hi)? {
+            if self.key(slot.0, slot.1).1 > r_hi && self.cut_above(ctx, x, r_hi)? {
                 changed = true;
                 *slot = read(ctx.domains(), x);
             }
         }
-        let mut reach = (0..xs.len()).filter(|&i| key((info[i].0, info[i].1)).1 >= r_lo);
+        let mut reach = (0..xs.len()).filter(|&i| self.key(info[i].0, info[i].1).1 >= r_lo);
         match (reach.next(), reach.next()) {
             (None, _) => return Err(Conflict::infeasible()),
             (Some(i), None) => changed |= self.cut_below(ctx, xs[i], r_lo)?,
@@ -215,8 +221,8 @@ impl Constraint for MinMax {
     }
 
     fn promising(&self, d: &Domains) -> bool {
-        let (_, r) = self.parts();
-        let (lo, hi) = self.extreme_bounds(d);
+        let (xs, r) = self.parts();
+        let (lo, hi) = self.extreme(xs.iter().map(|&x| (d.min(x), d.max(x))));
         let (r_lo, r_hi) = self.key_bounds(d, r);
         lo <= r_hi && r_lo <= hi
     }
