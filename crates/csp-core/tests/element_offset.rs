@@ -47,6 +47,60 @@ fn element_over_variables_is_sound_on_every_sub_domain() {
     }
 }
 
+/// The result among the entries (`x[i] = x[k]`, as in a routing model's
+/// `vehicle[successor[n]] = vehicle[n]`): still idempotent, with the
+/// unchanged-call test, the residues and the wake set, on every sub-domain.
+#[test]
+fn element_whose_result_is_an_entry_is_sound_and_idempotent_on_every_sub_domain() {
+    let cases: [(&[&[Value]], Value); 2] = [
+        (&[&[0, 1, 2, 3, 4], &[0, 1, 2], &[0, 2], &[1, 2, 3]], 1),
+        (&[&[-1, 0, 1, 2], &[-2, 0, 3], &[-2, 3], &[0, 1, 3]], 0),
+    ];
+    for (doms, offset) in cases {
+        // x1 = [x2, x1, x3][x0 - offset]
+        let items = [x(2), x(1), x(3)];
+        let c = OffsetElement::with_vars(x(0), &items, offset, x(1));
+        let mut k = case(
+            format!("x1 = {items:?}[x0 - {offset}] over {doms:?}"),
+            c,
+            doms,
+            move |v| holds_var(v, offset),
+        )
+        .everywhere(Strength::GacWhenOneOpen);
+        k.max_combos = 2_500;
+        assert_trustworthy(k);
+    }
+}
+
+/// Elements whose result is an entry of their own array, chained through
+/// shared indices, count what brute force counts at every level.
+#[test]
+fn elements_whose_result_is_an_entry_count_what_brute_force_counts() {
+    let mut rng = Rng(0x5e1f_a11a5);
+    for round in 0..120 {
+        let n = rng.int(3, 5) as usize;
+        let mut m = Model::new();
+        let xs: Vec<VarId> = (0..n)
+            .map(|_| m.int_var(rng.domain(0, 3)).unwrap())
+            .collect();
+        for _ in 0..rng.int(1, 3) {
+            let k = rng.int(0, n as Value - 1) as usize;
+            let i = m.int_var(rng.domain(0, n as Value)).unwrap();
+            m.post(OffsetElement::with_vars(i, &xs, 1, xs[k])).unwrap();
+        }
+        let domains: Vec<Vec<Value>> = m.vars().map(|v| m.domain(v).unwrap().values()).collect();
+        let want = assignments(&domains).filter(|a| m.is_solution(a)).count() as u64;
+        for pruning in Pruning::ALL {
+            let config = Config::textbook()
+                .with_pruning(pruning)
+                .with_var_order(VarOrder::FirstFail);
+            let got = Solver::new(&m, config).unwrap().count();
+            assert!(got.is_complete());
+            assert_eq!(got.solutions, want, "round {round} {pruning}");
+        }
+    }
+}
+
 #[test]
 fn element_over_constants_is_sound_and_gac_on_every_sub_domain() {
     let array = [4, -1, 4, 2, 0];

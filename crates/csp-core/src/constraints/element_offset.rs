@@ -21,8 +21,8 @@ use crate::{
 /// index gives (generalised arc consistency over constants), and once the index
 /// is fixed, makes its variable and the result agree.
 ///
-/// Without aliasing (the index and the result distinct and not in the
-/// array) one call reaches the fixpoint, and the constraint keeps in trailed
+/// When the index is neither the result nor in the array (the result may
+/// be in it, as in `x[i] = x[k]`) one call reaches the fixpoint, and the constraint keeps in trailed
 /// state the total size of the domains that matter (the index, the result,
 /// the entries the index can still select): a call that finds it unchanged
 /// returns at once, since nothing it reads has moved. Over variables it
@@ -54,9 +54,12 @@ pub struct OffsetElement {
     /// The constant array, or `None` for the variables of the scope.
     array: Option<Vec<Value>>,
     offset: Value,
-    /// The index and the result are distinct and not in the array: one call
-    /// reaches the fixpoint (the unchanged-call test and, over variables,
-    /// the residues apply).
+    /// The index is neither the result nor in the array: one call reaches
+    /// the fixpoint (the unchanged-call test and, over variables, the
+    /// residues apply). The result may be in the array (`x[i] = x[k]`, or a
+    /// constant the array shares): narrowing the result keeps a value of
+    /// every entry the index can select, and while the index can select the
+    /// result's own entry the result is not narrowed at all.
     plain: bool,
 }
 
@@ -94,7 +97,7 @@ impl OffsetElement {
     pub fn with_vars(index: VarId, vars: &[VarId], offset: Value, result: VarId) -> Self {
         let mut scope = vec![index, result];
         scope.extend_from_slice(vars);
-        let plain = index != result && !vars.contains(&index) && !vars.contains(&result);
+        let plain = index != result && !vars.contains(&index);
         OffsetElement {
             scope,
             array: None,
@@ -157,6 +160,66 @@ fn common_value(d: &Domains, x: VarId, r: VarId) -> Option<Value> {
     None
 }
 
+/// Removes from `var` the values `lo + k` whose bit `k` is set in `want` but
+/// not in `have`, where `want` holds all of `var`'s values (its window covers
+/// `var`'s bounds): each gap between two values kept goes as one range.
+fn remove_missing(
+    ctx: &mut PropagationContext<'_>,
+    var: VarId,
+    lo: Value,
+    want: &[u64],
+    have: &[u64],
+) -> Result<bool, Conflict> {
+    let bits = 64 * want.len();
+    // The first bit at or after `k` set in `word(i)` for its word `i`.
+    let next = |k: usize, word: &dyn Fn(usize) -> u64| -> usize {
+        let mut i = k / 64;
+        let mut w = word(i) & (u64::MAX << (k % 64));
+        while w == 0 {
+            i += 1;
+            if i == want.len() {
+                return bits;
+            }
+            w = word(i);
+        }
+        64 * i + w.trailing_zeros() as usize
+    };
+    let gone = |i: usize| want[i] & !have[i];
+    let kept = |i: usize| want[i] & have[i];
+    let mut changed = false;
+    let mut k = 0;
+    while k < bits {
+        let start = next(k, &gone);
+        if start == bits {
+            break;
+        }
+        let end = next(start, &kept);
+        changed |= if end == start + 1 {
+            ctx.remove(var, lo + start as Value)?
+        } else {
+            ctx.remove_range(var, lo + start as Value, lo + (end - 1) as Value)?
+        };
+        k = end;
+    }
+    Ok(changed)
+}
+
+/// Keeps the values of `x` that `y` has: by word masks over `x`'s span when
+/// it is at most `64 * COVER_WORDS` values, value by value otherwise.
+fn keep_shared(ctx: &mut PropagationContext<'_>, x: VarId, y: VarId) -> Result<bool, Conflict> {
+    let lo = ctx.min(x);
+    let span = i128::from(ctx.max(x)) - i128::from(lo) + 1;
+    if span > 64 * COVER_WORDS as i128 {
+        return ctx.retain(x, |d, v| d.contains(y, v));
+    }
+    let words = (span as usize).div_ceil(64);
+    let (mut want, mut have) = ([0u64; COVER_WORDS], [0u64; COVER_WORDS]);
+    let d = ctx.domains();
+    d.or_values_into(x, lo, &mut want[..words]);
+    d.or_values_into(y, lo, &mut have[..words]);
+    remove_missing(ctx, x, lo, &want[..words], &have[..words])
+}
+
 impl OffsetElement {
     /// The total size of the domains the filtering reads (see the type's
     /// documentation); it only falls along a branch while any of them shrinks.
@@ -204,10 +267,7 @@ impl OffsetElement {
                     return Ok(false);
                 }
             }
-            return ctx.retain(result, |_, r| {
-                let k = (r - lo) as usize;
-                have[k / 64] >> (k % 64) & 1 == 1
-            });
+            return remove_missing(ctx, result, lo, &want[..words], &have[..words]);
         }
         let entries: SmallVec<[Entry; 32]> =
             ctx.values(index).filter_map(|i| self.entry(i)).collect();
@@ -252,31 +312,87 @@ impl OffsetElement {
     /// Keeps the indices whose variable shares a value with the result,
     /// through the residues (trailed integers `1 + k` for entry `k`).
     fn filter_index(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
-        let [index, result] = [self.scope[0], self.scope[1]];
-        let items = &self.scope[2..];
+        let index = self.scope[0];
         let mut changed = false;
-        let candidates: SmallVec<[Value; 32]> = ctx.values(index).collect();
-        for i in candidates {
-            let support = match self.position(i).filter(|&k| k < items.len()) {
-                None => None,
-                Some(k) => {
-                    let (d, x) = (ctx.domains(), items[k]);
-                    let res = ctx.state_int(1 + k);
-                    if d.contains(x, res) && d.contains(result, res) {
-                        continue;
+        match SmallValues::of(ctx.domains(), index) {
+            Some(candidates) => {
+                for i in candidates {
+                    if !self.index_supported(ctx, i) {
+                        changed |= ctx.remove(index, i)?;
                     }
-                    let found = common_value(d, x, result);
-                    if let Some(v) = found {
-                        ctx.set_state_int(1 + k, v);
-                    }
-                    found
                 }
-            };
-            if support.is_none() {
-                changed |= ctx.remove(index, i)?;
+            }
+            None => {
+                let candidates: SmallVec<[Value; 32]> = ctx.values(index).collect();
+                for i in candidates {
+                    if !self.index_supported(ctx, i) {
+                        changed |= ctx.remove(index, i)?;
+                    }
+                }
             }
         }
         Ok(changed)
+    }
+
+    /// Whether index `i`'s variable shares a value with the result: its
+    /// residue first, then a search that renews it.
+    #[inline]
+    fn index_supported(&self, ctx: &mut PropagationContext<'_>, i: Value) -> bool {
+        let result = self.scope[1];
+        let items = &self.scope[2..];
+        let Some(k) = self.position(i).filter(|&k| k < items.len()) else {
+            return false;
+        };
+        let (d, x) = (ctx.domains(), items[k]);
+        let res = ctx.state_int(1 + k);
+        if d.contains(x, res) && d.contains(result, res) {
+            return true;
+        }
+        match common_value(d, x, result) {
+            Some(v) => {
+                ctx.set_state_int(1 + k, v);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The values of a domain spanning at most `64 * COVER_WORDS` values, from a
+/// copy of its bits: walked without holding the store.
+struct SmallValues {
+    lo: Value,
+    words: [u64; COVER_WORDS],
+    word: usize,
+}
+
+impl SmallValues {
+    fn of(d: &Domains, var: VarId) -> Option<Self> {
+        let lo = d.min(var);
+        let span = i128::from(d.max(var)) - i128::from(lo) + 1;
+        if d.len(var) == 0 || span > 64 * COVER_WORDS as i128 {
+            return None;
+        }
+        let mut words = [0; COVER_WORDS];
+        d.or_values_into(var, lo, &mut words[..(span as usize).div_ceil(64)]);
+        Some(SmallValues { lo, words, word: 0 })
+    }
+}
+
+impl Iterator for SmallValues {
+    type Item = Value;
+
+    #[inline]
+    fn next(&mut self) -> Option<Value> {
+        while self.word < COVER_WORDS {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Some(self.lo + (self.word * 64 + w.trailing_zeros() as usize) as Value);
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 
@@ -357,7 +473,7 @@ impl Constraint for OffsetElement {
             && x != result
         {
             ctx.note_revision();
-            changed |= ctx.retain(x, |d, v| d.contains(result, v))?;
+            changed |= keep_shared(ctx, x, result)?;
         }
         let settled = match (ctx.value(index), &self.array) {
             // The result is the entry's value (narrowing the result may have

@@ -27,10 +27,19 @@ impl Domains {
             return;
         }
         if d.is_interval() {
-            for v in from..=to {
-                if !(d.is_wide() && self.in_hole(&d, v)) {
-                    set_bit(out, (v - lo) as usize);
+            if d.is_wide() {
+                for v in from..=to {
+                    if !self.in_hole(&d, v) {
+                        set_bit(out, (v - lo) as usize);
+                    }
                 }
+                return;
+            }
+            // Bits `a..=b` of `out`, a word at a time.
+            let (a, b) = ((from - lo) as usize, (to - lo) as usize);
+            for (k, word) in out.iter_mut().enumerate().take(b / 64 + 1).skip(a / 64) {
+                let (first, last) = (a.max(64 * k) - 64 * k, b.min(64 * k + 63) - 64 * k);
+                *word |= (u64::MAX >> (63 - last)) & (u64::MAX << first);
             }
             return;
         }
