@@ -139,7 +139,7 @@ impl AllDifferent {
 
     /// Removes `value` (a shifted value) from every variable but `skip`.
     #[inline]
-    fn eliminate(
+    pub(crate) fn eliminate(
         &self,
         ctx: &mut PropagationContext<'_>,
         skip: usize,

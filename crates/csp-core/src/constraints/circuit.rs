@@ -5,8 +5,8 @@ use smallvec::SmallVec;
 use crate::constraint::{Conflict, PropCost, Propagation};
 use crate::constraints::global_cardinality::finish;
 use crate::{
-    AllDifferent, Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Pruning,
-    Value, VarId,
+    AllDifferent, Constraint, ConstraintId, CspError, Domains, Events, Model, PropagationContext,
+    Pruning, StateLayout, Value, VarId,
 };
 
 /// `successors[i]` is the node after node `i` on a single circuit through all
@@ -24,6 +24,13 @@ use crate::{
 /// (Gecode's `IPL_DOM`, MiniZinc's `:: domain`); under the textbook levels, that
 /// level's strength. `promising` rejects a fixed value out of range, two equal
 /// fixed successors and a closed sub-tour.
+///
+/// With value elimination under the propagators level, everything after the
+/// first call depends on fixed successors only: the constraint wakes only
+/// when a successor becomes fixed, and keeps in trailed state the nodes whose
+/// successor has already left the others, so that a call eliminates only the
+/// successors fixed since (as Gecode's value circuit, which subscribes to
+/// fixings).
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -140,9 +147,65 @@ impl Circuit {
     }
 }
 
+/// Trailed integer 0 (value elimination under the propagators level): 1 once
+/// the values outside the nodes and the self-loops are gone.
+const READY: usize = 0;
+
+/// Trailed bit set 0 (the same): the nodes whose fixed successor has left
+/// the others.
+const ELIMINATED: usize = 0;
+
+impl Circuit {
+    /// Value elimination under the propagators level (not Régin's matching).
+    fn values_only(&self, pruning: Pruning) -> bool {
+        !self.domain && pruning == Pruning::Propagators
+    }
+
+    /// Every fixed successor not yet eliminated leaves the others, to a
+    /// fixpoint.
+    fn eliminate_new(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        loop {
+            let mut progress = false;
+            for (i, &x) in self.scope.iter().enumerate() {
+                if ctx.state_bit(ELIMINATED, i) {
+                    continue;
+                }
+                if let Some(v) = ctx.value(x) {
+                    ctx.set_state_bit(ELIMINATED, i);
+                    self.all_different.eliminate(ctx, i, i128::from(v))?;
+                    progress = true;
+                }
+            }
+            if !progress {
+                return Ok(());
+            }
+        }
+    }
+}
+
 impl Constraint for Circuit {
     fn cost(&self) -> PropCost {
         PropCost::Expensive
+    }
+
+    /// Value elimination under the propagators level acts on fixed
+    /// successors only (the first call, which every constraint gets, removes
+    /// the values outside the nodes and the self-loops); Régin's matching
+    /// needs every change.
+    fn events(&self, _pos: usize) -> Events {
+        if self.domain {
+            Events::DOMAIN
+        } else {
+            Events::FIXED
+        }
+    }
+
+    fn state_layout(&self, pruning: Pruning) -> StateLayout {
+        if self.values_only(pruning) {
+            StateLayout::new().int(0).bits(self.scope.len(), false)
+        } else {
+            StateLayout::new()
+        }
     }
 
     fn scope(&self) -> &[VarId] {
@@ -194,9 +257,15 @@ impl Constraint for Circuit {
             self.scope.iter().map(|&x| ctx.len(x)).sum()
         };
         let before = size(ctx);
-        for (i, &x) in self.scope.iter().enumerate() {
-            ctx.note_revision();
-            ctx.retain(x, |_, v| self.node(v).is_some_and(|k| n == 1 || k != i))?;
+        let values_only = self.values_only(ctx.pruning());
+        if !values_only || ctx.state_int(READY) == 0 {
+            for (i, &x) in self.scope.iter().enumerate() {
+                ctx.note_revision();
+                ctx.retain(x, |_, v| self.node(v).is_some_and(|k| n == 1 || k != i))?;
+            }
+            if values_only {
+                ctx.set_state_int(READY, 1);
+            }
         }
         loop {
             let round = size(ctx);
@@ -218,10 +287,10 @@ impl Constraint for Circuit {
                     }
                 }
             }
-            if self.domain || ctx.pruning() != Pruning::Propagators {
-                self.all_different.propagate_embedded(ctx)?;
+            if values_only {
+                self.eliminate_new(ctx)?;
             } else {
-                self.all_different.propagate_values_embedded(ctx)?;
+                self.all_different.propagate_embedded(ctx)?;
             }
             if size(ctx) == round {
                 break;
@@ -287,5 +356,70 @@ mod tests {
         assert_eq!(domain[3], vec![0, 1]);
         // The same two circuits: 0 -> 2 -> 1 -> 3 -> 0 and 0 -> 3 -> 1 -> 2 -> 0.
         assert_eq!((n_values, n_domain), (2, 2));
+    }
+
+    /// Circuits over random domains, with a second constraint on the same
+    /// successors so that fixings arrive in the middle of the search (the
+    /// value circuit's trailed state): every level, with and without the
+    /// matching, counts what brute force counts.
+    #[test]
+    fn random_circuits_count_what_brute_force_counts() {
+        let mut seed = 0x00c1_4c17_u64;
+        let mut next = |k: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % k
+        };
+        let mut with_circuits = 0;
+        for round in 0..60 {
+            let n = 3 + next(3) as usize;
+            let doms: Vec<Vec<i64>> = (0..n)
+                .map(|_| {
+                    let d: Vec<i64> = (0..n as i64).filter(|_| next(4) != 0).collect();
+                    if d.is_empty() { vec![0] } else { d }
+                })
+                .collect();
+            let (a, b) = (next(n as u64) as usize, next(n as u64) as usize);
+            for domain in [false, true] {
+                let mut m = Model::new();
+                let xs: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
+                let c = super::Circuit::new(&xs);
+                m.post(if domain { c.domain() } else { c }).unwrap();
+                if a != b {
+                    m.less_than(xs[a], xs[b]).unwrap();
+                }
+                let mut want = 0;
+                let mut at = vec![0usize; n];
+                'all: loop {
+                    let values: Vec<i64> = (0..n).map(|i| doms[i][at[i]]).collect();
+                    want += u64::from(m.is_solution(&values));
+                    for i in 0..n {
+                        at[i] += 1;
+                        if at[i] < doms[i].len() {
+                            continue 'all;
+                        }
+                        at[i] = 0;
+                    }
+                    break;
+                }
+                with_circuits += usize::from(want > 0);
+                for pruning in Pruning::ALL {
+                    let config = Config::textbook()
+                        .with_pruning(pruning)
+                        .with_var_order(crate::VarOrder::FirstFail);
+                    let got = Solver::new(&m, config).unwrap().count();
+                    assert!(got.is_complete());
+                    assert_eq!(
+                        got.solutions, want,
+                        "round {round} {pruning} domain {domain}"
+                    );
+                }
+            }
+        }
+        assert!(
+            with_circuits > 40,
+            "only {with_circuits} models had a circuit"
+        );
     }
 }
