@@ -23,6 +23,10 @@ use crate::{
 ///   value that cannot appear in any solution of the constraint (generalised arc
 ///   consistency).
 ///
+/// At the propagators level value elimination is incremental: a trailed set
+/// keeps the positions whose fixed value has not yet left the others, so each
+/// fixed variable's value is removed once along a branch, not at every call.
+///
 /// [`values_only`](AllDifferent::values_only) leaves Régin's filter out: at
 /// the propagators level it filters as arc consistency does (value
 /// elimination, cascading), woken only when a variable becomes fixed and
@@ -167,8 +171,13 @@ impl AllDifferent {
     }
 
     /// Value elimination to a fixpoint: every fixed variable's value leaves the
-    /// others, including variables that became fixed on the way.
-    fn eliminate_fixed(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+    /// others, including variables that became fixed on the way. `own`: the
+    /// running constraint is this one (not one that embeds it), so its
+    /// trailed state is at hand.
+    fn eliminate_fixed(&self, ctx: &mut PropagationContext<'_>, own: bool) -> Propagation {
+        if own && self.skips_decided && ctx.pruning() == Pruning::Propagators {
+            return self.eliminate_waiting(ctx);
+        }
         let n = self.vars.len();
         let mut done: SmallVec<[bool; 32]> = SmallVec::from_elem(false, n);
         let mut changed = false;
@@ -189,6 +198,60 @@ impl AllDifferent {
             }
         }
         if done.iter().all(|&d| d) {
+            return Ok(PropStatus::Entailed);
+        }
+        Ok(if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
+    }
+
+    /// [`eliminate_fixed`](Self::eliminate_fixed) under the propagators
+    /// level, incrementally: the trailed set [`WAITING`] holds the positions
+    /// whose value has not left the others yet. A fixed position in it
+    /// leaves it, and its value leaves the positions still in it (those out
+    /// of it are fixed, to values already removed from the rest, so they
+    /// cannot hold this one unless it was removed from them first); each
+    /// fixed variable's value is thus removed once per branch, not at every
+    /// call (Gecode's value propagation keeps its assigned views apart the
+    /// same way).
+    fn eliminate_waiting(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let n = self.vars.len();
+        let mut changed = false;
+        loop {
+            let mut progress = false;
+            let words: SmallVec<[u64; 4]> = ctx.state_bits(WAITING).into();
+            for (chunk, &word) in words.iter().enumerate() {
+                let mut live = word;
+                while live != 0 {
+                    let i = chunk * 64 + live.trailing_zeros() as usize;
+                    live &= live - 1;
+                    let Some(v) = ctx.value(self.vars[i]) else {
+                        continue;
+                    };
+                    progress = true;
+                    ctx.clear_state_bit(WAITING, i);
+                    ctx.note_revisions(n as u64 - 1);
+                    let value = self.shifted(i, v);
+                    let waiting: SmallVec<[u64; 4]> = ctx.state_bits(WAITING).into();
+                    for (c, &w) in waiting.iter().enumerate() {
+                        let mut rest = w;
+                        while rest != 0 {
+                            let j = c * 64 + rest.trailing_zeros() as usize;
+                            rest &= rest - 1;
+                            if let Ok(w) = Value::try_from(value - i128::from(self.offsets[j])) {
+                                changed |= ctx.remove(self.vars[j], w)?;
+                            }
+                        }
+                    }
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
+        if ctx.state_bits(WAITING).iter().all(|&w| w == 0) {
             return Ok(PropStatus::Entailed);
         }
         Ok(if changed {
@@ -312,7 +375,7 @@ impl AllDifferent {
     /// [`propagate`](Constraint::propagate), without the trailed state, which
     /// belongs to the running constraint.
     pub fn propagate_embedded(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        self.filter(ctx)
+        self.filter(ctx, false)
     }
 
     /// Value elimination alone, whatever the level: every fixed variable's
@@ -320,13 +383,13 @@ impl AllDifferent {
     /// [`propagate_embedded`](AllDifferent::propagate_embedded), for a
     /// constraint that embeds this one.
     pub fn propagate_values_embedded(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
-        self.eliminate_fixed(ctx)
+        self.eliminate_fixed(ctx, false)
     }
 
     /// Everything but the hot path of [`propagate`](Constraint::propagate):
     /// the filtering without the trailed state.
     #[inline(never)]
-    fn filter(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+    fn filter(&self, ctx: &mut PropagationContext<'_>, own: bool) -> Propagation {
         match ctx.pruning() {
             Pruning::ForwardChecking => match ctx.trigger() {
                 Some((x, i)) => {
@@ -347,10 +410,10 @@ impl AllDifferent {
                         PropStatus::Unchanged
                     })
                 }
-                None => self.eliminate_fixed(ctx),
+                None => self.eliminate_fixed(ctx, own),
             },
             Pruning::Propagators if self.matching => {
-                let first = self.eliminate_fixed(ctx)?;
+                let first = self.eliminate_fixed(ctx, own)?;
                 if first == PropStatus::Entailed {
                     return Ok(first);
                 }
@@ -367,7 +430,7 @@ impl AllDifferent {
                     },
                 )
             }
-            _ => self.eliminate_fixed(ctx),
+            _ => self.eliminate_fixed(ctx, own),
         }
     }
 }
@@ -462,7 +525,7 @@ impl Constraint for AllDifferent {
                 PropStatus::Unchanged
             });
         }
-        self.filter(ctx)
+        self.filter(ctx, true)
     }
 }
 
