@@ -4,6 +4,7 @@ use smallvec::SmallVec;
 
 use crate::constraint::{Conflict, Pairwise, PropCost, PropStatus, Propagation};
 use crate::constraints::matching::{self, Matching};
+use crate::constraints::small_matching;
 use crate::{
     Constraint, CspError, Domains, Events, ForwardStep, PropagationContext, Pruning, StateLayout,
     Value, VarId,
@@ -21,7 +22,8 @@ use crate::{
 ///   consistency of the pairwise `!=` decomposition);
 /// - propagators: that, then Régin's matching-based filter, which removes every
 ///   value that cannot appear in any solution of the constraint (generalised arc
-///   consistency).
+///   consistency). Up to 64 variables whose shifted values lie within 64 of each
+///   other, it works on one machine word per domain (bit masks, no graph).
 ///
 /// At the propagators level value elimination is incremental: a trailed set
 /// keeps the positions whose fixed value has not yet left the others, so each
@@ -293,6 +295,44 @@ impl AllDifferent {
         true
     }
 
+    /// Régin's filter on one machine word (at most 64 positions, shifted
+    /// values within `lo..lo + 64`): the same removals as the general filter,
+    /// without building a graph. `None` if a position's window does not fit
+    /// in `i64` (the general filter then runs).
+    fn word_filter(&self, ctx: &mut PropagationContext<'_>, lo: i128) -> Option<Propagation> {
+        let n = self.vars.len();
+        let mut dom = [0u64; small_matching::WORD];
+        for (i, &x) in self.vars.iter().enumerate() {
+            let base = Value::try_from(lo - i128::from(self.offsets[i])).ok()?;
+            ctx.domains()
+                .or_values_into(x, base, std::slice::from_mut(&mut dom[i]));
+        }
+        ctx.note_revisions(n as u64);
+        let mut removals = [0u64; small_matching::WORD];
+        if !small_matching::unsupported(&dom[..n], &mut removals) {
+            return Some(Err(Conflict::infeasible()));
+        }
+        let mut changed = false;
+        for (i, &x) in self.vars.iter().enumerate() {
+            let mut bits = removals[i];
+            while bits != 0 {
+                let k = i128::from(bits.trailing_zeros());
+                bits &= bits - 1;
+                // In the position's window (it came from its domain).
+                let v = (lo + k - i128::from(self.offsets[i])) as Value;
+                match ctx.remove(x, v) {
+                    Ok(c) => changed |= c,
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+        }
+        Some(Ok(if changed {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        }))
+    }
+
     /// Régin's filter: keeps a value only if some maximum matching of variables to
     /// values uses it.
     fn matching_filter(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
@@ -315,6 +355,11 @@ impl AllDifferent {
             hi = hi.max(a.max(b));
         }
         let span = usize::try_from(hi.saturating_sub(lo).saturating_add(1)).unwrap_or(usize::MAX);
+        if self.vars.len() <= small_matching::WORD && span <= small_matching::WORD {
+            if let Some(result) = self.word_filter(ctx, lo) {
+                return result;
+            }
+        }
         let graph = matching::bytes_needed(self.vars.len(), words, edges, span);
         if !ctx.charge(graph) {
             return Ok(PropStatus::Unchanged);

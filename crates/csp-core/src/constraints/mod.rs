@@ -30,6 +30,7 @@ mod pseudo_boolean;
 mod ranges;
 mod regular;
 mod reified_compare;
+mod small_matching;
 mod sub_circuit;
 mod table;
 mod wide;

@@ -1,5 +1,6 @@
 //! Domains as bit masks over a window of values: the union of several
-//! domains in a few word operations (element's support for its result).
+//! domains in a few word operations (element's support for its result,
+//! all-different's matching filter on one word).
 
 use super::{Domains, WORD_BITS, word_mask};
 use crate::{Value, VarId};
@@ -11,7 +12,29 @@ impl Domains {
         let window = i128::from(lo) + (WORD_BITS * out.len()) as i128 - 1;
         let end = Value::try_from(window).unwrap_or(Value::MAX);
         let Some(&d) = self.vars.get(var.index()) else {
-            // A view: value by value.
+            if let Some(view) = self.view_of(var) {
+                // `x + c`: the base's bits over the window moved by `c`.
+                if view.scale == 1
+                    && let Some(base_lo) = lo.checked_sub(view.offset)
+                {
+                    return self.or_values_into(view.base(), base_lo, out);
+                }
+                // `c - x` over one word: the base's bits over the mirrored
+                // window, reversed (value `lo + k` is base value `c - lo - k`).
+                if view.scale == -1
+                    && out.len() == 1
+                    && let Some(base_lo) = view
+                        .offset
+                        .checked_sub(lo)
+                        .and_then(|top| top.checked_sub(WORD_BITS as Value - 1))
+                {
+                    let mut word = 0u64;
+                    self.or_values_into(view.base(), base_lo, std::slice::from_mut(&mut word));
+                    out[0] |= word.reverse_bits();
+                    return;
+                }
+            }
+            // Another view: value by value.
             let mut next = self.first_at_least(var, lo);
             while let Some(v) = next.filter(|&v| v <= end) {
                 set_bit(out, (v - lo) as usize);
@@ -110,6 +133,14 @@ mod tests {
         let base = vars[0];
         vars.push(m.offset_view(base, 7).unwrap());
         vars.push(m.minus_view(base).unwrap());
+        // Views of ±1 read their base's bits (moved, or mirrored for one
+        // word); others and windows that overflow go value by value.
+        vars.push(m.view(base, -1, 45).unwrap());
+        vars.push(m.view(base, 2, -3).unwrap());
+        vars.push(m.view(vars[1], -1, -64).unwrap());
+        vars.push(m.view(vars[3], 1, -130).unwrap());
+        vars.push(m.offset_view(vars[6], 3).unwrap());
+        vars.push(m.view(vars[7], -1, -1).unwrap());
         let s = Solver::new(&m, Config::textbook()).unwrap();
         let d = s.domains();
         for &x in &vars {
