@@ -423,6 +423,17 @@ impl AllDifferent {
         self.filter(ctx, false)
     }
 
+    /// Régin's filter alone (with its Hall-set pre-check), for a constraint
+    /// that embeds this one and has already removed every fixed variable's
+    /// (shifted) value from the others (inverse does it incrementally).
+    pub(crate) fn matching_embedded(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        if self.no_hall_set(ctx) {
+            Ok(PropStatus::Unchanged)
+        } else {
+            self.matching_filter(ctx)
+        }
+    }
+
     /// Value elimination alone, whatever the level: every fixed variable's
     /// (shifted) value leaves the others, to a fixpoint. Stateless, like
     /// [`propagate_embedded`](AllDifferent::propagate_embedded), for a

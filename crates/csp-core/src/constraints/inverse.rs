@@ -177,9 +177,11 @@ impl Inverse {
                     break;
                 }
             }
+            // Each side's fixed values have left it: the matching filters alone
+            // (side 0's removals change nothing on side 1 before the next round).
             let round = size(ctx);
-            self.all_different[0].propagate_embedded(ctx)?;
-            self.all_different[1].propagate_embedded(ctx)?;
+            self.all_different[0].matching_embedded(ctx)?;
+            self.all_different[1].matching_embedded(ctx)?;
             if size(ctx) == round {
                 break;
             }

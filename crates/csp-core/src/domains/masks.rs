@@ -12,35 +12,7 @@ impl Domains {
         let window = i128::from(lo) + (WORD_BITS * out.len()) as i128 - 1;
         let end = Value::try_from(window).unwrap_or(Value::MAX);
         let Some(&d) = self.vars.get(var.index()) else {
-            if let Some(view) = self.view_of(var) {
-                // `x + c`: the base's bits over the window moved by `c`.
-                if view.scale == 1
-                    && let Some(base_lo) = lo.checked_sub(view.offset)
-                {
-                    return self.or_values_into(view.base(), base_lo, out);
-                }
-                // `c - x` over one word: the base's bits over the mirrored
-                // window, reversed (value `lo + k` is base value `c - lo - k`).
-                if view.scale == -1
-                    && out.len() == 1
-                    && let Some(base_lo) = view
-                        .offset
-                        .checked_sub(lo)
-                        .and_then(|top| top.checked_sub(WORD_BITS as Value - 1))
-                {
-                    let mut word = 0u64;
-                    self.or_values_into(view.base(), base_lo, std::slice::from_mut(&mut word));
-                    out[0] |= word.reverse_bits();
-                    return;
-                }
-            }
-            // Another view: value by value.
-            let mut next = self.first_at_least(var, lo);
-            while let Some(v) = next.filter(|&v| v <= end) {
-                set_bit(out, (v - lo) as usize);
-                next = self.next_value(var, v);
-            }
-            return;
+            return self.or_view_values_into(var, lo, end, out);
         };
         if d.now.size == 0 {
             return;
@@ -85,6 +57,41 @@ impl Domains {
             if r > 0 && w + 1 < out.len() {
                 out[w + 1] |= word >> (WORD_BITS - r);
             }
+        }
+    }
+
+    /// [`or_values_into`](Self::or_values_into) for a view (`end`: the
+    /// window's last value), out of the line of ordinary variables.
+    #[cold]
+    #[inline(never)]
+    fn or_view_values_into(&self, var: VarId, lo: Value, end: Value, out: &mut [u64]) {
+        if let Some(view) = self.view_of(var) {
+            // `x + c`: the base's bits over the window moved by `c`.
+            if view.scale == 1
+                && let Some(base_lo) = lo.checked_sub(view.offset)
+            {
+                return self.or_values_into(view.base(), base_lo, out);
+            }
+            // `c - x` over one word: the base's bits over the mirrored
+            // window, reversed (value `lo + k` is base value `c - lo - k`).
+            if view.scale == -1
+                && out.len() == 1
+                && let Some(base_lo) = view
+                    .offset
+                    .checked_sub(lo)
+                    .and_then(|top| top.checked_sub(WORD_BITS as Value - 1))
+            {
+                let mut word = 0u64;
+                self.or_values_into(view.base(), base_lo, std::slice::from_mut(&mut word));
+                out[0] |= word.reverse_bits();
+                return;
+            }
+        }
+        // Another view: value by value.
+        let mut next = self.first_at_least(var, lo);
+        while let Some(v) = next.filter(|&v| v <= end) {
+            set_bit(out, (v - lo) as usize);
+            next = self.next_value(var, v);
         }
     }
 
