@@ -307,11 +307,12 @@ impl AllDifferent {
             ctx.domains()
                 .or_values_into(x, base, std::slice::from_mut(&mut dom[i]));
         }
-        ctx.note_revisions(n as u64);
         let mut removals = [0u64; small_matching::WORD];
         if !small_matching::unsupported(&dom[..n], &mut removals) {
             return Some(Err(Conflict::infeasible()));
         }
+        // One revision per variable, as the general filter counts.
+        ctx.note_revisions(n as u64);
         let mut changed = false;
         for (i, &x) in self.vars.iter().enumerate() {
             let mut bits = removals[i];
