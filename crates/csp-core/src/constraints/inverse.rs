@@ -9,9 +9,14 @@ use crate::{
 };
 
 /// Trailed integer (propagators level): `1` once the first call has removed
-/// every value without a partner. Integers `1 + p` then hold the domain size
-/// of scope position `p` when the constraint last dealt with it.
+/// every value without a partner. Integers `1 + p` then hold what scope
+/// position `p`'s domain was when the constraint last dealt with it: with at
+/// most [`WORD`] positions a side, its bits over the other side's positions
+/// (bit `k`: it may point to position `k`), else its size.
 const READY: usize = 0;
+
+/// The most positions a side may have for the domains kept as bits.
+const WORD: usize = 64;
 
 /// `f[i] = j` exactly when `g[j] = i`: `f` and `g` are inverse permutations of
 /// `0..n` (or, with offsets, `f`'s values name `g`'s positions counted from
@@ -52,6 +57,9 @@ pub struct Inverse {
     g_offset: Value,
     /// Matching-based filtering of each side under `Propagators`.
     all_different: [AllDifferent; 2],
+    /// Whether the trailed state keeps domains as bits (at most [`WORD`]
+    /// positions a side), else as sizes.
+    bits: bool,
 }
 
 impl Inverse {
@@ -86,6 +94,7 @@ impl Inverse {
             f_offset,
             g_offset,
             all_different: [AllDifferent::new(f), AllDifferent::new(g)],
+            bits: f.len() <= WORD,
         })
     }
 
@@ -136,6 +145,45 @@ impl Inverse {
         Ok(())
     }
 
+    /// Position `p`'s domain as bits over the other side's positions (bit
+    /// `k`: it holds the value naming position `k`); `n` is at most [`WORD`].
+    fn domain_bits(&self, ctx: &PropagationContext<'_>, p: usize) -> u64 {
+        let theirs = if p < self.n {
+            self.g_offset
+        } else {
+            self.f_offset
+        };
+        let mut w = 0u64;
+        ctx.domains()
+            .or_values_into(self.scope[p], theirs, std::slice::from_mut(&mut w));
+        w & all_bits(self.n)
+    }
+
+    /// The positions `gone` (bits) that scope position `p` can no longer
+    /// point to cannot point back to it.
+    fn send_gone(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        p: usize,
+        mut gone: u64,
+    ) -> Result<(), Conflict> {
+        let n = self.n;
+        let (i, mine, base) = if p < n {
+            (p, self.f_offset, n)
+        } else {
+            (p - n, self.g_offset, 0)
+        };
+        let Ok(back) = Value::try_from(i128::from(mine) + i as i128) else {
+            return Ok(());
+        };
+        while gone != 0 {
+            let k = gone.trailing_zeros() as usize;
+            gone &= gone - 1;
+            ctx.remove(self.scope[base + k], back)?;
+        }
+        Ok(())
+    }
+
     /// The propagators level (see the type's documentation).
     fn propagate_incremental(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let n = self.n;
@@ -156,14 +204,27 @@ impl Inverse {
                 let mut dealt = false;
                 for p in 0..2 * n {
                     let x = self.scope[p];
-                    let len = ctx.len(x) as i64;
-                    if ctx.state_int(1 + p) == len {
-                        continue;
+                    if self.bits {
+                        // Every value lies in the window since the first
+                        // call: the same size is the same domain.
+                        let last = ctx.state_int(1 + p) as u64;
+                        if ctx.len(x) == last.count_ones() as usize {
+                            continue;
+                        }
+                        let now = self.domain_bits(ctx, p);
+                        ctx.set_state_int(1 + p, now as i64);
+                        ctx.note_revision();
+                        self.send_gone(ctx, p, last & !now)?;
+                    } else {
+                        let len = ctx.len(x) as i64;
+                        if ctx.state_int(1 + p) == len {
+                            continue;
+                        }
+                        ctx.set_state_int(1 + p, len);
+                        ctx.note_revision();
+                        self.send_missing(ctx, p)?;
                     }
-                    ctx.set_state_int(1 + p, len);
                     dealt = true;
-                    ctx.note_revision();
-                    self.send_missing(ctx, p)?;
                     if let Some(v) = ctx.value(x) {
                         let side = if p < n { 0..n } else { n..2 * n };
                         for q in side {
@@ -197,7 +258,14 @@ impl Constraint for Inverse {
 
     fn state_layout(&self, pruning: Pruning) -> StateLayout {
         if pruning == Pruning::Propagators {
-            (0..=self.scope.len()).fold(StateLayout::new(), |l, _| l.int(0))
+            // Every position starts as if it held every value: the first
+            // pass sends all that are missing.
+            let first = if self.bits {
+                all_bits(self.n) as i64
+            } else {
+                0
+            };
+            (0..self.scope.len()).fold(StateLayout::new().int(0), |l, _| l.int(first))
         } else {
             StateLayout::new()
         }
@@ -277,6 +345,11 @@ impl Inverse {
     }
 }
 
+/// The low `n` bits (`n` at most 64).
+fn all_bits(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
+}
+
 impl Model {
     /// `f[i] = j` exactly when `g[j] = i`, from 0 (see [`Inverse`]).
     ///
@@ -301,6 +374,13 @@ mod tests {
         let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::ArcConsistency)).unwrap();
         assert_eq!(s.domains().value(g[2]), Some(0));
         assert!(!s.domains().contains(g[0], 0));
+    }
+
+    #[derive(Clone, Copy)]
+    enum Mode {
+        Whole,
+        Bits,
+        Sizes,
     }
 
     /// The same filtering without trailed state: every pair checked again
@@ -340,15 +420,23 @@ mod tests {
             let doms: Vec<Vec<i64>> = (0..2 * n)
                 .map(|p| dom(if p < n { go } else { fo }))
                 .collect();
-            let build = |whole: bool| {
+            let build = |mode: Mode| {
                 let mut m = Model::new();
                 let xs: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
                 let (f, g) = xs.split_at(n);
-                let c = super::Inverse::with_offsets(f, fo, g, go).unwrap();
-                if whole {
-                    m.post(Whole(c)).unwrap();
-                } else {
-                    m.post(c).unwrap();
+                let mut c = super::Inverse::with_offsets(f, fo, g, go).unwrap();
+                match mode {
+                    Mode::Whole => {
+                        m.post(Whole(c)).unwrap();
+                    }
+                    Mode::Bits => {
+                        m.post(c).unwrap();
+                    }
+                    Mode::Sizes => {
+                        // The state of more than 64 positions a side.
+                        c.bits = false;
+                        m.post(c).unwrap();
+                    }
                 }
                 if case % 2 == 0 {
                     let offsets: Vec<i64> = (0..n as i64).collect();
@@ -356,7 +444,7 @@ mod tests {
                 }
                 m
             };
-            let (m, whole) = (build(false), build(true));
+            let (m, whole, sizes) = (build(Mode::Bits), build(Mode::Whole), build(Mode::Sizes));
             let count = |m: &Model, p: Pruning| {
                 let r = Solver::new(m, Config::textbook().with_pruning(p))
                     .unwrap()
@@ -371,10 +459,13 @@ mod tests {
             ] {
                 assert_eq!(count(&m, p).0, checked, "case {case}, {p:?}");
             }
-            // The incremental filtering prunes as much as the whole one.
+            // The incremental filtering prunes as much as the whole one,
+            // with domains kept as bits or as sizes.
+            let reference = count(&whole, Pruning::Propagators);
+            assert_eq!(count(&m, Pruning::Propagators), reference, "case {case}");
             assert_eq!(
-                count(&m, Pruning::Propagators),
-                count(&whole, Pruning::Propagators),
+                count(&sizes, Pruning::Propagators),
+                reference,
                 "case {case}"
             );
         }
