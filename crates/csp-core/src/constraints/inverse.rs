@@ -12,7 +12,8 @@ use crate::{
 /// every value without a partner. Integers `1 + p` then hold what scope
 /// position `p`'s domain was when the constraint last dealt with it: with at
 /// most [`WORD`] positions a side, its bits over the other side's positions
-/// (bit `k`: it may point to position `k`), else its size.
+/// (bit `k`: it may point to position `k`), else its size. The last two
+/// hold each side's total size when its matching filter last ran.
 const READY: usize = 0;
 
 /// The most positions a side may have for the domains kept as bits.
@@ -239,11 +240,25 @@ impl Inverse {
                 }
             }
             // Each side's fixed values have left it: the matching filters alone
-            // (side 0's removals change nothing on side 1 before the next round).
-            let round = size(ctx);
-            self.all_different[0].matching_embedded(ctx)?;
-            self.all_different[1].matching_embedded(ctx)?;
-            if size(ctx) == round {
+            // (side 0's removals change nothing on side 1 before the next
+            // round), each skipped while its side is as its last run left it.
+            let mut changed = false;
+            for side in 0..2 {
+                let at = 1 + 2 * n + side;
+                let vars = &self.scope[side * n..(side + 1) * n];
+                let sum = |ctx: &PropagationContext<'_>| -> i64 {
+                    vars.iter().map(|&x| ctx.len(x) as i64).sum()
+                };
+                let before = sum(ctx);
+                if before == ctx.state_int(at) {
+                    continue;
+                }
+                self.all_different[side].matching_embedded(ctx)?;
+                let after = sum(ctx);
+                ctx.set_state_int(at, after);
+                changed |= after != before;
+            }
+            if !changed {
                 break;
             }
         }
@@ -265,7 +280,10 @@ impl Constraint for Inverse {
             } else {
                 0
             };
-            (0..self.scope.len()).fold(StateLayout::new().int(0), |l, _| l.int(first))
+            (0..self.scope.len())
+                .fold(StateLayout::new().int(0), |l, _| l.int(first))
+                .int(-1)
+                .int(-1)
         } else {
             StateLayout::new()
         }
