@@ -4,13 +4,16 @@
 //! The same removals as the general filter (the edges in no maximum
 //! matching; [`matching`](super::matching)), computed on bit masks: each
 //! domain is a word over the window, a maximum matching comes from a greedy
-//! start and Kuhn's augmenting paths over masks, and instead of Tarjan's
-//! components the filter keeps, for each value, the values it reaches in the
-//! alternating graph. An unmatched edge `(x, v)` belongs to some maximum
-//! matching exactly when `v` is reachable from a free value (an even
-//! alternating path), or when `x`'s matched value reaches `v` (then `v`
-//! reaches it back through `x`: an even alternating cycle). Nothing is
-//! allocated: every buffer is a fixed array on the stack.
+//! start and Kuhn's augmenting paths over masks, and the alternating graph is
+//! read on values alone (value `w` leads to the matched value of every
+//! variable that has `w` without being matched to it). An unmatched edge
+//! `(x, v)` belongs to some maximum matching exactly when `v` is reachable
+//! from a free value (an even alternating path), or when `v` and `x`'s
+//! matched value lie in one strongly connected component (an even
+//! alternating cycle): the values reachable from the free ones come from a
+//! breadth-first pass on masks, the components of the others from Tarjan's
+//! algorithm walking successors as masks. Nothing is allocated: every
+//! buffer is a fixed array on the stack.
 
 /// The most variables and the widest window of values this filter takes.
 pub(crate) const WORD: usize = 64;
@@ -76,37 +79,121 @@ pub(crate) fn unsupported(dom: &[u64], out: &mut [u64]) -> bool {
         frontier = next & !from_free;
         from_free |= frontier;
     }
-    // What each remaining value reaches, among the remaining values
-    // (Warshall's closure on words): a path from one of them to another
+    // The strongly connected components of the remaining values (Tarjan,
+    // iterative, successors walked as masks): a path between two of them
     // never passes through a value reachable from a free one.
     let rest = present & !from_free;
-    let mut reach = [0u64; WORD];
-    let mut r = rest;
-    while r != 0 {
-        let w = r.trailing_zeros() as usize;
-        reach[w] = (succ[w] & rest) | 1 << w;
-        r &= r - 1;
-    }
-    let mut k_set = rest;
-    while k_set != 0 {
-        let k = k_set.trailing_zeros() as usize;
-        let (bit, via) = (1u64 << k, reach[k]);
-        let mut w_set = rest;
-        while w_set != 0 {
-            let w = w_set.trailing_zeros() as usize;
-            if reach[w] & bit != 0 {
-                reach[w] |= via;
-            }
-            w_set &= w_set - 1;
-        }
-        k_set &= k_set - 1;
-    }
+    let comp = components(&succ, rest);
     for i in 0..n {
         let m = mate[i] as usize;
-        let keep = 1u64 << m | from_free | reach[m];
+        let keep = 1u64 << m | from_free | comp[m];
         out[i] = dom[i] & !keep;
     }
     true
+}
+
+/// Tarjan's bookkeeping over at most [`WORD`] nodes.
+struct Tarjan {
+    index: [u8; WORD],
+    low: [u8; WORD],
+    /// Per node: its successors not yet walked.
+    todo: [u64; WORD],
+    visited: u64,
+    on_stack: u64,
+    stack: [u8; WORD],
+    depth: usize,
+    /// The nodes whose walk is under way, the innermost last.
+    call: [u8; WORD],
+    calls: usize,
+    counter: u8,
+}
+
+impl Tarjan {
+    fn open(&mut self, v: usize, todo: u64) {
+        self.index[v] = self.counter;
+        self.low[v] = self.counter;
+        self.counter = self.counter.wrapping_add(1);
+        self.todo[v] = todo;
+        self.visited |= 1 << v;
+        self.on_stack |= 1 << v;
+        self.stack[self.depth] = v as u8;
+        self.depth += 1;
+        self.call[self.calls] = v as u8;
+        self.calls += 1;
+    }
+}
+
+/// For each value of `nodes`, the mask of its strongly connected component
+/// in the graph `succ` restricted to `nodes` (Tarjan's algorithm, iterative,
+/// O(nodes + edges), the successors still to walk kept as masks).
+fn components(succ: &[u64; WORD], nodes: u64) -> [u64; WORD] {
+    let mut comp = [0u64; WORD];
+    let mut t = Tarjan {
+        index: [0; WORD],
+        low: [0; WORD],
+        todo: [0; WORD],
+        visited: 0,
+        on_stack: 0,
+        stack: [0; WORD],
+        depth: 0,
+        call: [0; WORD],
+        calls: 0,
+        counter: 0,
+    };
+    let mut roots = nodes;
+    while roots != 0 {
+        let root = roots.trailing_zeros() as usize;
+        roots &= roots - 1;
+        if t.visited >> root & 1 == 1 {
+            continue;
+        }
+        t.open(root, succ[root] & nodes);
+        while t.calls > 0 {
+            let v = t.call[t.calls - 1] as usize;
+            // Edges into finished components are ignored and edges to the
+            // stack lower `low[v]`, a mask at a time; then one unvisited
+            // successor, if any, is walked.
+            let mut todo = t.todo[v] & !(t.visited & !t.on_stack);
+            let mut back = todo & t.on_stack;
+            todo &= !back;
+            while back != 0 {
+                let w = back.trailing_zeros() as usize;
+                back &= back - 1;
+                t.low[v] = t.low[v].min(t.index[w]);
+            }
+            if todo != 0 {
+                let w = todo.trailing_zeros() as usize;
+                t.todo[v] = todo & (todo - 1);
+                t.open(w, succ[w] & nodes);
+                continue;
+            }
+            t.todo[v] = 0;
+            t.calls -= 1;
+            if t.low[v] == t.index[v] {
+                // `v` roots a component: the nodes above it on the stack.
+                let mut c = 0u64;
+                loop {
+                    t.depth -= 1;
+                    let w = t.stack[t.depth] as usize;
+                    c |= 1 << w;
+                    if w == v {
+                        break;
+                    }
+                }
+                t.on_stack &= !c;
+                let mut each = c;
+                while each != 0 {
+                    comp[each.trailing_zeros() as usize] = c;
+                    each &= each - 1;
+                }
+            }
+            if t.calls > 0 {
+                let parent = t.call[t.calls - 1] as usize;
+                t.low[parent] = t.low[parent].min(t.low[v]);
+            }
+        }
+    }
+    comp
 }
 
 /// Kuhn's augmenting path from position `i` over values not yet `visited`.
