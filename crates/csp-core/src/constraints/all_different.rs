@@ -340,6 +340,20 @@ impl AllDifferent {
         if ctx.should_stop() {
             return Ok(PropStatus::Unchanged);
         }
+        // Up to 64 variables within a window of 64 values: one word each,
+        // from their bounds alone (a wider domain cannot fit the window).
+        if self.vars.len() <= small_matching::WORD {
+            let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+            for (i, &x) in self.vars.iter().enumerate() {
+                lo = lo.min(self.shifted(i, ctx.min(x)));
+                hi = hi.max(self.shifted(i, ctx.max(x)));
+            }
+            if hi - lo < small_matching::WORD as i128 {
+                if let Some(result) = self.word_filter(ctx, lo) {
+                    return result;
+                }
+            }
+        }
         // The graph's memory, charged to the memory limit before it is built.
         let (mut edges, mut words, mut lo, mut hi) = (0usize, 0usize, i128::MAX, i128::MIN);
         for (i, &x) in self.vars.iter().enumerate() {
@@ -356,11 +370,6 @@ impl AllDifferent {
             hi = hi.max(a.max(b));
         }
         let span = usize::try_from(hi.saturating_sub(lo).saturating_add(1)).unwrap_or(usize::MAX);
-        if self.vars.len() <= small_matching::WORD && span <= small_matching::WORD {
-            if let Some(result) = self.word_filter(ctx, lo) {
-                return result;
-            }
-        }
         let graph = matching::bytes_needed(self.vars.len(), words, edges, span);
         if !ctx.charge(graph) {
             return Ok(PropStatus::Unchanged);
