@@ -295,45 +295,6 @@ impl AllDifferent {
         true
     }
 
-    /// Régin's filter on one machine word (at most 64 positions, shifted
-    /// values within `lo..lo + 64`): the same removals as the general filter,
-    /// without building a graph. `None` if a position's window does not fit
-    /// in `i64` (the general filter then runs).
-    fn word_filter(&self, ctx: &mut PropagationContext<'_>, lo: i128) -> Option<Propagation> {
-        let n = self.vars.len();
-        let mut dom = [0u64; small_matching::WORD];
-        for (i, &x) in self.vars.iter().enumerate() {
-            let base = Value::try_from(lo - i128::from(self.offsets[i])).ok()?;
-            ctx.domains()
-                .or_values_into(x, base, std::slice::from_mut(&mut dom[i]));
-        }
-        let mut removals = [0u64; small_matching::WORD];
-        if !small_matching::unsupported(&dom[..n], &mut removals) {
-            return Some(Err(Conflict::infeasible()));
-        }
-        // One revision per variable, as the general filter counts.
-        ctx.note_revisions(n as u64);
-        let mut changed = false;
-        for (i, &x) in self.vars.iter().enumerate() {
-            let mut bits = removals[i];
-            while bits != 0 {
-                let k = i128::from(bits.trailing_zeros());
-                bits &= bits - 1;
-                // In the position's window (it came from its domain).
-                let v = (lo + k - i128::from(self.offsets[i])) as Value;
-                match ctx.remove(x, v) {
-                    Ok(c) => changed |= c,
-                    Err(e) => return Some(Err(e)),
-                }
-            }
-        }
-        Some(Ok(if changed {
-            PropStatus::Changed
-        } else {
-            PropStatus::Unchanged
-        }))
-    }
-
     /// Régin's filter: keeps a value only if some maximum matching of variables to
     /// values uses it.
     fn matching_filter(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
@@ -349,7 +310,7 @@ impl AllDifferent {
                 hi = hi.max(self.shifted(i, ctx.max(x)));
             }
             if hi - lo < small_matching::WORD as i128 {
-                if let Some(result) = self.word_filter(ctx, lo) {
+                if let Some(result) = small_matching::filter(ctx, &self.vars, &self.offsets, lo) {
                     return result;
                 }
             }

@@ -15,8 +15,55 @@
 //! algorithm walking successors as masks. Nothing is allocated: every
 //! buffer is a fixed array on the stack.
 
+use crate::constraint::{Conflict, PropStatus, Propagation};
+use crate::{PropagationContext, Value, VarId};
+
 /// The most variables and the widest window of values this filter takes.
 pub(crate) const WORD: usize = 64;
+
+/// All-different over `vars[i] + offsets[i]` (at most [`WORD`] positions,
+/// shifted values within `lo..lo + 64`): the same removals as the general
+/// filter, without building a graph. `None` if a position's window does not
+/// fit in `i64` (the general filter then runs).
+pub(crate) fn filter(
+    ctx: &mut PropagationContext<'_>,
+    vars: &[VarId],
+    offsets: &[Value],
+    lo: i128,
+) -> Option<Propagation> {
+    let n = vars.len();
+    let mut dom = [0u64; WORD];
+    for (i, &x) in vars.iter().enumerate() {
+        let base = Value::try_from(lo - i128::from(offsets[i])).ok()?;
+        ctx.domains()
+            .or_values_into(x, base, std::slice::from_mut(&mut dom[i]));
+    }
+    let mut removals = [0u64; WORD];
+    if !unsupported(&dom[..n], &mut removals) {
+        return Some(Err(Conflict::infeasible()));
+    }
+    // One revision per variable, as the general filter counts.
+    ctx.note_revisions(n as u64);
+    let mut changed = false;
+    for (i, &x) in vars.iter().enumerate() {
+        let mut bits = removals[i];
+        while bits != 0 {
+            let k = i128::from(bits.trailing_zeros());
+            bits &= bits - 1;
+            // In the position's window (it came from its domain).
+            let v = (lo + k - i128::from(offsets[i])) as Value;
+            match ctx.remove(x, v) {
+                Ok(c) => changed |= c,
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+    Some(Ok(if changed {
+        PropStatus::Changed
+    } else {
+        PropStatus::Unchanged
+    }))
+}
 
 const NONE: u8 = u8::MAX;
 
