@@ -632,61 +632,44 @@ fn extreme_values_and_offsets_do_not_overflow() {
             .everywhere(Strength::Gac),
         );
     }
-    let offsets = [MAX - 1, 0, MIN, 0];
-    let c = AllDifferent::with_offsets(&[x(0), x(1), x(2), x(3)], &offsets).unwrap();
-    let spec = move |v: &[Value]| {
-        let s: Vec<i128> = v
-            .iter()
-            .zip(offsets)
-            .map(|(&v, o)| i128::from(v) + i128::from(o))
-            .collect();
-        (0..s.len()).all(|i| (i + 1..s.len()).all(|j| s[i] != s[j]))
-    };
-    assert_trustworthy(
-        case(
+    // Two all-different cases; the second has shifted values within 64 of
+    // each other at the top of `i64` (a Hall set of three): Régin's filter
+    // on one word, its window ending at `MAX`.
+    type AllDiffCase<'a> = (&'a str, [Value; 4], [&'a [Value]; 4]);
+    let alldiffs: [AllDiffCase<'_>; 2] = [
+        (
             "alldiff with extreme offsets",
-            c,
-            &[&[-1, 0, 1], &[MAX - 1, MAX], &[MAX - 1, MAX], &[-1, 0]],
-            spec,
-        )
-        .strength(
-            Strength::Sound,
-            Strength::Sound,
-            Strength::Sound,
-            Strength::Gac,
+            [MAX - 1, 0, MIN, 0],
+            [&[-1, 0, 1], &[MAX - 1, MAX], &[MAX - 1, MAX], &[-1, 0]],
         ),
-    );
-    // Shifted values within 64 of each other at the top of `i64` (a Hall
-    // set of three): Régin's filter on one word, its window ending at `MAX`.
-    let offsets = [MAX - 1, 0, 0, MAX - 5];
-    let c = AllDifferent::with_offsets(&[x(0), x(1), x(2), x(3)], &offsets).unwrap();
-    let spec = move |v: &[Value]| {
-        let s: Vec<i128> = v
-            .iter()
-            .zip(offsets)
-            .map(|(&v, o)| i128::from(v) + i128::from(o))
-            .collect();
-        (0..s.len()).all(|i| (i + 1..s.len()).all(|j| s[i] != s[j]))
-    };
-    assert_trustworthy(
-        case(
+        (
             "alldiff on one word at the top of i64",
-            c,
-            &[
+            [MAX - 1, 0, 0, MAX - 5],
+            [
                 &[-1, 0, 1],
                 &[MAX - 2, MAX - 1, MAX],
                 &[MAX - 1, MAX],
                 &[-3, -2],
             ],
-            spec,
-        )
-        .strength(
+        ),
+    ];
+    for (name, offsets, doms) in alldiffs {
+        let c = AllDifferent::with_offsets(&[x(0), x(1), x(2), x(3)], &offsets).unwrap();
+        let spec = move |v: &[Value]| {
+            let s: Vec<i128> = v
+                .iter()
+                .zip(offsets)
+                .map(|(&v, o)| i128::from(v) + i128::from(o))
+                .collect();
+            (0..s.len()).all(|i| (i + 1..s.len()).all(|j| s[i] != s[j]))
+        };
+        assert_trustworthy(case(name, c, &doms, spec).strength(
             Strength::Sound,
             Strength::Sound,
             Strength::Sound,
             Strength::Gac,
-        ),
-    );
+        ));
+    }
     for rel in Relation::ALL {
         for rhs in [MAX, MIN, 0] {
             let c = Linear::new(&[3, -2], &[x(0), x(1)], rel, rhs).unwrap();

@@ -99,19 +99,26 @@ impl Inverse {
         })
     }
 
+    /// Scope position `p` as `(i, mine, theirs, base)`: its index `i` in its
+    /// side, the offset naming its side's positions, the offset naming the
+    /// other side's, and the scope position of the other side's first
+    /// variable (`f[i] = g_offset + k <-> g[k] = f_offset + i`, and the other
+    /// way round).
+    fn side(&self, p: usize) -> (usize, Value, Value, usize) {
+        if p < self.n {
+            (p, self.f_offset, self.g_offset, self.n)
+        } else {
+            (p - self.n, self.g_offset, self.f_offset, 0)
+        }
+    }
+
     /// Position `p` of the scope (in `f` if `p < n`, else in `g`): the scope
     /// position its value `v` points to, and the value that variable must hold.
     fn partner(&self, p: usize, v: Value) -> Option<(usize, Value)> {
-        let n = self.n;
-        // f[i] = g_offset + k  <->  g[k] = f_offset + i, and the other way round.
-        let (i, mine, theirs, base) = if p < n {
-            (p, self.f_offset, self.g_offset, n)
-        } else {
-            (p - n, self.g_offset, self.f_offset, 0)
-        };
+        let (i, mine, theirs, base) = self.side(p);
         let k = usize::try_from(i128::from(v) - i128::from(theirs))
             .ok()
-            .filter(|&k| k < n)?;
+            .filter(|&k| k < self.n)?;
         let back = Value::try_from(i128::from(mine) + i as i128).ok()?;
         Some((base + k, back))
     }
@@ -125,18 +132,13 @@ impl Inverse {
     /// position `k` of the other side, if `p` cannot point to `k`, `k` cannot
     /// point back to `p`.
     fn send_missing(&self, ctx: &mut PropagationContext<'_>, p: usize) -> Result<(), Conflict> {
-        let n = self.n;
-        let (i, mine, theirs, base) = if p < n {
-            (p, self.f_offset, self.g_offset, n)
-        } else {
-            (p - n, self.g_offset, self.f_offset, 0)
-        };
+        let (i, mine, theirs, base) = self.side(p);
         // `p` names no position of the other side: nothing points back to it.
         let Ok(back) = Value::try_from(i128::from(mine) + i as i128) else {
             return Ok(());
         };
         let x = self.scope[p];
-        for k in 0..n {
+        for k in 0..self.n {
             let missing = Value::try_from(i128::from(theirs) + k as i128)
                 .map_or(true, |v| !ctx.domains().contains(x, v));
             if missing {
@@ -149,11 +151,7 @@ impl Inverse {
     /// Position `p`'s domain as bits over the other side's positions (bit
     /// `k`: it holds the value naming position `k`); `n` is at most [`WORD`].
     fn domain_bits(&self, ctx: &PropagationContext<'_>, p: usize) -> u64 {
-        let theirs = if p < self.n {
-            self.g_offset
-        } else {
-            self.f_offset
-        };
+        let (_, _, theirs, _) = self.side(p);
         let mut w = 0u64;
         ctx.domains()
             .or_values_into(self.scope[p], theirs, std::slice::from_mut(&mut w));
@@ -168,12 +166,7 @@ impl Inverse {
         p: usize,
         mut gone: u64,
     ) -> Result<(), Conflict> {
-        let n = self.n;
-        let (i, mine, base) = if p < n {
-            (p, self.f_offset, n)
-        } else {
-            (p - n, self.g_offset, 0)
-        };
+        let (i, mine, _, base) = self.side(p);
         let Ok(back) = Value::try_from(i128::from(mine) + i as i128) else {
             return Ok(());
         };
