@@ -80,6 +80,19 @@ macro_rules! dispatch {
     };
 }
 
+impl Posted {
+    /// A sum's two-term form (`a * x + b * y <= c`): the engine keeps these
+    /// in one dense array and runs them at the propagators level without
+    /// reading the (larger) posted constraint.
+    #[inline]
+    pub(crate) fn two_terms(&self) -> Option<crate::constraints::TwoTerms> {
+        match self {
+            Posted::Linear(c) => c.two_terms(),
+            _ => None,
+        }
+    }
+}
+
 impl Constraint for Posted {
     #[inline]
     fn scope(&self) -> &[VarId] {

@@ -108,6 +108,13 @@ pub struct Linear {
 }
 
 impl Linear {
+    /// The two-term form that filters this sum at the propagators level
+    /// (what [`propagate`](Constraint::propagate) runs there), if it has one.
+    #[inline]
+    pub(crate) fn two_terms(&self) -> Option<TwoTerms> {
+        self.two
+    }
+
     /// `sum coeffs[i] * vars[i]  relation  rhs`. Fails if the lists differ in length.
     pub fn new(
         coeffs: &[Value],

@@ -5,7 +5,6 @@
 //! - `propagate`: the pruning level's work after each decision;
 //! - `optimize`: branch and bound; `split`: assumptions and subproblems.
 
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
@@ -24,6 +23,7 @@ use crate::{
 
 mod config;
 mod event_watches;
+mod fifo;
 mod lookback;
 mod nogoods;
 mod optimize;
@@ -159,11 +159,15 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     frames: Vec<Frame>,
     values: Vec<Value>,
     /// The propagation queue, one FIFO per [`PropCost`](crate::PropCost).
-    queue: [VecDeque<u32>; 3],
+    queue: [fifo::Fifo; 3],
     in_queue: Vec<bool>,
     /// Per constraint: its queue, and whether its own changes wake it.
     cost: Vec<u8>,
     idempotent: Vec<bool>,
+    /// At the propagators level, per constraint, its two-term sum form if it
+    /// has one (empty below that level): the commonest propagator run from
+    /// a dense array, without touching the posted constraint.
+    two_terms: Vec<Option<crate::constraints::TwoTerms>>,
     changes: Changes,
     weights: Vec<u64>,
     /// Aged failure counts per constraint ([`AfcSize`](crate::branching::AfcSize)),
@@ -362,6 +366,15 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             cost.push(if kernel { c.cost() as u8 } else { 1 });
             idempotent.push(kernel && c.idempotent() && !aliased);
         }
+        let two_terms = if kernel {
+            model
+                .posted()
+                .iter()
+                .map(crate::model::Posted::two_terms)
+                .collect()
+        } else {
+            Vec::new()
+        };
         let layouts: Vec<StateLayout> = model
             .posted()
             .iter()
@@ -442,6 +455,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             in_queue: vec![false; m],
             cost,
             idempotent,
+            two_terms,
             changes,
             weights: vec![1; m],
             afc,

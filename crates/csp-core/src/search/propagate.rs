@@ -289,7 +289,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// a conflict, or when a limit cuts the propagation short).
     fn abandon_queue(&mut self) {
         for queue in &mut self.queue {
-            for q in queue.drain(..) {
+            for q in queue.drain() {
                 self.in_queue[q as usize] = false;
             }
         }
@@ -345,7 +345,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 None,
                 c,
             );
-            let result = constraints[c].propagate(&mut ctx);
+            let result = match self.two_terms.get(c) {
+                Some(Some(two)) => two.propagate(&mut ctx),
+                _ => constraints[c].propagate(&mut ctx),
+            };
             if self.changes.record {
                 Self::report_prunes(
                     &mut self.observer,
