@@ -10,7 +10,7 @@ use crate::ast::ConstraintItem;
 use crate::builtins::Call;
 use crate::constraints::InSet;
 use crate::error::TranslateError;
-use crate::translate::{Context, Scalar};
+use crate::translate::{AllDifferentFiltering, Context, Scalar};
 
 /// Posts a global constraint of our `mznlib`; any other name is unsupported.
 pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), TranslateError> {
@@ -111,7 +111,11 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                 return Ok(());
             }
             let c = Inverse::with_offsets(&f, f_offset, &g, g_offset).map_err(|e| cx.core(e))?;
-            cx.post(c)
+            // Gecode-like filtering: its `channel` propagates values only.
+            cx.post(match cx.all_different {
+                AllDifferentFiltering::Domain => c,
+                AllDifferentFiltering::Value => c.values_only(),
+            })
         }
         "fzn_regular" => {
             a.arity(cx, 6)?;

@@ -100,7 +100,10 @@ pub enum AllDifferentFiltering {
     Domain,
     /// Value elimination alone ([`AllDifferent::values_only`](csp_core::constraints::AllDifferent::values_only)),
     /// as Gecode's default (`IPL_VAL`): tells the kernel's speed apart from
-    /// the filtering's strength when comparing with Gecode.
+    /// the filtering's strength when comparing with Gecode. `inverse` then
+    /// channels values without its matching filters
+    /// ([`Inverse::values_only`](csp_core::constraints::Inverse::values_only)),
+    /// as Gecode's default `channel`.
     Value,
 }
 

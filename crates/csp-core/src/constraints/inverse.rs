@@ -29,8 +29,9 @@ const WORD: usize = 64;
 /// position of `g` whose domain still holds `i`, and the other way round.
 /// Each side being a permutation, a fixed value is removed from the other
 /// variables of its side, and under [`Pruning::Propagators`] each side also gets
-/// all-different's matching filter. `promising` rejects a fixed value without
-/// its counterpart.
+/// all-different's matching filter, unless the constraint is built
+/// [`values_only`](Inverse::values_only) (Gecode's default for its `channel`).
+/// `promising` rejects a fixed value without its counterpart.
 ///
 /// Under [`Pruning::Propagators`] the channelling is incremental: the
 /// constraint keeps in trailed state the domain size each variable had when
@@ -58,6 +59,8 @@ pub struct Inverse {
     g_offset: Value,
     /// Matching-based filtering of each side under `Propagators`.
     all_different: [AllDifferent; 2],
+    /// Whether those matching filters run ([`Inverse::values_only`]).
+    matching: bool,
     /// Whether the trailed state keeps domains as bits (at most [`WORD`]
     /// positions a side), else as sizes.
     bits: bool,
@@ -95,8 +98,43 @@ impl Inverse {
             f_offset,
             g_offset,
             all_different: [AllDifferent::new(f), AllDifferent::new(g)],
+            matching: true,
             bits: f.len() <= WORD,
         })
+    }
+
+    /// The channelling and the removal of fixed values alone, without the
+    /// matching filters of each side: the filtering of Gecode's default
+    /// `channel` (value propagation), as [`AllDifferent::values_only`] is of
+    /// its `distinct`. `fzn-csp --all-different value` posts MiniZinc's
+    /// `inverse` this way.
+    ///
+    /// ```
+    /// use csp_core::constraints::Inverse;
+    /// use csp_core::{Config, Model, Pruning, Solver};
+    /// // f[0], f[1] in {0, 1} leave f[2] and f[3] only 2 and 3, but only the
+    /// // matching filter sees it (g[0] and g[1] may still name any position).
+    /// for values_only in [false, true] {
+    ///     let mut m = Model::new();
+    ///     let mut f = m.int_var_array("f", 2, 0..=1)?;
+    ///     f.extend(m.int_var_array("f", 2, 0..=3)?);
+    ///     let g = m.int_var_array("g", 4, 0..=3)?;
+    ///     let c = Inverse::new(&f, &g)?;
+    ///     m.post(if values_only { c.values_only() } else { c })?;
+    ///     let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators))?;
+    ///     assert_eq!(s.domains().len(f[2]), if values_only { 4 } else { 2 });
+    /// }
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn values_only(mut self) -> Self {
+        self.matching = false;
+        self
+    }
+
+    /// Whether this constraint leaves the matching filters out
+    /// ([`values_only`](Inverse::values_only)).
+    pub fn is_values_only(&self) -> bool {
+        !self.matching
     }
 
     /// Scope position `p` as `(i, mine, theirs, base)`: its index `i` in its
@@ -232,6 +270,9 @@ impl Inverse {
                     break;
                 }
             }
+            if !self.matching {
+                break;
+            }
             // Each side's fixed values have left it: the matching filters alone
             // (side 0's removals change nothing on side 1 before the next
             // round), each skipped while its side is as its last run left it.
@@ -261,7 +302,11 @@ impl Inverse {
 
 impl Constraint for Inverse {
     fn cost(&self) -> PropCost {
-        PropCost::Expensive
+        if self.matching {
+            PropCost::Expensive
+        } else {
+            PropCost::Linear
+        }
     }
 
     fn state_layout(&self, pruning: Pruning) -> StateLayout {
@@ -406,7 +451,7 @@ mod tests {
             self.0.check(v)
         }
         fn propagate(&self, ctx: &mut crate::PropagationContext<'_>) -> crate::Propagation {
-            let matching = ctx.pruning() == Pruning::Propagators;
+            let matching = ctx.pruning() == Pruning::Propagators && self.0.matching;
             self.0.propagate_whole(ctx, matching)
         }
     }
@@ -431,11 +476,16 @@ mod tests {
             let doms: Vec<Vec<i64>> = (0..2 * n)
                 .map(|p| dom(if p < n { go } else { fo }))
                 .collect();
+            // Every other case without the matching filters.
+            let values_only = case % 4 >= 2;
             let build = |mode: Mode| {
                 let mut m = Model::new();
                 let xs: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
                 let (f, g) = xs.split_at(n);
                 let mut c = super::Inverse::with_offsets(f, fo, g, go).unwrap();
+                if values_only {
+                    c = c.values_only();
+                }
                 match mode {
                     Mode::Whole => {
                         m.post(Whole(c)).unwrap();
