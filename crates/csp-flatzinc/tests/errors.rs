@@ -139,27 +139,39 @@ fn errors_keep_their_kind() {
     assert!(matches!(err, Error::Parse(_)));
 }
 
+/// A temporary file, removed when dropped (also when a test fails).
+struct TempFile(std::path::PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 fn fzn_csp(args: &[&str], stdin_file: Option<&str>) -> (i32, String, String) {
     let (code, stdout, stderr, _) = fzn_csp_file(args, stdin_file);
     (code, stdout, stderr)
 }
 
-/// Like [`fzn_csp`], and also the path of the file written (empty without one).
+/// Like [`fzn_csp`], and also the path of the file written (empty without one;
+/// the file is removed once `fzn-csp` has finished).
 fn fzn_csp_file(args: &[&str], stdin_file: Option<&str>) -> (i32, String, String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fzn-csp"));
     cmd.args(args);
-    let path;
     let mut written = String::new();
+    // Removed when the function returns (or panics), after `fzn-csp` ended.
+    let mut guard = None;
     if let Some(src) = stdin_file {
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        path = std::env::temp_dir().join(format!(
+        let path = std::env::temp_dir().join(format!(
             "csp-flatzinc-errors-{}-{n}.fzn",
             std::process::id()
         ));
-        std::fs::write(&path, src).unwrap();
-        cmd.arg(&path);
-        written = path.display().to_string();
+        let file = guard.insert(TempFile(path));
+        std::fs::write(&file.0, src).unwrap();
+        cmd.arg(&file.0);
+        written = file.0.display().to_string();
     }
     let out = cmd.output().unwrap();
     (

@@ -8,6 +8,16 @@ use std::process::Command;
 
 use csp_flatzinc::{Options, explain, explain_label, parse};
 
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 fn model(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/models")
@@ -151,6 +161,7 @@ fn explain_refuses_compare_and_reports_bad_files_in_one_line() {
     assert_ne!(code, 0);
     assert!(err.contains("--compare"), "{err}");
     let dir = std::env::temp_dir().join(format!("csp-explain-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.fzn");
     std::fs::write(

@@ -8,6 +8,16 @@ use std::process::Command;
 use csp_core::Pruning;
 use csp_flatzinc::{Options, TranslateOptions, parse, solve, translate};
 
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Expected {
     Solutions(u64),
@@ -223,6 +233,7 @@ fn minizinc_end_to_end_when_installed() {
     };
     assert!(version.status.success());
     let dir = std::env::temp_dir().join(format!("csp-flatzinc-e2e-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
     let dir_str = dir.to_str().unwrap();
     let (code, _, stderr) = fzn_csp(&["--install", "--solver-dir", dir_str]);
     assert_eq!(code, 0, "{stderr}");

@@ -4,6 +4,15 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+/// A temporary file, removed when dropped (also when a test fails).
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 fn minizinc_available() -> bool {
     let found = Command::new("minizinc").arg("--version").output().is_ok();
     if !found {
@@ -23,6 +32,7 @@ fn models_dir() -> PathBuf {
 /// Flattens a model of `tests/models` with our library; the FlatZinc text.
 fn flatten(model: &str) -> String {
     let out = std::env::temp_dir().join(format!("csp-natives-{}-{model}.fzn", std::process::id()));
+    let _cleanup = TempFile(out.clone());
     let status = Command::new("minizinc")
         .env("MZN_SOLVER_PATH", share())
         .args([

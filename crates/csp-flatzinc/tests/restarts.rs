@@ -167,8 +167,23 @@ fn declared_variables_exclude_introduced_and_defined_ones() {
     assert_eq!(names, ["x", "y"]);
 }
 
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 fn fzn_csp(args: &[&str], src: &str) -> (i32, String, String) {
-    let dir = std::env::temp_dir().join(format!("fzn-csp-restarts-{}", std::process::id()));
+    // One folder per call (the tests run in parallel threads of one process),
+    // removed once `fzn-csp` has finished.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("fzn-csp-restarts-{}-{k}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!(
         "{}.fzn",

@@ -7,18 +7,37 @@
 use std::fs::File;
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use csp_flatzinc::{Options, run};
 
 const BIN: &str = env!("CARGO_BIN_EXE_fzn-csp");
 
-/// Writes `src` to a fresh file named after `name` and returns its path.
-fn model(name: &str, src: &str) -> PathBuf {
+/// A temporary file, removed when dropped (also when a test fails).
+struct TempFile(PathBuf);
+
+impl std::ops::Deref for TempFile {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Writes `src` to a fresh file named after `name`; its path, removed when
+/// dropped.
+fn model(name: &str, src: &str) -> TempFile {
     let path = std::env::temp_dir().join(format!("fzn-robust-{}-{name}.fzn", std::process::id()));
-    std::fs::write(&path, src).unwrap();
-    path
+    let file = TempFile(path);
+    std::fs::write(&file.0, src).unwrap();
+    file
 }
 
 fn fzn(args: &[&str], stdout: Stdio) -> Output {
@@ -31,7 +50,8 @@ fn fzn(args: &[&str], stdout: Stdio) -> Output {
         .unwrap()
 }
 
-/// (status, stdout, stderr) of `fzn-csp args FILE` on `src`, and the file's path.
+/// (status, stdout, stderr) of `fzn-csp args FILE` on `src`, and the file's
+/// path (the file itself is removed once `fzn-csp` has finished).
 fn solve(args: &[&str], name: &str, src: &str) -> (i32, String, String, String) {
     let path = model(name, src);
     let file = path.to_str().unwrap().to_string();

@@ -19,12 +19,37 @@ fn run(args: &[&str]) -> Output {
     bin().args(args).output().unwrap()
 }
 
-fn temp(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xcsp-csp-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A file `name` in a temporary folder of its own; both are removed when it is
+/// dropped (also when a test fails).
+struct TempFile {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for TempFile {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn temp(name: &str, bytes: &[u8]) -> TempFile {
+    // One folder per call: the tests run in parallel threads of one process.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("xcsp-csp-cli-{}-{k}", std::process::id()));
     let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
+    let file = TempFile { dir, path };
+    std::fs::create_dir_all(&file.dir).unwrap();
+    std::fs::write(&file.path, bytes).unwrap();
+    file
 }
 
 fn text(b: &[u8]) -> String {

@@ -6,6 +6,16 @@ use std::process::{Command, Stdio};
 /// The version fields every share line ends with.
 const VERSION: &str = concat!("format=2 program=", env!("CARGO_PKG_VERSION"));
 
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Runs the binary with `args` and `stdin`; returns (status, stdout, stderr).
 fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
@@ -163,6 +173,7 @@ fn ctrl_c_stops_an_engine_count_and_reports_a_lower_bound() {
 #[test]
 fn shares_merge_back_to_the_total() {
     let dir = std::env::temp_dir().join(format!("nqueens-cli-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
     std::fs::create_dir_all(&dir).unwrap();
     let mut files = Vec::new();
     for part in 1..=3 {

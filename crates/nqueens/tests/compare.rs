@@ -6,6 +6,16 @@ use csp_compare::{CompareOptions, Mode, Table};
 use csp_core::{Limits, Solver, Strategy};
 use nqueens::compare::{build, compare, parse_entries};
 
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// n = 4..=6 with generate-and-test (stopped by a 1000-node budget from
 /// n = 5 on), forward checking with first-fail, and the bitboard counter.
 fn small() -> Table {
@@ -154,6 +164,7 @@ fn the_command_prints_the_verified_table() {
 #[test]
 fn the_command_writes_a_chart_file_and_refuses_bad_lists() {
     let dir = std::env::temp_dir().join(format!("nqueens-compare-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("chart.svg");
     let (code, _, stderr) = nqueens(&[

@@ -29,6 +29,16 @@ const MANIFESTS: [&str; 2] = [
     "deploy/k8s/nqueens-merge.yaml",
 ];
 
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nqueens-deploy-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -164,6 +174,7 @@ fn every_variable_and_path_the_recipes_use_is_documented() {
 #[test]
 fn the_slurm_scripts_count_and_merge_shares() {
     let dir = temp_dir("slurm");
+    let _cleanup = TempDir(dir.clone());
     let out = dir.join("out");
     let script = |name: &str, task: Option<usize>| {
         let mut c = Command::new("bash");
@@ -214,6 +225,7 @@ fn the_slurm_scripts_count_and_merge_shares() {
 #[test]
 fn the_kubernetes_commands_count_and_merge_shares() {
     let dir = temp_dir("k8s");
+    let _cleanup = TempDir(dir.clone());
     // The pods call `nqueens` from PATH: the folder of the built binary. (Not a
     // copy: executing a file just written can fail with "text file busy" while
     // other tests fork.)

@@ -11,6 +11,16 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_nqueens");
 
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// The `nqueens` command lines of the `sh` blocks of `files`, as argument lists.
 fn commands(files: &[PathBuf]) -> Vec<(String, Vec<String>)> {
     let mut out = Vec::new();
@@ -59,6 +69,7 @@ fn the_documented_nqueens_commands_run() {
     let cmds = commands(&files);
     assert!(cmds.len() >= 10, "found only {} commands", cmds.len());
     let dir = std::env::temp_dir().join(format!("nq-doc-commands-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
     std::fs::create_dir_all(&dir).unwrap();
     let mut slow = Vec::new();
     for (what, mut args) in cmds {

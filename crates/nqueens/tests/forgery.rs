@@ -14,6 +14,16 @@ const BIN: &str = env!("CARGO_BIN_EXE_nqueens");
 /// The version fields every share line ends with.
 const VERSION: &str = concat!("format=2 program=", env!("CARGO_PKG_VERSION"));
 
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nqueens-forgery-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -91,6 +101,7 @@ fn s(p: &Path) -> &str {
 #[test]
 fn a_checkpoint_with_impossible_sums_is_refused() {
     let dir = temp_dir("sums");
+    let _cleanup = TempDir(dir.clone());
     let path = dir.join("q.ckpt");
     let (job, subs) = job12();
     let mut forged = Checkpoint::new(job, subs, 1);
@@ -155,6 +166,7 @@ fn a_checkpoint_with_impossible_sums_is_refused() {
 #[test]
 fn a_forged_size_is_compared_before_anything_is_allocated() {
     let dir = temp_dir("size");
+    let _cleanup = TempDir(dir.clone());
     let path = dir.join("q.ckpt");
     let (job, subs) = job12();
     let text = Checkpoint::new(job, subs, 1).to_string();
@@ -205,6 +217,7 @@ fn a_forged_size_is_compared_before_anything_is_allocated() {
 #[test]
 fn fifos_devices_and_folders_are_refused_without_blocking() {
     let dir = temp_dir("fifo");
+    let _cleanup = TempDir(dir.clone());
     let fifo = dir.join("f");
     assert!(
         Command::new("mkfifo")
@@ -261,6 +274,7 @@ fn fifos_devices_and_folders_are_refused_without_blocking() {
 #[test]
 fn a_linked_checkpoint_replaces_its_target_and_stale_temporary_files_go() {
     let dir = temp_dir("link");
+    let _cleanup = TempDir(dir.clone());
     let store = dir.join("store");
     std::fs::create_dir_all(&store).unwrap();
     let target = store.join("real.ckpt");
@@ -339,6 +353,7 @@ fn impossible_unversioned_or_mixed_share_lines_are_refused() {
 #[test]
 fn share_key_signs_lines_and_merge_checks_them() {
     let dir = temp_dir("key");
+    let _cleanup = TempDir(dir.clone());
     let key_file = dir.join("key");
     std::fs::write(&key_file, "correct horse battery staple\n").unwrap();
     let env = [("NQ_TEST_KEY", "correct horse battery staple")];
@@ -412,6 +427,7 @@ fn share_key_signs_lines_and_merge_checks_them() {
 #[test]
 fn share_key_signs_the_checkpoint_too() {
     let dir = temp_dir("keyed-ckpt");
+    let _cleanup = TempDir(dir.clone());
     let path = dir.join("q.ckpt");
     let env = [("NQ_TEST_KEY", "correct horse battery staple")];
     let args = [

@@ -184,12 +184,31 @@ fn standard_error_that_fails_keeps_the_output_and_the_status() {
     }
 }
 
-fn tempdir() -> std::path::PathBuf {
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(std::path::PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = std::path::Path;
+
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tempdir() -> TempDir {
     // One folder per call: the tests run in parallel threads of one process.
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("nqueens-robustness-{}-{k}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir(dir);
+    std::fs::create_dir_all(&dir.0).unwrap();
     dir
 }
 
@@ -566,6 +585,7 @@ fn ctrl_c_on_diff_prints_the_part_compared() {
 #[test]
 fn ctrl_c_on_explore_and_tree_writes_no_file() {
     let dir = std::env::temp_dir().join(format!("nq-ctrlc-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
     std::fs::create_dir_all(&dir).unwrap();
     let page = dir.join("e.html");
     let (status, _, stderr) = interrupted(
@@ -639,6 +659,7 @@ fn the_explorer_records_no_more_than_its_memory_limit_allows() {
 #[test]
 fn a_time_limit_that_leaves_no_time_to_draw_writes_no_file() {
     let dir = std::env::temp_dir().join(format!("nq-drawlimit-{}", std::process::id()));
+    let _cleanup = TempDir(dir.clone());
     std::fs::create_dir_all(&dir).unwrap();
     let page = dir.join("e.html");
     let out = Command::new(BIN)

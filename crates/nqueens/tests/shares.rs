@@ -8,6 +8,16 @@ use nqueens::checkpoint::Checkpoint;
 
 const BIN: &str = env!("CARGO_BIN_EXE_nqueens");
 
+/// A temporary folder, removed with its contents when dropped (also when a
+/// test fails).
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A fresh folder for one test.
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nqueens-shares-{name}-{}", std::process::id()));
@@ -57,6 +67,7 @@ fn gnu_parallel_runs_sixteen_shares_of_every_method() {
     ];
     for (i, (n, options, expected)) in cases.into_iter().enumerate() {
         let dir = temp_dir(&format!("parallel-{i}"));
+        let _cleanup = TempDir(dir.clone());
         let out = Command::new("bash")
             .arg(&script)
             .args([n, "16"])
@@ -116,6 +127,7 @@ fn kill_and_resume(name: &str, args: &[&str], expected: &str) -> usize {
     let mut resumed_mid_way = 0;
     for seed in [0x9e37_79b9_7f4a_7c15, 42, 2026] {
         let dir = temp_dir(&format!("kill-{name}-{seed}"));
+        let _cleanup = TempDir(dir.clone());
         let file = dir.join("count.ckpt");
         let file_arg = file.to_str().unwrap();
         let mut all: Vec<&str> = args.to_vec();
@@ -204,6 +216,7 @@ fn killed_engine_counts_and_shares_resume_to_the_exact_total() {
     let args = [&whole[..], &["--part", "1/2"]].concat();
     let share_mid_way = kill_and_resume("engine-share", &args, &first);
     let dir = temp_dir("engine-merge");
+    let _cleanup = TempDir(dir.clone());
     let file = dir.join("shares.txt");
     std::fs::write(&file, format!("{first}{second}")).unwrap();
     assert_eq!(run(&["merge", file.to_str().unwrap()]).1, "73712\n");
@@ -222,6 +235,7 @@ fn killed_engine_counts_and_shares_resume_to_the_exact_total() {
 #[test]
 fn sigterm_saves_the_checkpoint_and_the_rerun_finishes() {
     let dir = temp_dir("sigterm");
+    let _cleanup = TempDir(dir.clone());
     let file = dir.join("c.ckpt");
     let f = file.to_str().unwrap();
     let args = [
@@ -284,6 +298,7 @@ fn refused(args: &[&str], message: &str) {
 #[test]
 fn a_checkpoint_of_another_count_or_version_is_refused() {
     let dir = temp_dir("mismatch");
+    let _cleanup = TempDir(dir.clone());
     let file = dir.join("c.ckpt");
     let f = file.to_str().unwrap();
     assert_eq!(run(&["count", "10", "--checkpoint", f]).1, "724\n");
@@ -382,6 +397,7 @@ fn shares_of_every_method_print_their_method_and_merge() {
             })
             .collect();
         let dir = temp_dir(&format!("merge-{method}"));
+        let _cleanup = TempDir(dir.clone());
         let file = dir.join("shares.txt");
         std::fs::write(&file, &lines).unwrap();
         assert_eq!(
@@ -396,6 +412,7 @@ fn shares_of_every_method_print_their_method_and_merge() {
     let b = run(&["count", "8", "--pruning", "check", "--part", "2/2"]).1;
     assert_eq!(a.split(' ').nth(4), Some("model=global"));
     let dir = temp_dir("merge-strategies");
+    let _cleanup = TempDir(dir.clone());
     let file = dir.join("shares.txt");
     std::fs::write(&file, format!("{a}{b}")).unwrap();
     refused(
@@ -412,6 +429,7 @@ fn small_boards_split_and_merge_exactly() {
     const TOTAL: [u64; 8] = [1, 1, 0, 0, 2, 10, 4, 40];
     const UNIQUE: [u64; 8] = [1, 1, 0, 0, 1, 2, 1, 6];
     let dir = temp_dir("small");
+    let _cleanup = TempDir(dir.clone());
     let file = dir.join("shares.txt");
     for method in ["bitboard", "symmetry", "engine"] {
         for n in 0..TOTAL.len() {
