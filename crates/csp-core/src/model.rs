@@ -60,6 +60,9 @@ pub enum Posted {
     ReifiedCompare(ReifiedCompare),
     /// [`Model::equality_channel`].
     EqualityChannel(EqualityChannel),
+    /// [`Model::linear_reif`] and [`Model::linear_imp`] of a sum (not one
+    /// variable compared with a constant).
+    ReifiedLinear(Box<crate::ReifiedLinear>),
     /// Any other constraint ([`Model::post`]).
     Custom(Box<dyn Constraint>),
 }
@@ -75,19 +78,21 @@ macro_rules! dispatch {
             Posted::VarElement($c) => $e,
             Posted::ReifiedCompare($c) => $e,
             Posted::EqualityChannel($c) => $e,
+            Posted::ReifiedLinear($c) => $e,
             Posted::Custom($c) => $e,
         }
     };
 }
 
 impl Posted {
-    /// A sum's two-term form (`a * x + b * y <= c`): the engine keeps these
-    /// in one dense array and runs them at the propagators level without
-    /// reading the (larger) posted constraint.
+    /// A two-term sum's form (`a * x + b * y <= c`, reified or not): the
+    /// engine keeps these in one dense array and runs them at the
+    /// propagators level without reading the (larger) posted constraint.
     #[inline]
-    pub(crate) fn two_terms(&self) -> Option<crate::constraints::TwoTerms> {
+    pub(crate) fn dense(&self) -> Option<crate::constraints::Dense> {
         match self {
-            Posted::Linear(c) => c.two_terms(),
+            Posted::Linear(c) => c.two_terms().map(crate::constraints::Dense::sum),
+            Posted::ReifiedLinear(c) => c.dense(),
             _ => None,
         }
     }

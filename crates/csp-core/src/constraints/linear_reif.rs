@@ -87,6 +87,17 @@ impl ReifiedLinear {
         })
     }
 
+    /// The dense two-term form the engine runs at the propagators level, if
+    /// the sum and its negation both have one.
+    pub(crate) fn dense(&self) -> Option<super::linear_two::Dense> {
+        super::linear_two::Dense::reified(
+            self.holds.two_terms()?,
+            self.fails.two_terms()?,
+            self.b(),
+            self.implication,
+        )
+    }
+
     fn b(&self) -> VarId {
         // The scope always ends with `b` (see `new`).
         self.scope.split_last().map_or(VarId::new(0), |(b, _)| *b)
@@ -416,7 +427,7 @@ impl Model {
         // constraint's (empty) state layout does not reserve.
         c.holds.without_trailed_state();
         c.fails.without_trailed_state();
-        self.post(c)
+        self.add(crate::Posted::ReifiedLinear(Box::new(c)))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::wide::{Wide, term};
 use crate::constraint::{Conflict, PropStatus, Propagation};
-use crate::{PropagationContext, Value, VarId};
+use crate::{Domains, PropagationContext, Value, VarId};
 
 /// `a * x + b * y <= bound`, `a` and `b` not zero, every quantity within `i64`
 /// (the sum's post-time check proved it). Removes what the general bounds
@@ -28,6 +28,33 @@ impl TwoTerms {
                 Some(TwoTerms { x, a, y, b, bound })
             }
             _ => None,
+        }
+    }
+
+    /// `a * x + b * y > bound` in the same form (`-a * x - b * y <= -bound - 1`),
+    /// if that fits in `i64`.
+    pub(crate) fn negated(&self) -> Option<Self> {
+        Some(TwoTerms {
+            x: self.x,
+            a: self.a.checked_neg()?,
+            y: self.y,
+            b: self.b.checked_neg()?,
+            bound: self.bound.checked_neg()?.checked_sub(1)?,
+        })
+    }
+
+    /// Whether the bounds decide the sum: `Some(true)` if every remaining
+    /// assignment satisfies it, `Some(false)` if none does.
+    #[inline]
+    fn decided(&self, d: &Domains) -> Option<bool> {
+        let (xl, xh) = term(self.a, d, self.x);
+        let (yl, yh) = term(self.b, d, self.y);
+        if xh + yh <= self.bound {
+            Some(true)
+        } else if xl + yl > self.bound {
+            Some(false)
+        } else {
+            None
         }
     }
 
@@ -79,6 +106,96 @@ impl TwoTerms {
         } else {
             PropStatus::Unchanged
         })
+    }
+}
+
+/// What a two-term sum, reified or not, runs at the propagators level; the
+/// engine keeps one per constraint in a dense array (40 bytes each) and runs
+/// it without reading the posted constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dense {
+    /// The sum (for a reified one: the relation that `b = 1` asserts).
+    sum: TwoTerms,
+    /// The 0/1 variable of a reified sum.
+    b: VarId,
+    kind: DenseKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DenseKind {
+    /// `sum`.
+    Sum,
+    /// `b <-> sum`.
+    Reified,
+    /// `b -> sum`.
+    Implied,
+}
+
+impl Dense {
+    /// A plain two-term sum.
+    pub(crate) fn sum(sum: TwoTerms) -> Self {
+        Dense {
+            sum,
+            b: sum.x,
+            kind: DenseKind::Sum,
+        }
+    }
+
+    /// `b <-> holds` (`b -> holds` if `implication`), where `fails` is the
+    /// form its negation takes; `None` unless `fails` is exactly `holds`
+    /// negated (so that running `holds` negated is running `fails`).
+    pub(crate) fn reified(
+        holds: TwoTerms,
+        fails: TwoTerms,
+        b: VarId,
+        implication: bool,
+    ) -> Option<Self> {
+        (holds.negated()? == fails).then_some(Dense {
+            sum: holds,
+            b,
+            kind: if implication {
+                DenseKind::Implied
+            } else {
+                DenseKind::Reified
+            },
+        })
+    }
+
+    /// The filtering of [`Linear`](super::Linear) or
+    /// [`ReifiedLinear`](super::ReifiedLinear) at the propagators level, step
+    /// for step (the same removals, revisions and statuses).
+    #[inline]
+    pub(crate) fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        if self.kind == DenseKind::Sum {
+            return self.sum.propagate(ctx);
+        }
+        self.propagate_reified(ctx)
+    }
+
+    /// `b <-> sum` or `b -> sum`: the sum or its negation once `b` is fixed,
+    /// else `b` fixed once the bounds decide the sum.
+    #[inline(never)]
+    fn propagate_reified(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let implied = self.kind == DenseKind::Implied;
+        match ctx.value(self.b) {
+            Some(1) => return self.sum.propagate(ctx),
+            Some(0) if implied => return Ok(PropStatus::Entailed),
+            Some(0) => {
+                // Checked when the form was made: the negation fits.
+                let fails = self.sum.negated().ok_or_else(Conflict::infeasible)?;
+                return fails.propagate(ctx);
+            }
+            _ => {}
+        }
+        match self.sum.decided(ctx.domains()) {
+            Some(true) if implied => Ok(PropStatus::Entailed),
+            Some(truth) => {
+                ctx.note_revision();
+                ctx.fix(self.b, Value::from(truth))?;
+                Ok(PropStatus::Entailed)
+            }
+            None => Ok(PropStatus::Unchanged),
+        }
     }
 }
 
@@ -203,6 +320,81 @@ mod tests {
                 count(Pruning::Check),
                 "round {round}"
             );
+        }
+    }
+
+    /// Reified and implied two-term sums (`Model::linear_reif`,
+    /// `Model::linear_imp`, which the engine runs from its dense array) give
+    /// the solutions and, at the propagators level, the tree of the same
+    /// constraints posted as user constraints (`ReifiedLinear` through
+    /// `Model::post`, which takes the general sum's filtering). Fails if the
+    /// negation used when `b = 0` or the entailment test is off by one.
+    #[test]
+    fn reified_two_term_sums_filter_as_the_general_reified_sum() {
+        use crate::constraints::ReifiedLinear;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % k
+        };
+        let relations = [Relation::Le, Relation::Lt, Relation::Ge, Relation::Gt];
+        for round in 0..400 {
+            let n = 3 + next(2) as usize;
+            let doms: Vec<Vec<i64>> = (0..n)
+                .map(|_| {
+                    let d: Vec<i64> = (-3..=3).filter(|_| next(3) != 0).collect();
+                    if d.is_empty() { vec![0] } else { d }
+                })
+                .collect();
+            let mut items = Vec::new();
+            for _ in 0..1 + next(4) {
+                let (x, y) = (next(n as u64) as usize, next(n as u64) as usize);
+                let a = [-2, -1, 1, 3][next(4) as usize];
+                let c = [-3, -1, 1, 2][next(4) as usize];
+                let rhs = next(9) as i64 - 4;
+                let rel = relations[next(4) as usize];
+                items.push((x, y, a, c, rhs, rel, next(2) == 0));
+            }
+            let run = |general: bool, pruning: Pruning| {
+                let mut m = Model::new();
+                // The Booleans first: the search decides them before the
+                // sums' variables, so `b = 0` and `b = 1` meet open sums.
+                let bs: Vec<_> = items.iter().map(|_| m.bool_var()).collect();
+                let xs: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
+                for (&(x, y, a, c, rhs, rel, implied), &b) in items.iter().zip(&bs) {
+                    if x == y {
+                        continue;
+                    }
+                    let (coeffs, vars) = ([a, c], [xs[x], xs[y]]);
+                    if general {
+                        let r = if implied {
+                            ReifiedLinear::implied(&coeffs, &vars, rel, rhs, b)
+                        } else {
+                            ReifiedLinear::new(&coeffs, &vars, rel, rhs, b)
+                        };
+                        m.post(r.unwrap()).unwrap();
+                    } else if implied {
+                        m.linear_imp(&coeffs, &vars, rel, rhs, b).unwrap();
+                    } else {
+                        m.linear_reif(&coeffs, &vars, rel, rhs, b).unwrap();
+                    }
+                }
+                let config = Config::textbook()
+                    .with_pruning(pruning)
+                    .with_binary_branching(pruning == Pruning::Propagators);
+                let r = Solver::new(&m, config).unwrap().count();
+                (
+                    r.solutions,
+                    r.stats.tried,
+                    r.stats.pruned,
+                    r.stats.revisions,
+                )
+            };
+            let dense = run(false, Pruning::Propagators);
+            assert_eq!(dense, run(true, Pruning::Propagators), "round {round}");
+            assert_eq!(dense.0, run(false, Pruning::Check).0, "round {round}");
         }
     }
 }

@@ -53,7 +53,7 @@ pub use inverse::Inverse;
 pub use lex_less_eq::LexLessEq;
 pub use linear::{Linear, Relation};
 pub use linear_reif::ReifiedLinear;
-pub(crate) use linear_two::TwoTerms;
+pub(crate) use linear_two::Dense;
 pub use min_max::MinMax;
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;

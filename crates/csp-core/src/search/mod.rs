@@ -164,10 +164,11 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     /// Per constraint: its queue, and whether its own changes wake it.
     cost: Vec<u8>,
     idempotent: Vec<bool>,
-    /// At the propagators level, per constraint, its two-term sum form if it
-    /// has one (empty below that level): the commonest propagator run from
-    /// a dense array, without touching the posted constraint.
-    two_terms: Vec<Option<crate::constraints::TwoTerms>>,
+    /// At the propagators level, per constraint, its two-term sum form
+    /// (reified or not) if it has one (empty below that level): the
+    /// commonest propagators run from a dense array, without touching the
+    /// posted constraint.
+    dense: Vec<Option<crate::constraints::Dense>>,
     changes: Changes,
     weights: Vec<u64>,
     /// Aged failure counts per constraint ([`AfcSize`](crate::branching::AfcSize)),
@@ -366,11 +367,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             cost.push(if kernel { c.cost() as u8 } else { 1 });
             idempotent.push(kernel && c.idempotent() && !aliased);
         }
-        let two_terms = if kernel {
+        let dense = if kernel {
             model
                 .posted()
                 .iter()
-                .map(crate::model::Posted::two_terms)
+                .map(crate::model::Posted::dense)
                 .collect()
         } else {
             Vec::new()
@@ -455,7 +456,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             in_queue: vec![false; m],
             cost,
             idempotent,
-            two_terms,
+            dense,
             changes,
             weights: vec![1; m],
             afc,

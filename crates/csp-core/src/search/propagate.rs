@@ -345,8 +345,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 None,
                 c,
             );
-            let result = match self.two_terms.get(c) {
-                Some(Some(two)) => two.propagate(&mut ctx),
+            let result = match self.dense.get(c) {
+                Some(Some(dense)) => dense.propagate(&mut ctx),
                 _ => constraints[c].propagate(&mut ctx),
             };
             if self.changes.record {
