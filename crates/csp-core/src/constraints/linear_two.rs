@@ -276,13 +276,8 @@ mod tests {
     /// runs in another constraint's place.
     #[test]
     fn two_term_sums_among_other_constraints_count_what_checking_counts() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x2545_f491_4f6c_dd1d);
+        let mut next = |k: u64| rng.below(k);
         for round in 0..300 {
             let mut m = Model::new();
             let n = 3 + next(3) as usize;
@@ -332,13 +327,8 @@ mod tests {
     #[test]
     fn reified_two_term_sums_filter_as_the_general_reified_sum() {
         use crate::constraints::ReifiedLinear;
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % k
-        };
+        let mut rng = crate::rng::SplitMix64::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |k: u64| rng.below(k);
         let relations = [Relation::Le, Relation::Lt, Relation::Ge, Relation::Gt];
         for round in 0..400 {
             let n = 3 + next(2) as usize;
