@@ -225,7 +225,7 @@ fn prune_side(
 
 #[cfg(test)]
 mod tests {
-    use crate::{Config, Model, Pruning, Relation, Solver};
+    use crate::{Config, Model, Pruning, Relation, Solver, Value};
 
     /// Every `a * x + b * y <= c` over small domains (holes included) gives at
     /// the propagators level exactly the solutions of the brute force, and
@@ -385,6 +385,80 @@ mod tests {
             let dense = run(false, Pruning::Propagators);
             assert_eq!(dense, run(true, Pruning::Propagators), "round {round}");
             assert_eq!(dense.0, run(false, Pruning::Check).0, "round {round}");
+        }
+    }
+
+    /// Reified two-term sums with values near the ends of `i64`: where the
+    /// sum's post-time check leaves room (around `±2^59`) they take the
+    /// dense form, beyond it (at `MIN` and `MAX`) the general filtering;
+    /// either way the propagators level counts what brute force counts, and
+    /// the tree is the general reified sum's.
+    #[test]
+    fn reified_two_term_sums_at_the_ends_of_i64_agree_with_brute_force() {
+        use crate::constraints::ReifiedLinear;
+        let e = 1i64 << 59;
+        let bases = [e, -e, i64::MAX - 2, i64::MIN];
+        for &bx in &bases {
+            for &by in &bases {
+                let dx = [bx, bx + 1, bx + 2];
+                let dy = [by, by + 1, by + 2];
+                for (a, c) in [(1, -1), (1, 1), (-1, 1), (-1, -1)] {
+                    // Constants at the middle of the sum's range (both truth
+                    // values occur) and at and beyond its ends (decided at once).
+                    let mid = a as i128 * i128::from(bx + 1) + c as i128 * i128::from(by + 1);
+                    for rhs in [-3i128, -2, 0, 2].map(|d| Value::try_from(mid + d)) {
+                        let Ok(rhs) = rhs else { continue };
+                        for rel in [Relation::Le, Relation::Lt, Relation::Ge, Relation::Gt] {
+                            for implied in [false, true] {
+                                let expected = dx
+                                    .iter()
+                                    .flat_map(|&x| dy.iter().map(move |&y| (x, y)))
+                                    .map(|(x, y)| {
+                                        let sum =
+                                            a as i128 * i128::from(x) + c as i128 * i128::from(y);
+                                        let holds = rel.holds(sum, i128::from(rhs));
+                                        if implied { 1 + u64::from(holds) } else { 1 }
+                                    })
+                                    .sum::<u64>();
+                                let run = |general: bool| {
+                                    let mut m = Model::new();
+                                    let b = m.bool_var();
+                                    let x = m.int_var(dx.to_vec()).unwrap();
+                                    let y = m.int_var(dy.to_vec()).unwrap();
+                                    let (coeffs, vars) = ([a, c], [x, y]);
+                                    if general {
+                                        let r = if implied {
+                                            ReifiedLinear::implied(&coeffs, &vars, rel, rhs, b)
+                                        } else {
+                                            ReifiedLinear::new(&coeffs, &vars, rel, rhs, b)
+                                        };
+                                        m.post(r.unwrap()).unwrap();
+                                    } else if implied {
+                                        m.linear_imp(&coeffs, &vars, rel, rhs, b).unwrap();
+                                    } else {
+                                        m.linear_reif(&coeffs, &vars, rel, rhs, b).unwrap();
+                                    }
+                                    let config = Config::textbook()
+                                        .with_pruning(Pruning::Propagators)
+                                        .with_binary_branching(true);
+                                    let r = Solver::new(&m, config).unwrap().count();
+                                    (
+                                        r.solutions,
+                                        r.stats.tried,
+                                        r.stats.pruned,
+                                        r.stats.revisions,
+                                    )
+                                };
+                                let dense = run(false);
+                                let what =
+                                    format!("{a}x + {c}y {rel:?} {rhs}, x from {bx}, y from {by}");
+                                assert_eq!(dense.0, expected, "{what}");
+                                assert_eq!(dense, run(true), "{what}");
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }
