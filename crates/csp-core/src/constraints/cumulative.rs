@@ -3,8 +3,10 @@
 
 use std::cell::RefCell;
 
+use crate::Pruning;
 use crate::constraint::{Conflict, Events, PropCost, Propagation};
 use crate::constraints::global_cardinality::finish;
+use crate::constraints::overload::{Overload, overloaded};
 use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
 
 /// A task for time-tabling: its start variable, smallest duration and demand.
@@ -78,6 +80,8 @@ struct Scratch {
     cuts: Vec<(Value, Value)>,
     /// The tasks of [`time_table_filled`].
     tasks: Vec<Task>,
+    /// Overload checking's buffers.
+    overload: Overload,
 }
 
 thread_local! {
@@ -185,13 +189,100 @@ pub(crate) fn time_table_filled(
     capacity: i128,
     ctx: &mut PropagationContext<'_>,
 ) -> Result<(bool, i128), Conflict> {
+    time_table_and_demands(fill, None, capacity, ctx)
+}
+
+/// [`time_table_filled`], then, with `demands` (the demand variable of each
+/// task, in the order `fill` writes the tasks), [`cap_demands`] on the
+/// profile of the fixpoint and, at the propagators level, [`overloaded`].
+/// Returns whether a domain changed and the highest load.
+fn time_table_and_demands(
+    fill: impl FnOnce(&Domains, &mut Vec<Task>),
+    demands: Option<&[VarId]>,
+    capacity: i128,
+    ctx: &mut PropagationContext<'_>,
+) -> Result<(bool, i128), Conflict> {
     with_scratch(|s| {
         let mut tasks = std::mem::take(&mut s.tasks);
         fill(ctx.domains(), &mut tasks);
-        let r = time_table_with(&tasks, capacity, ctx, s);
+        let mut r = time_table_with(&tasks, capacity, ctx, s);
+        if let (Ok((changed, _)), Some(demands)) = (&mut r, demands) {
+            match cap_demands(&tasks, demands, &s.profile, capacity, ctx) {
+                Ok(capped) => *changed |= capped,
+                Err(conflict) => r = Err(conflict),
+            }
+            if r.is_ok()
+                && ctx.pruning() == Pruning::Propagators
+                && two_open(&tasks, ctx.domains())
+                && overloaded(&tasks, ctx.domains(), capacity, &mut s.overload)
+            {
+                r = Err(Conflict::infeasible());
+            }
+        }
         s.tasks = tasks;
         r
     })
+}
+
+/// Whether at least two tasks that use the resource (positive smallest
+/// duration and demand) have an open start. With at most one, time-tabling's
+/// fixpoint leaves no overload to find: the fixed tasks are their own
+/// compulsory parts, which fit, and the open one keeps a start at which it
+/// fits over them, so every window holds a schedule of its tasks.
+fn two_open(tasks: &[Task], d: &Domains) -> bool {
+    tasks
+        .iter()
+        .filter(|t| t.duration > 0 && t.demand > 0 && !d.is_fixed(t.start))
+        .nth(1)
+        .is_some()
+}
+
+/// Demand filtering on the profile of time-tabling's fixpoint: a task of
+/// positive smallest duration runs over the whole of `[latest start,
+/// earliest end)` whatever its start, so its demand cannot exceed the
+/// capacity less the others' compulsory load anywhere in that window (less
+/// nothing when the window is empty). Lowers each demand's maximum to that
+/// bound; returns whether one dropped. (A task whose demand may be 0 is in
+/// no compulsory part, so this is what forbids, for instance, a worker's
+/// second task at a time it is already busy.)
+fn cap_demands(
+    tasks: &[Task],
+    demands: &[VarId],
+    profile: &[(i128, i128, i128)],
+    capacity: i128,
+    ctx: &mut PropagationContext<'_>,
+) -> Result<bool, Conflict> {
+    let mut changed = false;
+    for (t, &r) in tasks.iter().zip(demands) {
+        if t.duration <= 0 || i128::from(ctx.max(r)) <= t.demand {
+            continue;
+        }
+        let d = ctx.domains();
+        let (lst, ect) = (
+            i128::from(d.max(t.start)),
+            i128::from(d.min(t.start)) + t.duration,
+        );
+        let mut others = 0;
+        if lst < ect {
+            // Every segment within the window carries the task's own
+            // smallest demand when that is positive (its compulsory part is
+            // the window); with demand 0 the task is in no segment.
+            let first = profile.partition_point(|&(_, end, _)| end <= lst);
+            for &(a, _, load) in &profile[first..] {
+                if a >= ect {
+                    break;
+                }
+                others = others.max(load - t.demand);
+            }
+        }
+        let most = capacity - others;
+        if most < i128::from(ctx.max(r)) {
+            // At least the smallest demand, which the profile check let pass.
+            let most = Value::try_from(most).unwrap_or(Value::MIN);
+            changed |= ctx.remove_above(r, most)?;
+        }
+    }
+    Ok(changed)
 }
 
 /// Runs `f` with this thread's [`Scratch`].
@@ -259,7 +350,17 @@ fn time_table_with(
 /// `[max start, min start + min duration)` of the tasks, to a fixpoint: a start
 /// value goes when the task's smallest demand, added to the others' compulsory
 /// load anywhere over its smallest duration, exceeds the largest capacity;
-/// the capacity's lower bound rises to the highest compulsory load. The
+/// the capacity's lower bound rises to the highest compulsory load; and
+/// (demand filtering) the demand of a task of positive smallest duration
+/// drops to at most the largest capacity less the other tasks' highest
+/// compulsory load within `[max start, min start + min duration)`, where the
+/// task runs whatever its start: with demands `0..=1` on a capacity of 1, a
+/// task cannot be given the resource at a time another already holds it.
+/// Under [`Pruning::Propagators`] it also fails on an overload (Vilím's
+/// overload checking): a set of tasks whose energy (smallest duration times
+/// smallest demand, summed) exceeds the largest capacity times the span from
+/// their earliest start to their latest end (latest start plus smallest
+/// duration). The
 /// forbidden starts are found as ranges, one per segment of the load profile
 /// near the task, and removed as ranges; a start domain too large to walk only
 /// has its bounds moved, past every forbidden range that holds them. At the
@@ -279,12 +380,25 @@ fn time_table_with(
 /// m.cumulative(&starts, &[two, two, two], &[one, one, one], cap)?;
 /// let n = Solver::new(&m, Config::textbook())?.count().solutions;
 /// assert_eq!(n, 42); // 22 of the 4^3 placements overlap all three somewhere
+///
+/// // Demand filtering: a worker (capacity 1) busy over [2, 5) on `a` cannot
+/// // also do `b`, which runs over [3, 4) whatever its start.
+/// let mut m = Model::new();
+/// let (a, b) = (m.int_var(2..=2)?, m.int_var(2..=3)?);
+/// let (three, two) = (m.int_var(3..=3)?, m.int_var(2..=2)?);
+/// let (on_a, on_b) = (m.int_var(1..=1)?, m.int_var(0..=1)?);
+/// let one = m.int_var(1..=1)?;
+/// m.cumulative(&[a, b], &[three, two], &[on_a, on_b], one)?;
+/// let s = Solver::new(&m, Config::default())?;
+/// assert_eq!(s.domains().max(on_b), 0);
 /// # Ok::<(), csp_core::CspError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cumulative {
     scope: Vec<VarId>,
     n: usize,
+    /// No demand variable is also a start, a duration or the capacity.
+    demands_apart: bool,
 }
 
 impl Cumulative {
@@ -310,9 +424,14 @@ impl Cumulative {
         scope.extend_from_slice(durations);
         scope.extend_from_slice(demands);
         scope.push(capacity);
+        let mut others: Vec<VarId> = starts.iter().chain(durations).copied().collect();
+        others.push(capacity);
+        others.sort_unstable();
+        let demands_apart = demands.iter().all(|r| others.binary_search(r).is_err());
         Ok(Cumulative {
             scope,
             n: starts.len(),
+            demands_apart,
         })
     }
 
@@ -392,8 +511,9 @@ impl Constraint for Cumulative {
     }
 
     fn idempotent(&self) -> bool {
-        // Time-tabling runs to its fixpoint; the capacity's new minimum
-        // changes nothing that it reads.
+        // Time-tabling runs to its fixpoint; the demands' new maxima and
+        // the capacity's new minimum change nothing that it reads (when a
+        // demand is also another argument, `propagate` repeats itself).
         true
     }
 
@@ -409,10 +529,25 @@ impl Constraint for Cumulative {
         if n > 0 {
             changed |= ctx.remove_below(self.capacity(), 0)?;
         }
-        let capacity = i128::from(ctx.max(self.capacity()));
-        let (filtered, top) =
-            time_table_filled(|d, tasks| self.tasks_into(d, tasks), capacity, ctx)?;
-        changed |= filtered;
+        let demands = &self.scope[2 * n..3 * n];
+        let mut top;
+        loop {
+            let capacity = i128::from(ctx.max(self.capacity()));
+            let (filtered, highest) = time_table_and_demands(
+                |d, tasks| self.tasks_into(d, tasks),
+                Some(demands),
+                capacity,
+                ctx,
+            )?;
+            changed |= filtered;
+            top = highest;
+            // A lower demand maximum changes nothing time-tabling reads,
+            // unless a demand variable is also a start, a duration or the
+            // capacity.
+            if !filtered || self.demands_apart {
+                break;
+            }
+        }
         let top = Value::try_from(top).unwrap_or(Value::MAX);
         changed |= ctx.remove_below(self.capacity(), top)?;
         finish(self, ctx, changed)
@@ -553,6 +688,129 @@ mod tests {
         }
         // The cases exercise both outcomes.
         assert!(infeasible > 50 && pruned > 50, "{infeasible} {pruned}");
+    }
+
+    /// Time-tabling on the smallest demands as [`reference`] states it, then
+    /// demand filtering as the documentation states it, time by time: the
+    /// demand of a task of positive duration is at most the capacity less
+    /// the others' compulsory load at any time of `[max start, min start +
+    /// duration)`. Returns the starts and the demands' largest values, or
+    /// `None` on a conflict.
+    fn reference_with_demands(
+        doms: Vec<Vec<Value>>,
+        dur: &[Value],
+        dem: &[(Value, Value)],
+        cap: Value,
+    ) -> Option<(Vec<Vec<Value>>, Vec<Value>)> {
+        let n = doms.len();
+        let smallest: Vec<Value> = dem.iter().map(|&(lo, _)| lo).collect();
+        let doms = reference(doms, dur, &smallest, cap)?;
+        let part = |j: usize| {
+            let (lo, hi) = (doms[j][0], *doms[j].last().unwrap());
+            (dur[j] > 0 && smallest[j] > 0 && hi < lo + dur[j]).then_some((hi, lo + dur[j]))
+        };
+        let mut most = Vec::with_capacity(n);
+        for i in 0..n {
+            let (lo, hi) = (doms[i][0], *doms[i].last().unwrap());
+            let mut top = dem[i].1;
+            if dur[i] > 0 {
+                for t in hi..lo + dur[i] {
+                    let others: Value = (0..n)
+                        .filter(|&j| j != i && part(j).is_some_and(|(a, b)| a <= t && t < b))
+                        .map(|j| smallest[j])
+                        .sum();
+                    top = top.min(cap - others);
+                }
+                top = top.min(cap);
+            }
+            if top < dem[i].0 {
+                return None;
+            }
+            most.push(top);
+        }
+        Some((doms, most))
+    }
+
+    #[test]
+    fn demands_drop_as_the_time_by_time_definition_says() {
+        let mut rng = crate::rng::SplitMix64::new(0x6a09_e667_f3bc_c908_u64);
+        let mut next = |k: u64| rng.below(k) as Value;
+        let (mut infeasible, mut capped) = (0, 0);
+        for _ in 0..1000 {
+            let n = 2 + next(4) as usize;
+            let cap = 1 + next(4);
+            let dur: Vec<Value> = (0..n).map(|_| next(5)).collect();
+            let dem: Vec<(Value, Value)> = (0..n)
+                .map(|_| {
+                    let lo = next(3);
+                    (lo, lo + next(3))
+                })
+                .collect();
+            let doms: Vec<Vec<Value>> = (0..n)
+                .map(|_| {
+                    let lo = next(8) - 3;
+                    let mut d: Vec<Value> =
+                        (lo..lo + 1 + next(6)).filter(|_| next(4) > 0).collect();
+                    if d.is_empty() {
+                        d.push(lo);
+                    }
+                    d
+                })
+                .collect();
+            let mut m = Model::new();
+            let starts: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
+            let durs: Vec<_> = dur.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
+            let dems: Vec<_> = dem
+                .iter()
+                .map(|&(a, b)| m.int_var(a..=b).unwrap())
+                .collect();
+            let c = m.int_var(cap..=cap).unwrap();
+            m.cumulative(&starts, &durs, &dems, c).unwrap();
+            let mut s =
+                Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
+            match reference_with_demands(doms.clone(), &dur, &dem, cap) {
+                None => {
+                    infeasible += 1;
+                    assert!(s.first().solution.is_none());
+                }
+                Some((want, most)) => {
+                    let got: Vec<Vec<Value>> = starts
+                        .iter()
+                        .map(|&x| s.domains().values(x).collect())
+                        .collect();
+                    let got_most: Vec<Value> = dems.iter().map(|&r| s.domains().max(r)).collect();
+                    let case = format!("durations {dur:?} demands {dem:?} capacity {cap}");
+                    assert_eq!(got, want, "{case}");
+                    assert_eq!(got_most, most, "{case}");
+                    capped += usize::from(most.iter().zip(&dem).any(|(&m, &(_, hi))| m < hi));
+                }
+            }
+        }
+        // The cases exercise both outcomes.
+        assert!(infeasible > 50 && capped > 50, "{infeasible} {capped}");
+    }
+
+    /// Three unit-demand tasks of length 2 within `[0, 5)` on a capacity of
+    /// 1: no compulsory part, so time-tabling alone lets them be, but their
+    /// energy 6 exceeds 5. The propagators level fails at the root (no value
+    /// tried); forward checking, which has no overload checking, tries.
+    #[test]
+    fn an_overload_fails_at_the_root_under_propagators_only() {
+        let mut m = Model::new();
+        let starts = m.int_var_array("s", 3, 0..=3).unwrap();
+        let (two, one) = (m.int_var(2..=2).unwrap(), m.int_var(1..=1).unwrap());
+        m.cumulative(&starts, &[two; 3], &[one; 3], one).unwrap();
+        let run = |pruning| {
+            let r = Solver::new(&m, Config::textbook().with_pruning(pruning))
+                .unwrap()
+                .count();
+            assert!(r.is_complete());
+            (r.solutions, r.stats.tried)
+        };
+        assert_eq!(run(Pruning::Propagators), (0, 0));
+        let (solutions, tried) = run(Pruning::ForwardChecking);
+        assert_eq!(solutions, 0);
+        assert!(tried > 0);
     }
 
     #[test]

@@ -25,6 +25,7 @@ mod linear_two;
 mod matching;
 mod min_max;
 mod not_equal;
+mod overload;
 mod predicate;
 mod pseudo_boolean;
 mod ranges;

@@ -148,6 +148,18 @@ fn cumulative_is_sound() {
         ),
         1_500,
     ));
+    // A demand that is also another task's start (demand filtering then
+    // moves a start: propagation repeats until neither moves).
+    let c = Cumulative::new(&[x(0), x(1)], &[x(2), x(2)], &[x(1), x(3)], x(4)).unwrap();
+    assert_trustworthy(sampled(
+        case(
+            "cumulative(demand = start)",
+            c,
+            &[&[0, 1, 2], &[0, 1, 2, 3], &[1, 2], &[0, 1], &[1, 2]],
+            cumulative_spec(2),
+        ),
+        1_500,
+    ));
 }
 
 #[test]
