@@ -813,6 +813,57 @@ mod tests {
         assert!(tried > 0);
     }
 
+    /// Variable demands near the ends of `i64`, where a start plus a
+    /// duration leaves the range: every level counts what brute force
+    /// counts over the starts and the 0/1 demands.
+    #[test]
+    fn variable_demands_at_the_i64_edges_match_brute_force() {
+        let p: [Value; 3] = [1, 2, 3];
+        for (lo, hi) in [(Value::MAX - 5, Value::MAX), (Value::MIN, Value::MIN + 5)] {
+            let mut want = 0u64;
+            for a in lo..=hi {
+                for b in lo..=hi {
+                    for c in lo..=hi {
+                        let s = [a, b, c];
+                        for mask in 0..8 {
+                            let r = |k: usize| i128::from(mask >> k & 1);
+                            // Capacity 1: the load where each task starts.
+                            let fits = (0..3).all(|j| {
+                                let t = i128::from(s[j]);
+                                let load: i128 = (0..3)
+                                    .filter(|&k| {
+                                        i128::from(s[k]) <= t
+                                            && t < i128::from(s[k]) + i128::from(p[k])
+                                    })
+                                    .map(r)
+                                    .sum();
+                                load <= 1
+                            });
+                            want += u64::from(fits);
+                        }
+                    }
+                }
+            }
+            for pruning in [
+                Pruning::Check,
+                Pruning::ForwardChecking,
+                Pruning::Propagators,
+            ] {
+                let mut m = Model::new();
+                let starts = m.int_var_array("s", 3, lo..=hi).unwrap();
+                let durs: Vec<_> = p.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
+                let dems = m.int_var_array("r", 3, 0..=1).unwrap();
+                let one = m.int_var(1..=1).unwrap();
+                m.cumulative(&starts, &durs, &dems, one).unwrap();
+                let got = Solver::new(&m, Config::textbook().with_pruning(pruning))
+                    .unwrap()
+                    .count();
+                assert!(got.is_complete());
+                assert_eq!(got.solutions, want, "from {lo} at {pruning:?}");
+            }
+        }
+    }
+
     #[test]
     fn a_wide_start_moves_its_bounds_past_forbidden_ranges_only() {
         let mut m = Model::new();
