@@ -638,6 +638,22 @@ mod tests {
         }
     }
 
+    /// `n` random start domains: from `-3..=4` on, up to `width` values
+    /// long, each value kept with probability 3/4 (never empty).
+    fn random_starts(next: &mut impl FnMut(u64) -> Value, n: usize, width: u64) -> Vec<Vec<Value>> {
+        (0..n)
+            .map(|_| {
+                let lo = next(8) - 3;
+                let mut d: Vec<Value> =
+                    (lo..lo + 1 + next(width)).filter(|_| next(4) > 0).collect();
+                if d.is_empty() {
+                    d.push(lo);
+                }
+                d
+            })
+            .collect()
+    }
+
     #[test]
     fn time_tabling_removes_what_the_value_by_value_definition_removes() {
         let mut rng = crate::rng::SplitMix64::new(0x2545_f491_4f6c_dd1d_u64);
@@ -648,17 +664,7 @@ mod tests {
             let cap = 1 + next(5);
             let dur: Vec<Value> = (0..n).map(|_| next(5)).collect();
             let dem: Vec<Value> = (0..n).map(|_| next(4)).collect();
-            let doms: Vec<Vec<Value>> = (0..n)
-                .map(|_| {
-                    let lo = next(8) - 3;
-                    let mut d: Vec<Value> =
-                        (lo..lo + 1 + next(10)).filter(|_| next(4) > 0).collect();
-                    if d.is_empty() {
-                        d.push(lo);
-                    }
-                    d
-                })
-                .collect();
+            let doms = random_starts(&mut next, n, 10);
             let mut m = Model::new();
             let starts: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
             let fixed = |m: &mut Model, v: Value| m.int_var(v..=v).unwrap();
@@ -746,17 +752,7 @@ mod tests {
                     (lo, lo + next(3))
                 })
                 .collect();
-            let doms: Vec<Vec<Value>> = (0..n)
-                .map(|_| {
-                    let lo = next(8) - 3;
-                    let mut d: Vec<Value> =
-                        (lo..lo + 1 + next(6)).filter(|_| next(4) > 0).collect();
-                    if d.is_empty() {
-                        d.push(lo);
-                    }
-                    d
-                })
-                .collect();
+            let doms = random_starts(&mut next, n, 6);
             let mut m = Model::new();
             let starts: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
             let durs: Vec<_> = dur.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
@@ -811,57 +807,6 @@ mod tests {
         let (solutions, tried) = run(Pruning::ForwardChecking);
         assert_eq!(solutions, 0);
         assert!(tried > 0);
-    }
-
-    /// Variable demands near the ends of `i64`, where a start plus a
-    /// duration leaves the range: every level counts what brute force
-    /// counts over the starts and the 0/1 demands.
-    #[test]
-    fn variable_demands_at_the_i64_edges_match_brute_force() {
-        let p: [Value; 3] = [1, 2, 3];
-        for (lo, hi) in [(Value::MAX - 5, Value::MAX), (Value::MIN, Value::MIN + 5)] {
-            let mut want = 0u64;
-            for a in lo..=hi {
-                for b in lo..=hi {
-                    for c in lo..=hi {
-                        let s = [a, b, c];
-                        for mask in 0..8 {
-                            let r = |k: usize| i128::from(mask >> k & 1);
-                            // Capacity 1: the load where each task starts.
-                            let fits = (0..3).all(|j| {
-                                let t = i128::from(s[j]);
-                                let load: i128 = (0..3)
-                                    .filter(|&k| {
-                                        i128::from(s[k]) <= t
-                                            && t < i128::from(s[k]) + i128::from(p[k])
-                                    })
-                                    .map(r)
-                                    .sum();
-                                load <= 1
-                            });
-                            want += u64::from(fits);
-                        }
-                    }
-                }
-            }
-            for pruning in [
-                Pruning::Check,
-                Pruning::ForwardChecking,
-                Pruning::Propagators,
-            ] {
-                let mut m = Model::new();
-                let starts = m.int_var_array("s", 3, lo..=hi).unwrap();
-                let durs: Vec<_> = p.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
-                let dems = m.int_var_array("r", 3, 0..=1).unwrap();
-                let one = m.int_var(1..=1).unwrap();
-                m.cumulative(&starts, &durs, &dems, one).unwrap();
-                let got = Solver::new(&m, Config::textbook().with_pruning(pruning))
-                    .unwrap()
-                    .count();
-                assert!(got.is_complete());
-                assert_eq!(got.solutions, want, "from {lo} at {pruning:?}");
-            }
-        }
     }
 
     #[test]

@@ -613,7 +613,9 @@ mod tests {
     }
 
     /// Both scheduling constraints count exactly at the ends of `i64`, where
-    /// a start plus a duration leaves the range.
+    /// a start plus a duration leaves the range: `disjunctive`, `cumulative`
+    /// of capacity 2 with unit demands, and `cumulative` of capacity 1 with
+    /// 0/1 demand variables (counted over the starts and the demands).
     #[test]
     fn counts_at_the_i64_edges_match_brute_force() {
         let p: [Value; 3] = [1, 2, 3];
@@ -623,20 +625,26 @@ mod tests {
                     (lo..=hi).flat_map(move |b| (lo..=hi).map(move |c| [a, b, c]))
                 })
             };
-            // At most `cap` tasks at once, at every time a task starts.
-            let fits = |s: [Value; 3], cap: usize| {
+            // At most `cap` in use at every time a task starts, task `k`
+            // using 1 if bit `k` of `demands` is set.
+            let fits = |s: [Value; 3], demands: usize, cap: usize| {
                 s.iter().all(|&t| {
                     let t = i128::from(t);
-                    let busy = (0..3)
+                    let load: usize = (0..3)
                         .filter(|&k| {
                             i128::from(s[k]) <= t && t < i128::from(s[k]) + i128::from(p[k])
                         })
-                        .count();
-                    busy <= cap
+                        .map(|k| demands >> k & 1)
+                        .sum();
+                    load <= cap
                 })
             };
-            for cap in [1, 2] {
-                let want = placements().filter(|&s| fits(s, cap)).count() as u64;
+            // (capacity, whether the demands are 0/1 variables)
+            for (cap, open) in [(1, false), (2, false), (1, true)] {
+                let masks = if open { 0..8 } else { 7..8 };
+                let want = placements()
+                    .map(|s| masks.clone().filter(|&d| fits(s, d, cap)).count() as u64)
+                    .sum::<u64>();
                 assert!(want > 0);
                 for pruning in [
                     Pruning::Check,
@@ -646,12 +654,16 @@ mod tests {
                     let mut m = Model::new();
                     let starts = m.int_var_array("s", 3, lo..=hi).unwrap();
                     let durs: Vec<_> = p.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
-                    if cap == 1 {
+                    if cap == 1 && !open {
                         m.disjunctive(&starts, &durs).unwrap();
                     } else {
-                        let one = m.int_var(1..=1).unwrap();
-                        let c = m.int_var(2..=2).unwrap();
-                        m.cumulative(&starts, &durs, &[one; 3], c).unwrap();
+                        let demands = if open {
+                            m.int_var_array("r", 3, 0..=1).unwrap()
+                        } else {
+                            vec![m.int_var(1..=1).unwrap(); 3]
+                        };
+                        let c = m.int_var(cap as Value..=cap as Value).unwrap();
+                        m.cumulative(&starts, &durs, &demands, c).unwrap();
                     }
                     let got = Solver::new(&m, Config::textbook().with_pruning(pruning))
                         .unwrap()
@@ -659,7 +671,7 @@ mod tests {
                     assert!(got.is_complete());
                     assert_eq!(
                         got.solutions, want,
-                        "capacity {cap} from {lo} at {pruning:?}"
+                        "capacity {cap}, open demands {open}, from {lo} at {pruning:?}"
                     );
                 }
             }
