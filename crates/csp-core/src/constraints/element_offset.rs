@@ -334,6 +334,82 @@ impl OffsetElement {
         Ok(changed)
     }
 
+    /// Both filters in one pass over the index, when the result spans at
+    /// most `64 * COVER_WORDS` values and the index fits [`SmallValues`]:
+    /// each entry's values as a mask over the result's span; an entry whose
+    /// mask misses the result loses its index, and the others' masks make up
+    /// the results kept. The same values go as with [`filter_index`] then
+    /// [`filter_result`], without the residues. `None`: the domains are
+    /// too wide for it.
+    ///
+    /// [`filter_index`]: Self::filter_index
+    /// [`filter_result`]: Self::filter_result
+    fn filter_both(&self, ctx: &mut PropagationContext<'_>) -> Option<Result<bool, Conflict>> {
+        let [index, result] = [self.scope[0], self.scope[1]];
+        let items = &self.scope[2..];
+        let lo = ctx.min(result);
+        let span = i128::from(ctx.max(result)) - i128::from(lo) + 1;
+        if span > 64 * COVER_WORDS as i128 {
+            return None;
+        }
+        let candidates = SmallValues::of(ctx.domains(), index)?;
+        let words = (span as usize).div_ceil(64);
+        let (mut want, mut have) = ([0u64; COVER_WORDS], [0u64; COVER_WORDS]);
+        let d = ctx.domains();
+        d.or_values_into(result, lo, &mut want[..words]);
+        // The indices left without support (at most the index's span).
+        let mut dead: SmallVec<[Value; 16]> = SmallVec::new();
+        for i in candidates {
+            let Some(&x) = self.position(i).and_then(|k| items.get(k)) else {
+                dead.push(i);
+                continue;
+            };
+            if words == 1 {
+                let shared = d.values_word(x, lo) & want[0];
+                have[0] |= shared;
+                if shared == 0 {
+                    dead.push(i);
+                }
+                continue;
+            }
+            let mut mask = [0u64; COVER_WORDS];
+            d.or_values_into(x, lo, &mut mask[..words]);
+            let mut meets = false;
+            for k in 0..words {
+                let shared = mask[k] & want[k];
+                meets |= shared != 0;
+                have[k] |= shared;
+            }
+            if !meets {
+                dead.push(i);
+            }
+        }
+        Some(self.apply_both(ctx, &dead, lo, &want[..words], &have[..words]))
+    }
+
+    /// [`filter_both`](Self::filter_both)'s removals: the `dead` indices,
+    /// then the results outside `have` (masks from `lo`).
+    fn apply_both(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        dead: &[Value],
+        lo: Value,
+        want: &[u64],
+        have: &[u64],
+    ) -> Result<bool, Conflict> {
+        let [index, result] = [self.scope[0], self.scope[1]];
+        let mut changed = false;
+        for &i in dead {
+            changed |= ctx.remove(index, i)?;
+        }
+        ctx.note_revision();
+        // A fixed result is supported by every index left.
+        if !ctx.is_fixed(result) {
+            changed |= remove_missing(ctx, result, lo, want, have)?;
+        }
+        Ok(changed)
+    }
+
     /// Whether index `i`'s variable shares a value with the result: its
     /// residue first, then a search that renews it.
     #[inline]
@@ -374,7 +450,10 @@ impl SmallValues {
             return None;
         }
         let mut words = [0; COVER_WORDS];
-        d.or_values_into(var, lo, &mut words[..(span as usize).div_ceil(64)]);
+        match span <= 64 {
+            true => words[0] = d.values_word(var, lo),
+            false => d.or_values_into(var, lo, &mut words[..(span as usize).div_ceil(64)]),
+        }
         Some(SmallValues { lo, words, word: 0 })
     }
 }
@@ -458,16 +537,26 @@ impl Constraint for OffsetElement {
             return Ok(PropStatus::Unchanged);
         }
         ctx.note_revision();
-        let mut changed = if self.plain && self.array.is_none() {
-            self.filter_index(ctx)?
-        } else {
-            ctx.retain(index, |d, i| self.supported(d, i))?
+        let both = match self.plain && self.array.is_none() {
+            true => self.filter_both(ctx),
+            false => None,
         };
-        // A fixed result is supported by every index left.
-        if index != result && !(self.plain && ctx.is_fixed(result)) {
-            ctx.note_revision();
-            changed |= self.filter_result(ctx)?;
-        }
+        let mut changed = match both {
+            Some(changed) => changed?,
+            None => {
+                let mut changed = if self.plain && self.array.is_none() {
+                    self.filter_index(ctx)?
+                } else {
+                    ctx.retain(index, |d, i| self.supported(d, i))?
+                };
+                // A fixed result is supported by every index left.
+                if index != result && !(self.plain && ctx.is_fixed(result)) {
+                    ctx.note_revision();
+                    changed |= self.filter_result(ctx)?;
+                }
+                changed
+            }
+        };
         if let Some(i) = ctx.value(index)
             && let Some(Entry::Var(x)) = self.entry(i)
             && x != result

@@ -60,6 +60,47 @@ impl Domains {
         }
     }
 
+    /// The values of `var` in `lo..=lo + 63` as one word (bit `v - lo` for
+    /// value `v`): [`or_values_into`](Self::or_values_into) on one word,
+    /// with a shorter path for a variable kept as bits (for `x` in
+    /// `{3, 5, 70}` and `lo = 2`, bits 1 and 3).
+    #[inline]
+    pub(crate) fn values_word(&self, var: VarId, lo: Value) -> u64 {
+        let mut word = 0;
+        let Some(d) = self.vars.get(var.index()) else {
+            self.or_values_into(var, lo, std::slice::from_mut(&mut word));
+            return word;
+        };
+        // Bit 0 of the window is bit `off` of the variable's words.
+        let off = lo.checked_sub(d.base);
+        let (Some(off), false) = (off, d.is_interval() || d.now.size == 0) else {
+            self.or_values_into(var, lo, std::slice::from_mut(&mut word));
+            return word;
+        };
+        let span = d.span() as i64;
+        if off >= span || off <= -(WORD_BITS as i64) {
+            return 0;
+        }
+        let at = |k: i64| -> u64 {
+            match k >= 0 && k < i64::from(d.words) {
+                true => self.bits[d.first as usize + k as usize] as u64,
+                false => 0,
+            }
+        };
+        let (k, r) = (off.div_euclid(64), off.rem_euclid(64) as u32);
+        word = match r {
+            0 => at(k),
+            _ => at(k) >> r | at(k + 1) << (64 - r),
+        };
+        // Only the values within the current bounds.
+        let first = d.lo().saturating_sub(lo).max(0);
+        let last = d.hi().saturating_sub(lo).min(63);
+        if first > last {
+            return 0;
+        }
+        word & (u64::MAX >> (63 - last)) & (u64::MAX << first)
+    }
+
     /// [`or_values_into`](Self::or_values_into) for a view (`end`: the
     /// window's last value), out of the line of ordinary variables.
     #[cold]
@@ -164,6 +205,11 @@ mod tests {
                 Value::MIN,
                 Value::MAX - 200,
             ] {
+                let word = d.values_word(x, lo);
+                for k in 0..64 {
+                    let want = lo.checked_add(k).is_some_and(|v| d.contains(x, v));
+                    assert_eq!(word >> k & 1 == 1, want, "{x} lo {lo} bit {k} (one word)");
+                }
                 for words in 1..=3 {
                     let mut out = vec![0u64; words];
                     d.or_values_into(x, lo, &mut out);
@@ -175,6 +221,46 @@ mod tests {
                             "{x} lo {lo} bit {k}"
                         );
                     }
+                }
+            }
+        }
+    }
+
+    /// One word read from variables with bits whose bounds moved inside them
+    /// (the bits beyond the bounds stay in the words), over every window
+    /// from below the base to past the end, against `contains`.
+    #[test]
+    fn one_word_holds_the_values_within_the_bounds() {
+        use crate::VarId;
+        use crate::domains::Domains;
+        let vals: Vec<Value> = (-70..=200).filter(|v| v % 3 != 0 || v % 7 == 0).collect();
+        let specs = [
+            (-70, 200, Some(&vals[..])),
+            (5, 9, Some(&[5, 7, 9][..])),
+            (0, 63, None),
+        ];
+        // Lazy bits above 0: every range gets its bits at once.
+        let mut d = Domains::with_lazy_bits_above(specs.iter().copied(), 0);
+        for step in 0..4 {
+            for i in 0..3 {
+                let x = VarId::new(i);
+                for lo in -140..=270 {
+                    let word = d.values_word(x, lo);
+                    for k in 0..64 {
+                        let want = d.contains(x, lo + k);
+                        assert_eq!(word >> k & 1 == 1, want, "step {step} {x} lo {lo} bit {k}");
+                    }
+                }
+            }
+            // Bounds move in, a value goes from the middle.
+            for i in 0..3 {
+                let x = VarId::new(i);
+                let (lo, hi) = (d.min(x), d.max(x));
+                if hi - lo >= 4 {
+                    d.remove_below(x, lo + 1 + step).unwrap();
+                    d.remove_above(x, hi - 1 - step).unwrap();
+                    let mid = (d.min(x) + d.max(x)) / 2;
+                    let _ = d.remove(x, mid);
                 }
             }
         }
