@@ -358,38 +358,50 @@ fn not_first_not_last_in<T>(
         |k: usize| tasks[k].3,
     );
     let zero = T::default();
-    // Decreasing est: increasing `zero - est`.
-    let by_est_down = order(n, |k| zero - est(k));
-    let by_lct = order(n, lct);
-    let (by_est_down, by_lct) = (&by_est_down[..], &by_lct[..]);
-    // The earliest completion of the tasks `keep` admits: a sweep by
-    // decreasing est.
-    let ect = |keep: &dyn Fn(usize) -> bool| {
-        let (mut sum, mut best) = (zero, None::<T>);
-        for &k in by_est_down {
-            let k = k as usize;
-            if keep(k) {
-                sum = sum + p(k);
-                best = Some(best.map_or(est(k) + sum, |b| b.max(est(k) + sum)));
+    // (est, p, lst, task) by decreasing est and (lct, p, ect, task) by
+    // increasing lct, ties by task.
+    let mut down: SmallVec<[(T, T, T, u32); 32]> = (tasks.iter().enumerate())
+        .map(|(k, t)| (t.1, t.3, t.2 - t.3, k as u32))
+        .collect();
+    down.sort_unstable_by(|x, y| (y.0, x.3).cmp(&(x.0, y.3)));
+    let mut up: SmallVec<[(T, T, T, u32); 32]> = (tasks.iter().enumerate())
+        .map(|(k, t)| (t.2, t.3, t.1 + t.3, k as u32))
+        .collect();
+    up.sort_unstable_by_key(|e| (e.0, e.3));
+    let (down, up) = (&down[..], &up[..]);
+    // The earliest completion of the tasks `keep` admits (it reads the task
+    // and its latest start): a sweep by decreasing est.
+    fn ect_of<T>(down: &[(T, T, T, u32)], keep: impl Fn(usize, T) -> bool) -> Option<T>
+    where
+        T: Copy + Ord + Default + std::ops::Add<Output = T>,
+    {
+        let (mut sum, mut best) = (T::default(), None::<T>);
+        for &(est, p, lst, k) in down {
+            if keep(k as usize, lst) {
+                sum = sum + p;
+                best = Some(best.map_or(est + sum, |b| b.max(est + sum)));
             }
         }
         best
-    };
-    // The latest start of the tasks `keep` admits: a sweep by increasing lct.
-    let lst = |keep: &dyn Fn(usize) -> bool| {
-        let (mut sum, mut best) = (zero, None::<T>);
-        for &k in by_lct {
-            let k = k as usize;
-            if keep(k) {
-                sum = sum + p(k);
-                best = Some(best.map_or(lct(k) - sum, |b| b.min(lct(k) - sum)));
+    }
+    // The latest start of the tasks `keep` admits (it reads the task and its
+    // earliest completion): a sweep by increasing lct.
+    fn lst_of<T>(up: &[(T, T, T, u32)], keep: impl Fn(usize, T) -> bool) -> Option<T>
+    where
+        T: Copy + Ord + Default + std::ops::Add<Output = T> + std::ops::Sub<Output = T>,
+    {
+        let (mut sum, mut best) = (T::default(), None::<T>);
+        for &(lct, p, ect, k) in up {
+            if keep(k as usize, ect) {
+                sum = sum + p;
+                best = Some(best.map_or(lct - sum, |b| b.min(lct - sum)));
             }
         }
         best
-    };
+    }
     let mut member: SmallVec<[bool; 32]> = SmallVec::from_elem(false, n);
     // Of all the tasks: a set of others completes no later, starts no earlier.
-    let (ect_all, lst_all) = (ect(&|_| true), lst(&|_| true));
+    let (ect_all, lst_all) = (ect_of(down, |_, _| true), lst_of(up, |_, _| true));
     // Sorted when first needed.
     let (mut by_lst, mut by_ect_down) = (None, None);
     let mut revisions = 0;
@@ -398,7 +410,7 @@ fn not_first_not_last_in<T>(
         // The prefixes that could move `i` are those of the others with
         // `lst_k - p_i < lst_i`; the largest of them must not all fit first.
         if ect_all.is_some_and(|e| e > lst_i)
-            && ect(&|k| k != i && lct(k) - p(k) - p_i < lst_i).is_some_and(|e| e > lst_i)
+            && ect_of(down, |k, lst_k| k != i && lst_k - p_i < lst_i).is_some_and(|e| e > lst_i)
         {
             revisions += 1;
             member.iter_mut().for_each(|m| *m = false);
@@ -415,7 +427,7 @@ fn not_first_not_last_in<T>(
                     break;
                 }
                 member[k] = true;
-                if ect(&|k| member[k]).is_some_and(|e| e > lst_i) {
+                if ect_of(down, |k, _| member[k]).is_some_and(|e| e > lst_i) {
                     upper[i] = upper[i].min(lct(k) - p(k) - p_i);
                     break;
                 }
@@ -423,7 +435,7 @@ fn not_first_not_last_in<T>(
         }
         // Symmetrically, the others with `ect_k > est_i`.
         if lst_all.is_some_and(|l| l < ect_i)
-            && lst(&|k| k != i && est(k) + p(k) > est_i).is_some_and(|l| l < ect_i)
+            && lst_of(up, |k, ect_k| k != i && ect_k > est_i).is_some_and(|l| l < ect_i)
         {
             revisions += 1;
             member.iter_mut().for_each(|m| *m = false);
@@ -440,7 +452,7 @@ fn not_first_not_last_in<T>(
                     break;
                 }
                 member[k] = true;
-                if lst(&|k| member[k]).is_some_and(|l| l < ect_i) {
+                if lst_of(up, |k, _| member[k]).is_some_and(|l| l < ect_i) {
                     lower[i] = lower[i].max(est(k) + p(k));
                     break;
                 }
@@ -461,7 +473,10 @@ fn not_first_not_last_in<T>(
 /// tasks `Ω` as the one shrunk to the bounds of `Ω`, where each rule fires
 /// whenever it fires on the wider window, with a bound at least as tight
 /// (`a + p(Ω)` grows with `a`, `b - p(Ω) - p_i` falls with `b`), and where
-/// an overload shows as well: skipping it changes nothing.
+/// an overload shows as well: skipping it changes nothing. Every rule reads
+/// the bounds `tasks` holds, so the bounds found are gathered and applied at
+/// the end, with the same result as one by one (a wipe-out on the way is
+/// one at the end).
 pub(crate) fn edge_find(
     tasks: &[(VarId, i128, i128, i128)],
     ctx: &mut PropagationContext<'_>,
@@ -521,27 +536,26 @@ where
     T: Copy + Ord + Default + std::ops::Add<Output = T> + std::ops::Sub<Output = T>,
 {
     let n = tasks.len();
-    let mut by_lct: SmallVec<[u32; 32]> = (0..n as u32).collect();
-    by_lct.sort_unstable_by_key(|&k| tasks[k as usize].2);
-    let mut by_est: SmallVec<[u32; 32]> = (0..n as u32).collect();
-    by_est.sort_unstable_by_key(|&k| (tasks[k as usize].1, tasks[k as usize].2));
-    // The tasks by decreasing duration: a window with `slack` time to spare
-    // moves only the tasks longer than `slack` (both rules below need
-    // `p > b - a - p(Ω)`), the first ones of this order.
-    let mut by_p: SmallVec<[u32; 32]> = (0..n as u32).collect();
-    by_p.sort_unstable_by_key(|&k| std::cmp::Reverse(tasks[k as usize].3));
-    // Indexed as slices (a `SmallVec` tests where its items are at each use).
-    let task = |k: u32| tasks[k as usize];
-    let (by_lct, by_est, by_p) = (&by_lct[..], &by_est[..], &by_p[..]);
-    // The bounds found for each task, applied at the end: each rule reads
-    // the bounds `tasks` holds, so the result is the same as applying each
-    // bound when found (a wipe-out on the way is one at the end).
+    // (lct, est, p) by latest completion; (est, lct) by earliest start.
+    let mut ends: SmallVec<[(T, T, T); 32]> = tasks.iter().map(|t| (t.2, t.1, t.3)).collect();
+    ends.sort_unstable_by_key(|e| e.0);
+    let mut starts: SmallVec<[(T, T); 32]> = tasks.iter().map(|t| (t.1, t.2)).collect();
+    starts.sort_unstable();
+    // (p, est, lct, task) by decreasing duration: a window with `slack` time
+    // to spare moves only the tasks longer than `slack` (both rules below
+    // need `p > b - a - p(Ω)`), the first ones of this order.
+    let mut longest: SmallVec<[(T, T, T, u32); 32]> = (tasks.iter().enumerate())
+        .map(|(k, t)| (t.3, t.1, t.2, k as u32))
+        .collect();
+    longest.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+    // Read as slices (a `SmallVec` tests where its items are at each use).
+    let (ends, starts, longest) = (&ends[..], &starts[..], &longest[..]);
     let mut at = 0;
     while at < n {
         // `a`: the next earliest start; `first_b`: the smallest latest
-        // completion of a task starting there (sorted second in `by_est`).
-        let (_, a, first_b, _) = task(by_est[at]);
-        while at < n && task(by_est[at]).1 == a {
+        // completion of a task starting there (sorted second in `starts`).
+        let (a, first_b) = starts[at];
+        while at < n && starts[at].0 == a {
             at += 1;
         }
         // The windows `[a, b]` by increasing `b`; `work`: the durations of
@@ -549,10 +563,10 @@ where
         let mut work = T::default();
         let mut m = 0;
         while m < n {
-            let b = task(by_lct[m]).2;
+            let b = ends[m].0;
             let mut ends_here = false;
-            while m < n && task(by_lct[m]).2 == b {
-                let (_, est, _, p) = task(by_lct[m]);
+            while m < n && ends[m].0 == b {
+                let (_, est, p) = ends[m];
                 if est >= a {
                     work = work + p;
                     ends_here = true;
@@ -569,8 +583,7 @@ where
             // Room left for a task no longer than `slack`: neither rule
             // below can fire, as `min(est, a) <= a` and `max(lct, b) >= b`.
             let slack = b - a - work;
-            for &k in by_p.iter().take_while(|&&k| task(k).3 > slack) {
-                let (_, est, lct, p) = task(k);
+            for &(p, est, lct, k) in longest.iter().take_while(|e| e.0 > slack) {
                 let k = k as usize;
                 if est >= a && lct <= b {
                     continue;

@@ -261,6 +261,7 @@ impl OffsetElement {
                             have[k as usize / 64] |= 1 << (k % 64);
                         }
                     }
+                    Some(Entry::Var(x)) if words == 1 => have[0] |= d.values_word(x, lo),
                     Some(Entry::Var(x)) => d.or_values_into(x, lo, &mut have[..words]),
                 }
                 if (0..words).all(|k| want[k] & !have[k] == 0) {
