@@ -172,7 +172,9 @@ impl Constraint for Disjunctive {
             again |= time_table_filled(|d, tasks| self.tasks_into(d, tasks), 1, ctx)?.0;
             if ctx.pruning() == Pruning::Propagators {
                 again |= self.edge_finding(ctx)?;
-                again |= not_first_not_last(&self.fixed_tasks(ctx), ctx)?;
+                let mut tasks = SmallVec::new();
+                self.fixed_tasks(ctx, &mut tasks);
+                again |= not_first_not_last(&tasks, ctx)?;
             }
             if !again {
                 break;
@@ -246,16 +248,19 @@ impl Disjunctive {
     /// that cannot fit in the window together with them goes after all of them
     /// (`s_i >= a + p(Ω)`) or, symmetrically, before (`s_i + p_i <= b - p(Ω)`).
     fn edge_finding(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
-        edge_find(&self.fixed_tasks(ctx), ctx)
+        let mut tasks = SmallVec::new();
+        self.fixed_tasks(ctx, &mut tasks);
+        edge_find(&tasks, ctx)
     }
 
     /// (start, est, lct, p) of the tasks with a fixed positive duration.
+    /// (Filled in place: a `SmallVec` returned by value is copied whole.)
     fn fixed_tasks(
         &self,
         ctx: &PropagationContext<'_>,
-    ) -> SmallVec<[(VarId, i128, i128, i128); 32]> {
+        tasks: &mut SmallVec<[(VarId, i128, i128, i128); 32]>,
+    ) {
         let n = self.n;
-        let mut tasks = SmallVec::new();
         for i in 0..n {
             let Some(p) = ctx.value(self.scope[n + i]) else {
                 continue;
@@ -266,7 +271,6 @@ impl Disjunctive {
                 tasks.push((s, i128::from(ctx.min(s)), i128::from(ctx.max(s)) + p, p));
             }
         }
-        tasks
     }
 }
 
@@ -298,7 +302,8 @@ fn not_first_not_last(
     let (from, to, work) = spread(tasks);
     const SMALL: i128 = 1 << 60;
     if to - from < SMALL && work < SMALL {
-        let shifted = shift(tasks, from);
+        let mut shifted = SmallVec::new();
+        shift(tasks, from, &mut shifted);
         let mut lower: SmallVec<[i64; 32]> = SmallVec::from_elem(i64::MIN, n);
         let mut upper: SmallVec<[i64; 32]> = SmallVec::from_elem(i64::MAX, n);
         not_first_not_last_in(&shifted, &mut lower, &mut upper, ctx);
@@ -324,15 +329,17 @@ fn spread(tasks: &[(VarId, i128, i128, i128)]) -> (i128, i128, i128) {
 }
 
 /// `tasks` with their times less `from`, in `i64` (the caller checked that
-/// they fit).
+/// they fit), into `out`.
 fn shift(
     tasks: &[(VarId, i128, i128, i128)],
     from: i128,
-) -> SmallVec<[(VarId, i64, i64, i64); 32]> {
-    tasks
-        .iter()
-        .map(|&(s, est, lct, p)| (s, (est - from) as i64, (lct - from) as i64, p as i64))
-        .collect()
+    out: &mut SmallVec<[(VarId, i64, i64, i64); 32]>,
+) {
+    out.extend(
+        tasks
+            .iter()
+            .map(|&(s, est, lct, p)| (s, (est - from) as i64, (lct - from) as i64, p as i64)),
+    );
 }
 
 /// The bounds of [`not_first_not_last`] on `tasks` in `T`: raises `lower[i]`
@@ -360,13 +367,11 @@ fn not_first_not_last_in<T>(
     let zero = T::default();
     // (est, p, lst, task) by decreasing est and (lct, p, ect, task) by
     // increasing lct, ties by task.
-    let mut down: SmallVec<[(T, T, T, u32); 32]> = (tasks.iter().enumerate())
-        .map(|(k, t)| (t.1, t.3, t.2 - t.3, k as u32))
-        .collect();
+    let mut down: SmallVec<[(T, T, T, u32); 32]> = SmallVec::new();
+    down.extend((tasks.iter().enumerate()).map(|(k, t)| (t.1, t.3, t.2 - t.3, k as u32)));
     down.sort_unstable_by(|x, y| (y.0, x.3).cmp(&(x.0, y.3)));
-    let mut up: SmallVec<[(T, T, T, u32); 32]> = (tasks.iter().enumerate())
-        .map(|(k, t)| (t.2, t.3, t.1 + t.3, k as u32))
-        .collect();
+    let mut up: SmallVec<[(T, T, T, u32); 32]> = SmallVec::new();
+    up.extend((tasks.iter().enumerate()).map(|(k, t)| (t.2, t.3, t.1 + t.3, k as u32)));
     up.sort_unstable_by_key(|e| (e.0, e.3));
     let (down, up) = (&down[..], &up[..]);
     // The earliest completion of the tasks `keep` admits (it reads the task
@@ -486,7 +491,8 @@ pub(crate) fn edge_find(
     let (from, to, work) = spread(tasks);
     const SMALL: i128 = 1 << 60;
     if to - from < SMALL && work < SMALL {
-        let shifted = shift(tasks, from);
+        let mut shifted = SmallVec::new();
+        shift(tasks, from, &mut shifted);
         let mut lower: SmallVec<[i64; 32]> = SmallVec::from_elem(i64::MIN, tasks.len());
         let mut upper: SmallVec<[i64; 32]> = SmallVec::from_elem(i64::MAX, tasks.len());
         windows(&shifted, &mut lower, &mut upper, ctx)?;
@@ -537,16 +543,18 @@ where
 {
     let n = tasks.len();
     // (lct, est, p) by latest completion; (est, lct) by earliest start.
-    let mut ends: SmallVec<[(T, T, T); 32]> = tasks.iter().map(|t| (t.2, t.1, t.3)).collect();
+    // (Built in place: a `SmallVec` collected and moved is copied whole.)
+    let mut ends: SmallVec<[(T, T, T); 32]> = SmallVec::new();
+    ends.extend(tasks.iter().map(|t| (t.2, t.1, t.3)));
     ends.sort_unstable_by_key(|e| e.0);
-    let mut starts: SmallVec<[(T, T); 32]> = tasks.iter().map(|t| (t.1, t.2)).collect();
+    let mut starts: SmallVec<[(T, T); 32]> = SmallVec::new();
+    starts.extend(tasks.iter().map(|t| (t.1, t.2)));
     starts.sort_unstable();
     // (p, est, lct, task) by decreasing duration: a window with `slack` time
     // to spare moves only the tasks longer than `slack` (both rules below
     // need `p > b - a - p(Ω)`), the first ones of this order.
-    let mut longest: SmallVec<[(T, T, T, u32); 32]> = (tasks.iter().enumerate())
-        .map(|(k, t)| (t.3, t.1, t.2, k as u32))
-        .collect();
+    let mut longest: SmallVec<[(T, T, T, u32); 32]> = SmallVec::new();
+    longest.extend((tasks.iter().enumerate()).map(|(k, t)| (t.3, t.1, t.2, k as u32)));
     longest.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
     // Read as slices (a `SmallVec` tests where its items are at each use).
     let (ends, starts, longest) = (&ends[..], &starts[..], &longest[..]);
