@@ -1,7 +1,7 @@
 //! Non-overlapping rectangles (MiniZinc's `diffn`): placement and packing.
 
 use crate::constraint::{Conflict, Events, PropCost, PropStatus, Propagation};
-use crate::constraints::disjunctive::edge_find;
+use crate::constraints::edge_finding::edge_find;
 use crate::{
     Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Pruning, Value, VarId,
 };

@@ -13,6 +13,7 @@ mod count_var;
 mod cumulative;
 mod diffn;
 pub(crate) mod disjunctive;
+mod edge_finding;
 mod element;
 mod element_offset;
 mod equality_channel;
