@@ -484,6 +484,58 @@ mod tests {
         }
     }
 
+    /// Tasks near both ends of `i64` on one machine: the span of the call
+    /// exceeds 2^60, so edge finding and not-first/not-last take their
+    /// `i128` path, while the three tasks near the top are tight enough for
+    /// them to prune. Counted against brute force at every level.
+    #[test]
+    fn tasks_at_both_ends_of_i64_count_as_brute_force_does() {
+        let (top, bottom) = (Value::MAX - 7..=Value::MAX, Value::MIN..=Value::MIN + 3);
+        let p: [Value; 5] = [2, 3, 2, 3, 1];
+        let doms: [Vec<Value>; 5] = [
+            top.clone().collect(),
+            top.clone().collect(),
+            top.collect(),
+            bottom.clone().collect(),
+            bottom.collect(),
+        ];
+        let fits = |s: [Value; 5]| {
+            let apart = |i: usize, j: usize| {
+                let (a, b) = (i128::from(s[i]), i128::from(s[j]));
+                a + i128::from(p[i]) <= b || b + i128::from(p[j]) <= a
+            };
+            (0..5).all(|i| (i + 1..5).all(|j| apart(i, j)))
+        };
+        let mut want = 0u64;
+        for &a in &doms[0] {
+            for &b in &doms[1] {
+                for &c in &doms[2] {
+                    for &d in &doms[3] {
+                        for &e in &doms[4] {
+                            want += u64::from(fits([a, b, c, d, e]));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(want > 0);
+        for pruning in [
+            Pruning::Check,
+            Pruning::ForwardChecking,
+            Pruning::Propagators,
+        ] {
+            let mut m = Model::new();
+            let starts: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
+            let durs: Vec<_> = p.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
+            m.disjunctive(&starts, &durs).unwrap();
+            let got = Solver::new(&m, Config::textbook().with_pruning(pruning))
+                .unwrap()
+                .count();
+            assert!(got.is_complete());
+            assert_eq!(got.solutions, want, "{pruning:?}");
+        }
+    }
+
     #[test]
     fn propagation_matches_the_documented_rules() {
         let mut rng = crate::rng::SplitMix64::new(0x9e37_79b9_7f4a_7c15_u64);

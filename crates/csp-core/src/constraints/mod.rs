@@ -15,6 +15,7 @@ mod diffn;
 pub(crate) mod disjunctive;
 mod edge_finding;
 mod element;
+mod element_masks;
 mod element_offset;
 mod equality_channel;
 mod global_cardinality;
