@@ -324,9 +324,10 @@ impl OffsetElement {
         for &i in dead {
             changed |= ctx.remove(index, i)?;
         }
-        ctx.note_revision();
-        // A fixed result is supported by every index left.
+        // A fixed result is supported by every index left (one revision
+        // for the index, counted by the caller, and one for the result).
         if !ctx.is_fixed(result) {
+            ctx.note_revision();
             changed |= remove_missing(ctx, result, lo, want, have)?;
         }
         Ok(changed)
