@@ -452,12 +452,8 @@ mod tests {
                     .map(|s| masks.clone().filter(|&d| fits(s, d, cap)).count() as u64)
                     .sum::<u64>();
                 assert!(want > 0);
-                for pruning in [
-                    Pruning::Check,
-                    Pruning::ForwardChecking,
-                    Pruning::Propagators,
-                ] {
-                    let mut m = Model::new();
+                let what = format!("capacity {cap}, open demands {open}, from {lo}");
+                assert_count_at_every_level(want, &what, |m| {
                     let starts = m.int_var_array("s", 3, lo..=hi).unwrap();
                     let durs: Vec<_> = p.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
                     if cap == 1 && !open {
@@ -471,15 +467,7 @@ mod tests {
                         let c = m.int_var(cap as Value..=cap as Value).unwrap();
                         m.cumulative(&starts, &durs, &demands, c).unwrap();
                     }
-                    let got = Solver::new(&m, Config::textbook().with_pruning(pruning))
-                        .unwrap()
-                        .count();
-                    assert!(got.is_complete());
-                    assert_eq!(
-                        got.solutions, want,
-                        "capacity {cap}, open demands {open}, from {lo} at {pruning:?}"
-                    );
-                }
+                });
             }
         }
     }
@@ -519,20 +507,28 @@ mod tests {
             }
         }
         assert!(want > 0);
+        assert_count_at_every_level(want, "tasks at both ends", |m| {
+            let starts: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
+            let durs: Vec<_> = p.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
+            m.disjunctive(&starts, &durs).unwrap();
+        });
+    }
+
+    /// The model `build` posts counts exactly `want` solutions, completely,
+    /// at `check`, `fc` and `propagators`.
+    fn assert_count_at_every_level(want: u64, what: &str, build: impl Fn(&mut Model)) {
         for pruning in [
             Pruning::Check,
             Pruning::ForwardChecking,
             Pruning::Propagators,
         ] {
             let mut m = Model::new();
-            let starts: Vec<_> = doms.iter().map(|d| m.int_var(d.clone()).unwrap()).collect();
-            let durs: Vec<_> = p.iter().map(|&v| m.int_var(v..=v).unwrap()).collect();
-            m.disjunctive(&starts, &durs).unwrap();
+            build(&mut m);
             let got = Solver::new(&m, Config::textbook().with_pruning(pruning))
                 .unwrap()
                 .count();
             assert!(got.is_complete());
-            assert_eq!(got.solutions, want, "{pruning:?}");
+            assert_eq!(got.solutions, want, "{what} at {pruning:?}");
         }
     }
 

@@ -32,29 +32,7 @@ pub(crate) fn not_first_not_last(
     if n < 2 {
         return Ok(false);
     }
-    // Each rule reads the bounds `tasks` holds: the bounds found are applied
-    // at the end, with the same result as one by one. On times shifted by
-    // the earliest start, as in `edge_find`, the sums fit in `i64`.
-    let (from, to, work) = spread(tasks);
-    const SMALL: i128 = 1 << 60;
-    if to - from < SMALL && work < SMALL {
-        let mut shifted = SmallVec::new();
-        shift(tasks, from, &mut shifted);
-        let mut lower: SmallVec<[i64; 32]> = SmallVec::from_elem(i64::MIN, n);
-        let mut upper: SmallVec<[i64; 32]> = SmallVec::from_elem(i64::MAX, n);
-        not_first_not_last_in(&shifted, &mut lower, &mut upper, ctx);
-        let back = |v: i64, none: i64| (v != none).then(|| i128::from(v) + from);
-        let lower = lower.iter().map(|&v| back(v, i64::MIN));
-        let upper = upper.iter().map(|&v| back(v, i64::MAX));
-        return apply_bounds(tasks, lower, upper, ctx);
-    }
-    let mut lower: SmallVec<[i128; 32]> = SmallVec::from_elem(i128::MIN, n);
-    let mut upper: SmallVec<[i128; 32]> = SmallVec::from_elem(i128::MAX, n);
-    not_first_not_last_in(tasks, &mut lower, &mut upper, ctx);
-    let some = |none: i128| move |&v: &i128| (v != none).then_some(v);
-    let lower = lower.iter().map(some(i128::MIN));
-    let upper = upper.iter().map(some(i128::MAX));
-    apply_bounds(tasks, lower, upper, ctx)
+    filter(tasks, ctx, NotFirstNotLast)
 }
 
 /// The earliest start, the latest completion and the total duration of `tasks`.
@@ -78,16 +56,109 @@ fn shift(
     );
 }
 
+/// The integer types the filters run in: `i64` on shifted times, `i128`
+/// otherwise.
+trait Time:
+    Copy + Ord + Default + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self> + Into<i128>
+{
+}
+
+impl<T> Time for T where
+    T: Copy + Ord + Default + std::ops::Add<Output = T> + std::ops::Sub<Output = T> + Into<i128>
+{
+}
+
+/// One of the filters: raises `lower[k]` and lowers `upper[k]` to the
+/// bounds it finds for task `k`, reading only the bounds `tasks` holds.
+trait Pass {
+    fn bounds<T: Time>(
+        &self,
+        tasks: &[(VarId, T, T, T)],
+        lower: &mut [T],
+        upper: &mut [T],
+        ctx: &mut PropagationContext<'_>,
+    ) -> Result<(), Conflict>;
+}
+
+/// Not-first/not-last as a [`Pass`].
+struct NotFirstNotLast;
+
+impl Pass for NotFirstNotLast {
+    fn bounds<T: Time>(
+        &self,
+        tasks: &[(VarId, T, T, T)],
+        lower: &mut [T],
+        upper: &mut [T],
+        ctx: &mut PropagationContext<'_>,
+    ) -> Result<(), Conflict> {
+        not_first_not_last_in(tasks, lower, upper, ctx);
+        Ok(())
+    }
+}
+
+/// Edge finding's windows as a [`Pass`].
+struct Windows;
+
+impl Pass for Windows {
+    fn bounds<T: Time>(
+        &self,
+        tasks: &[(VarId, T, T, T)],
+        lower: &mut [T],
+        upper: &mut [T],
+        ctx: &mut PropagationContext<'_>,
+    ) -> Result<(), Conflict> {
+        windows(tasks, lower, upper, ctx)
+    }
+}
+
+/// Runs `pass` and moves the starts to the bounds it found. Every rule
+/// reads the bounds `tasks` holds, so applying them at the end gives the
+/// same result as one by one (a wipe-out on the way is one at the end). On
+/// times shifted by the earliest start, within `2^60` with durations
+/// summing below `2^60`, every sum fits in `i64`; otherwise `i128`.
+fn filter(
+    tasks: &[(VarId, i128, i128, i128)],
+    ctx: &mut PropagationContext<'_>,
+    pass: impl Pass,
+) -> Result<bool, Conflict> {
+    let (from, to, work) = spread(tasks);
+    const SMALL: i128 = 1 << 60;
+    if to - from < SMALL && work < SMALL {
+        let mut shifted = SmallVec::new();
+        shift(tasks, from, &mut shifted);
+        return run(&shifted, from, (i64::MIN, i64::MAX), tasks, ctx, pass);
+    }
+    run(tasks, 0, (i128::MIN, i128::MAX), tasks, ctx, pass)
+}
+
+/// [`filter`] on `times` (the tasks in `T`, moved by `-offset`), with
+/// `none` the (lower, upper) values that mean "no bound found".
+fn run<T: Time>(
+    times: &[(VarId, T, T, T)],
+    offset: i128,
+    none: (T, T),
+    tasks: &[(VarId, i128, i128, i128)],
+    ctx: &mut PropagationContext<'_>,
+    pass: impl Pass,
+) -> Result<bool, Conflict> {
+    let n = times.len();
+    let mut lower: SmallVec<[T; 32]> = SmallVec::from_elem(none.0, n);
+    let mut upper: SmallVec<[T; 32]> = SmallVec::from_elem(none.1, n);
+    pass.bounds(times, &mut lower, &mut upper, ctx)?;
+    let back = |v: T, none: T| (v != none).then(|| v.into() + offset);
+    let lower = lower.iter().map(|&v| back(v, none.0));
+    let upper = upper.iter().map(|&v| back(v, none.1));
+    apply_bounds(tasks, lower, upper, ctx)
+}
+
 /// The bounds of [`not_first_not_last`] on `tasks` in `T`: raises `lower[i]`
 /// and lowers `upper[i]` to the bounds found for task `i`.
-fn not_first_not_last_in<T>(
+fn not_first_not_last_in<T: Time>(
     tasks: &[(VarId, T, T, T)],
     lower: &mut [T],
     upper: &mut [T],
     ctx: &mut PropagationContext<'_>,
-) where
-    T: Copy + Ord + Default + std::ops::Add<Output = T> + std::ops::Sub<Output = T>,
-{
+) {
     let n = tasks.len();
     // The tasks in increasing order of `key` (keys computed once).
     fn order<T: Ord + Copy>(n: usize, key: impl Fn(usize) -> T) -> SmallVec<[u32; 32]> {
@@ -112,10 +183,7 @@ fn not_first_not_last_in<T>(
     let (down, up) = (&down[..], &up[..]);
     // The earliest completion of the tasks `keep` admits (it reads the task
     // and its latest start): a sweep by decreasing est.
-    fn ect_of<T>(down: &[(T, T, T, u32)], keep: impl Fn(usize, T) -> bool) -> Option<T>
-    where
-        T: Copy + Ord + Default + std::ops::Add<Output = T>,
-    {
+    fn ect_of<T: Time>(down: &[(T, T, T, u32)], keep: impl Fn(usize, T) -> bool) -> Option<T> {
         let (mut sum, mut best) = (T::default(), None::<T>);
         for &(est, p, lst, k) in down {
             if keep(k as usize, lst) {
@@ -127,10 +195,7 @@ fn not_first_not_last_in<T>(
     }
     // The latest start of the tasks `keep` admits (it reads the task and its
     // earliest completion): a sweep by increasing lct.
-    fn lst_of<T>(up: &[(T, T, T, u32)], keep: impl Fn(usize, T) -> bool) -> Option<T>
-    where
-        T: Copy + Ord + Default + std::ops::Add<Output = T> + std::ops::Sub<Output = T>,
-    {
+    fn lst_of<T: Time>(up: &[(T, T, T, u32)], keep: impl Fn(usize, T) -> bool) -> Option<T> {
         let (mut sum, mut best) = (T::default(), None::<T>);
         for &(lct, p, ect, k) in up {
             if keep(k as usize, ect) {
@@ -214,36 +279,12 @@ fn not_first_not_last_in<T>(
 /// tasks `Ω` as the one shrunk to the bounds of `Ω`, where each rule fires
 /// whenever it fires on the wider window, with a bound at least as tight
 /// (`a + p(Ω)` grows with `a`, `b - p(Ω) - p_i` falls with `b`), and where
-/// an overload shows as well: skipping it changes nothing. Every rule reads
-/// the bounds `tasks` holds, so the bounds found are gathered and applied at
-/// the end, with the same result as one by one (a wipe-out on the way is
-/// one at the end).
+/// an overload shows as well: skipping it changes nothing.
 pub(crate) fn edge_find(
     tasks: &[(VarId, i128, i128, i128)],
     ctx: &mut PropagationContext<'_>,
 ) -> Result<bool, Conflict> {
-    // On times shifted by the earliest start, within `2^60` with durations
-    // summing below `2^60`, every sum fits in `i64`; the rules are the same.
-    let (from, to, work) = spread(tasks);
-    const SMALL: i128 = 1 << 60;
-    if to - from < SMALL && work < SMALL {
-        let mut shifted = SmallVec::new();
-        shift(tasks, from, &mut shifted);
-        let mut lower: SmallVec<[i64; 32]> = SmallVec::from_elem(i64::MIN, tasks.len());
-        let mut upper: SmallVec<[i64; 32]> = SmallVec::from_elem(i64::MAX, tasks.len());
-        windows(&shifted, &mut lower, &mut upper, ctx)?;
-        let back = |v: i64, none: i64| (v != none).then(|| i128::from(v) + from);
-        let lower = lower.iter().map(|&v| back(v, i64::MIN));
-        let upper = upper.iter().map(|&v| back(v, i64::MAX));
-        return apply_bounds(tasks, lower, upper, ctx);
-    }
-    let mut lower: SmallVec<[i128; 32]> = SmallVec::from_elem(i128::MIN, tasks.len());
-    let mut upper: SmallVec<[i128; 32]> = SmallVec::from_elem(i128::MAX, tasks.len());
-    windows(tasks, &mut lower, &mut upper, ctx)?;
-    let some = |none: i128| move |&v: &i128| (v != none).then_some(v);
-    let lower = lower.iter().map(some(i128::MIN));
-    let upper = upper.iter().map(some(i128::MAX));
-    apply_bounds(tasks, lower, upper, ctx)
+    filter(tasks, ctx, Windows)
 }
 
 /// Moves each task's start to its bound found, if any.
@@ -268,15 +309,12 @@ fn apply_bounds(
 /// [`edge_find`]'s windows on `tasks` in `T` (`i64` on shifted times, or
 /// `i128`): raises `lower[k]` and lowers `upper[k]` to the bounds found for
 /// task `k`.
-fn windows<T>(
+fn windows<T: Time>(
     tasks: &[(VarId, T, T, T)],
     lower: &mut [T],
     upper: &mut [T],
     ctx: &mut PropagationContext<'_>,
-) -> Result<(), Conflict>
-where
-    T: Copy + Ord + Default + std::ops::Add<Output = T> + std::ops::Sub<Output = T>,
-{
+) -> Result<(), Conflict> {
     let n = tasks.len();
     // (lct, est, p) by latest completion; (est, lct) by earliest start.
     // (Built in place: a `SmallVec` collected and moved is copied whole.)
