@@ -127,30 +127,48 @@ impl Count {
         }
     }
 
-    /// The tally at the propagators level: the positions out of the wake set
-    /// are decided (their sure occurrences kept in `SURE_OUT`), so only the
-    /// others are scanned.
-    fn tally_watched(&self, ctx: &PropagationContext<'_>) -> Tally {
+    /// The tally at the propagators level, where the positions out of the
+    /// wake set are decided (their sure occurrences kept in `SURE_OUT`): it
+    /// scans only the others, and takes those now decided with respect to the
+    /// value (fixed, or unable to take it) out of the set as it goes, one
+    /// trailed word per word that changes.
+    fn tally_watched(&self, ctx: &mut PropagationContext<'_>) -> Tally {
         let out = ctx.state_int(SURE_OUT) as usize;
-        let mut t = Tally {
-            sure: out,
-            possible: out,
-        };
-        let d = ctx.domains();
-        for (chunk, &word) in ctx.state_bits(WAKE).iter().enumerate() {
-            let mut live = word;
+        let (mut sure, mut open) = (out, 0);
+        for chunk in 0..ctx.state_bits(WAKE).len() {
+            let word = ctx.state_bits(WAKE)[chunk];
+            let (mut live, mut keep) = (word, word);
+            let d = ctx.domains();
             while live != 0 {
-                let pos = chunk * 64 + live.trailing_zeros() as usize;
+                let bit = live.trailing_zeros() as usize;
                 live &= live - 1;
-                if pos < self.n {
-                    self.add(d, self.scope[pos], &mut t);
+                let pos = chunk * 64 + bit;
+                // The result's position (`n`) stays: its changes matter.
+                let Some(&x) = self.vars().get(pos) else {
+                    continue;
+                };
+                match d.takes(x, self.value) {
+                    None => open += 1,
+                    Some(fixed) => {
+                        keep &= !(1 << bit);
+                        sure += usize::from(fixed);
+                    }
                 }
             }
+            if keep != word {
+                ctx.set_state_word(WAKE, chunk, keep);
+            }
         }
-        t
+        if sure != out {
+            ctx.set_state_int(SURE_OUT, sure as i64);
+        }
+        Tally {
+            sure,
+            possible: sure + open,
+        }
     }
 
-    fn current(&self, ctx: &PropagationContext<'_>) -> Tally {
+    fn current(&self, ctx: &mut PropagationContext<'_>) -> Tally {
         if ctx.pruning() == Pruning::Propagators {
             self.tally_watched(ctx)
         } else {
@@ -173,9 +191,9 @@ impl Count {
         }
     }
 
-    /// One round of filtering; whether anything changed.
-    fn round(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
-        let t = self.current(ctx);
+    /// One round of filtering from the tally `t` of the current domains;
+    /// whether anything changed.
+    fn round(&self, ctx: &mut PropagationContext<'_>, t: Tally) -> Result<bool, Conflict> {
         let mut changed = false;
         if let Some(r) = self.result {
             ctx.note_revision();
@@ -204,33 +222,6 @@ impl Count {
             };
         }
         Ok(changed)
-    }
-
-    /// Takes the variables decided with respect to the value (they cannot take
-    /// it, or are fixed to it) out of the wake set.
-    fn unwatch(&self, ctx: &mut PropagationContext<'_>) {
-        let words = ctx.state_bits(WAKE).len();
-        let mut sure = 0;
-        for chunk in 0..words {
-            let mut live = ctx.state_bits(WAKE)[chunk];
-            while live != 0 {
-                let pos = chunk * 64 + live.trailing_zeros() as usize;
-                live &= live - 1;
-                if pos >= self.n {
-                    continue;
-                }
-                let x = self.scope[pos];
-                let fixed = ctx.is_fixed(x);
-                if fixed || !ctx.contains(x, self.value) {
-                    ctx.clear_state_bit(WAKE, pos);
-                    sure += usize::from(fixed && ctx.contains(x, self.value));
-                }
-            }
-        }
-        if sure > 0 {
-            let out = ctx.state_int(SURE_OUT);
-            ctx.set_state_int(SURE_OUT, out + sure as i64);
-        }
     }
 }
 
@@ -280,13 +271,15 @@ impl Constraint for Count {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let mut changed = false;
-        while self.round(ctx)? {
+        // Until a round changes nothing: then `t` is the tally of the
+        // domains as they are (and the wake set holds only open positions).
+        let t = loop {
+            let t = self.current(ctx);
+            if !self.round(ctx, t)? {
+                break t;
+            }
             changed = true;
-        }
-        if ctx.pruning() == Pruning::Propagators {
-            self.unwatch(ctx);
-        }
-        let t = self.current(ctx);
+        };
         let settled = match self.result {
             Some(r) => t.sure == t.possible && ctx.is_fixed(r),
             None => t.sure >= self.lo && t.possible <= self.hi,

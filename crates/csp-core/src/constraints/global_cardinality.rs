@@ -44,6 +44,12 @@ pub struct GlobalCardinality {
     /// `values`, sorted, when no value is repeated (the sum reasoning needs
     /// it); empty otherwise.
     sorted: Vec<Value>,
+    /// `(values[j], j)` for every `j`, by value.
+    index: Vec<(Value, u32)>,
+    /// Where the values span at most a few times their number: for each
+    /// offset `v - index[0].0`, the first place of `v` in `index`, or
+    /// `u32::MAX`; empty otherwise (then `index` is searched).
+    lookup: Vec<u32>,
 }
 
 impl GlobalCardinality {
@@ -66,11 +72,27 @@ impl GlobalCardinality {
         if sorted.len() != values.len() {
             sorted.clear();
         }
+        let mut index: Vec<(Value, u32)> = (values.iter().enumerate())
+            .map(|(j, &v)| (v, j as u32))
+            .collect();
+        index.sort_unstable();
+        let mut lookup = Vec::new();
+        if let (Some(&(lo, _)), Some(&(hi, _))) = (index.first(), index.last()) {
+            let span = i128::from(hi) - i128::from(lo);
+            if span < 4 * index.len() as i128 + 64 {
+                lookup = vec![u32::MAX; span as usize + 1];
+                for (at, &(v, _)) in index.iter().enumerate().rev() {
+                    lookup[(v - lo) as usize] = at as u32;
+                }
+            }
+        }
         Ok(GlobalCardinality {
             scope,
             n: vars.len(),
             values: values.to_vec(),
             sorted,
+            index,
+            lookup,
         })
     }
 
@@ -96,26 +118,59 @@ impl GlobalCardinality {
         (fixed, possible)
     }
 
-    /// The bounds of the counts' sum: the variables minus those that can take
-    /// a value outside `values` (at least), minus those that have none of
-    /// `values` left (at most).
-    fn sum_bounds(&self, d: &Domains) -> (Value, Value) {
+    /// The first place of `v` in `index`, if `v` is one of `values`.
+    #[inline]
+    fn place(&self, v: Value) -> Option<usize> {
+        let lo = self.index.first()?.0;
+        if !self.lookup.is_empty() {
+            let at = *self.lookup.get(usize::try_from(v.checked_sub(lo)?).ok()?)?;
+            return (at != u32::MAX).then_some(at as usize);
+        }
+        let at = self.index.partition_point(|&(w, _)| w < v);
+        (self.index.get(at)?.0 == v).then_some(at)
+    }
+
+    /// In one pass over the variables: for each `j`, the variables fixed to
+    /// `values[j]` and those that can take it, into `tally`; and the bounds
+    /// of the counts' sum: the variables minus those that can take a value
+    /// outside `values` (at least), minus those that have none of `values`
+    /// left (at most). A variable with no more values than `values` has is
+    /// walked value by value; any other is asked for each of `values`.
+    fn tallies(&self, d: &Domains, tally: &mut Vec<(Value, Value)>) -> (Value, Value) {
+        tally.clear();
+        tally.resize(self.values.len(), (0, 0));
         let (mut outside, mut only_outside) = (0, 0);
         for &x in self.vars() {
+            let len = d.len(x);
+            let fixed = Value::from(len == 1);
             // Too many values to walk: it may take one of `values` or another
             // (only the "at least" bound counts it).
             let wide = d.too_many_to_walk(x);
-            let (mut inside, mut other) = (wide, wide);
-            for v in d.values(x).take_while(|_| !wide) {
-                if self.sorted.binary_search(&v).is_ok() {
+            let (inside, other) = if !wide && len <= self.index.len() {
+                let (mut inside, mut other) = (false, false);
+                for v in d.values(x) {
+                    let Some(at) = self.place(v) else {
+                        other = true;
+                        continue;
+                    };
                     inside = true;
-                } else {
-                    other = true;
+                    for &(_, j) in self.index[at..].iter().take_while(|e| e.0 == v) {
+                        let t = &mut tally[j as usize];
+                        *t = (t.0 + fixed, t.1 + 1);
+                    }
                 }
-                if inside && other {
-                    break;
+                (inside, other)
+            } else {
+                let mut inside = 0;
+                for (t, &value) in tally.iter_mut().zip(&self.values) {
+                    if d.contains(x, value) {
+                        *t = (t.0 + fixed, t.1 + 1);
+                        inside += 1;
+                    }
                 }
-            }
+                // (With repeated values the sum bounds are not used.)
+                (wide || inside > 0, wide || len > inside)
+            };
             outside += Value::from(other);
             only_outside += Value::from(!inside);
         }
@@ -123,11 +178,14 @@ impl GlobalCardinality {
         (n - outside, n - only_outside)
     }
 
-    /// Bounds reasoning on `sum(counts)` within [`Self::sum_bounds`]; whether
-    /// a count changed.
-    fn filter_sum(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+    /// Bounds reasoning on `sum(counts)` within `lo..=hi` (from
+    /// [`Self::tallies`]); whether a count changed.
+    fn filter_sum(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        (lo, hi): (Value, Value),
+    ) -> Result<bool, Conflict> {
         ctx.note_revision();
-        let (lo, hi) = self.sum_bounds(ctx.domains());
         let counts = self.counts();
         let min_sum: Value = counts.iter().map(|&c| ctx.min(c)).sum();
         let max_sum: Value = counts.iter().map(|&c| ctx.max(c)).sum();
@@ -174,11 +232,18 @@ impl Constraint for GlobalCardinality {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let mut changed = false;
+        let mut tally = Vec::new();
         loop {
             let mut again = false;
-            for (&value, &c) in self.values.iter().zip(self.counts()) {
+            // The tallies of the round's start: a count moved by an earlier
+            // value of the round is narrowed on them soundly (bounds that
+            // only widen as domains shrink), and the loop ends on a round
+            // that changes nothing, so on the same fixpoint.
+            let sum_bounds = self.tallies(ctx.domains(), &mut tally);
+            for ((&value, &c), &(fixed, possible)) in
+                self.values.iter().zip(self.counts()).zip(&tally)
+            {
                 ctx.note_revision();
-                let (fixed, possible) = self.tally(ctx.domains(), value);
                 again |= ctx.remove_below(c, fixed)?;
                 again |= ctx.remove_above(c, possible)?;
                 if fixed == possible {
@@ -201,7 +266,7 @@ impl Constraint for GlobalCardinality {
                 }
             }
             if !self.sorted.is_empty() {
-                again |= self.filter_sum(ctx)?;
+                again |= self.filter_sum(ctx, sum_bounds)?;
             }
             if !again {
                 break;
@@ -250,7 +315,8 @@ impl Model {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Config, Model, Pruning, Solver};
+    use super::GlobalCardinality;
+    use crate::{Config, Model, Pruning, Solver, Value};
 
     #[test]
     fn counts_are_narrowed_from_the_root() {
@@ -262,6 +328,68 @@ mod tests {
         let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert_eq!((s.domains().min(c[0]), s.domains().max(c[0])), (1, 4));
         assert_eq!(s.domains().value(c[1]), Some(0));
+    }
+
+    /// The one-pass tallies against the counts written plainly: per value,
+    /// the variables fixed to it and those that can take it; and the sum
+    /// bounds from each variable's values inside and outside the list.
+    /// Values close together (the lookup table) and far apart (the search),
+    /// repeated values, and a variable too wide to walk.
+    #[test]
+    fn the_one_pass_tallies_count_as_the_definition_does() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let mut next = |k: u64| rng.below(k) as Value;
+        for round in 0..400 {
+            let mut m = Model::new();
+            let mut xs: Vec<_> = (0..1 + next(6))
+                .map(|_| {
+                    let lo = next(8);
+                    let d: Vec<Value> = (lo..lo + 1 + next(9)).filter(|_| next(3) > 0).collect();
+                    m.int_var(if d.is_empty() { vec![lo] } else { d }).unwrap()
+                })
+                .collect();
+            if round % 5 == 0 {
+                xs.push(m.int_var(0..=1 << 30).unwrap());
+            }
+            let spread = if round % 2 == 0 { 12 } else { 1_000 };
+            let values: Vec<Value> = (0..1 + next(5)).map(|_| next(spread)).collect();
+            let counts = m.int_var_array("c", values.len(), 0..=9).unwrap();
+            let g = GlobalCardinality::new(&xs, &values, &counts).unwrap();
+            // (A variable that wide needs the propagators level.)
+            let config = Config::textbook().with_pruning(Pruning::Propagators);
+            let s = Solver::new(&m, config).unwrap();
+            let d = s.domains();
+            let mut tally = Vec::new();
+            let sum_bounds = g.tallies(d, &mut tally);
+            let want: Vec<(Value, Value)> = values
+                .iter()
+                .map(|&v| {
+                    let can: Vec<_> = xs.iter().filter(|&&x| d.contains(x, v)).collect();
+                    let fixed = can.iter().filter(|&&&x| d.is_fixed(x)).count();
+                    (fixed as Value, can.len() as Value)
+                })
+                .collect();
+            assert_eq!(tally, want, "values {values:?}");
+            if g.sorted.is_empty() {
+                continue;
+            }
+            let (mut outside, mut only_outside) = (0, 0);
+            for &x in &xs {
+                if d.too_many_to_walk(x) {
+                    outside += 1;
+                    continue;
+                }
+                let vals: Vec<Value> = d.values(x).collect();
+                outside += Value::from(vals.iter().any(|v| !values.contains(v)));
+                only_outside += Value::from(vals.iter().all(|v| !values.contains(v)));
+            }
+            let n = xs.len() as Value;
+            assert_eq!(
+                sum_bounds,
+                (n - outside, n - only_outside),
+                "values {values:?}"
+            );
+        }
     }
 
     #[test]

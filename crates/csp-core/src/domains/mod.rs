@@ -20,6 +20,7 @@
 mod bulk;
 mod interval;
 mod masks;
+mod membership;
 mod probe;
 mod trail;
 mod values;
@@ -105,33 +106,6 @@ impl Var {
     #[inline(always)]
     fn hi(&self) -> Value {
         self.base.wrapping_add(self.now.hi as Value)
-    }
-}
-
-/// One variable's membership test ([`Domains::members`]).
-pub(crate) enum Members<'a> {
-    /// A variable kept as bits: bit `i` of `words` is the value `base + i`.
-    Bits { base: Value, words: &'a [usize] },
-    /// Any other variable (an interval, a wide variable, a view).
-    Other(&'a Domains, VarId),
-}
-
-impl Members<'_> {
-    /// Whether `value` is in the domain.
-    #[inline(always)]
-    pub(crate) fn contains(&self, value: Value) -> bool {
-        match *self {
-            Members::Bits { base, words } => match value.checked_sub(base) {
-                Some(offset) if offset >= 0 => {
-                    let offset = offset as u64;
-                    let i = offset / WORD_BITS as u64;
-                    i < words.len() as u64
-                        && words[i as usize] >> (offset % WORD_BITS as u64) & 1 == 1
-                }
-                _ => false,
-            },
-            Members::Other(d, var) => d.contains(var, value),
-        }
     }
 }
 
@@ -493,43 +467,6 @@ impl Domains {
         let first = self.vars[var.index()].first as usize;
         self.scan_down(var, (i - first) * WORD_BITS - 1)
             .unwrap_or(0) as u32
-    }
-
-    /// A reader of `var`'s membership for many values in a row: for a
-    /// variable kept as bits, the lookup of [`Domains::contains`] without
-    /// finding the variable's record again at each value.
-    #[inline]
-    pub(crate) fn members(&self, var: VarId) -> Members<'_> {
-        match self.vars.get(var.index()) {
-            Some(d) if !d.is_interval() => Members::Bits {
-                base: d.base,
-                words: self.words(var),
-            },
-            _ => Members::Other(self, var),
-        }
-    }
-
-    /// Whether `value` is still in `var`'s domain.
-    #[inline]
-    pub fn contains(&self, var: VarId, value: Value) -> bool {
-        let Some(d) = self.vars.get(var.index()) else {
-            return self.view_contains(var, value);
-        };
-        if d.is_interval() {
-            return d.now.size > 0
-                && d.lo() <= value
-                && value <= d.hi()
-                && !(d.is_wide() && self.in_hole(d, value));
-        }
-        let Some(offset) = value.checked_sub(d.base) else {
-            return false;
-        };
-        if offset < 0 || offset as u64 >= d.span() {
-            return false;
-        }
-        let offset = offset as usize;
-        let w = self.bits[d.first as usize + offset / WORD_BITS];
-        w >> (offset % WORD_BITS) & 1 == 1
     }
 
     // ----- changes (crate-private: constraints change domains through a context) -----
