@@ -19,7 +19,10 @@ use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationConte
 /// which lies between the variables with no value of `values` left and those
 /// with some other value left; each count is kept within the bounds that the
 /// others' bounds leave it. `promising` rejects a partial assignment when some
-/// count has no value in `[fixed, possible]`.
+/// count has no value in `[fixed, possible]`. A call counts every value in
+/// one pass over the variables' domains, then keeps the counts up to date as
+/// it changes a variable (counting that variable again), where no variable of
+/// the scope is a view.
 ///
 /// A count may be one of `vars` (a magic sequence counts its own values):
 /// every rule holds of any solution whatever the variables are, so it stays
@@ -50,6 +53,18 @@ pub struct GlobalCardinality {
     /// offset `v - index[0].0`, the first place of `v` in `index`, or
     /// `u32::MAX`; empty otherwise (then `index` is searched).
     lookup: Vec<u32>,
+    /// (variable index, number of positions of `vars` it holds), by index.
+    occurrences: Vec<(u32, u32)>,
+}
+
+/// The counts of one call: per value of the list, the variables fixed to it
+/// and those that can take it; and the variables that can take a value
+/// outside the list, and those with none of the list left (the sum bounds).
+#[derive(Default)]
+struct Tallies {
+    per_value: Vec<(Value, Value)>,
+    outside: Value,
+    only_outside: Value,
 }
 
 impl GlobalCardinality {
@@ -86,6 +101,15 @@ impl GlobalCardinality {
                 }
             }
         }
+        let mut ids: Vec<u32> = vars.iter().map(|x| x.index() as u32).collect();
+        ids.sort_unstable();
+        let mut occurrences: Vec<(u32, u32)> = Vec::new();
+        for id in ids {
+            match occurrences.last_mut() {
+                Some((last, k)) if *last == id => *k += 1,
+                _ => occurrences.push((id, 1)),
+            }
+        }
         Ok(GlobalCardinality {
             scope,
             n: vars.len(),
@@ -93,6 +117,7 @@ impl GlobalCardinality {
             sorted,
             index,
             lookup,
+            occurrences,
         })
     }
 
@@ -130,62 +155,107 @@ impl GlobalCardinality {
         (self.index.get(at)?.0 == v).then_some(at)
     }
 
-    /// In one pass over the variables: for each `j`, the variables fixed to
-    /// `values[j]` and those that can take it, into `tally`; and the bounds
-    /// of the counts' sum: the variables minus those that can take a value
-    /// outside `values` (at least), minus those that have none of `values`
-    /// left (at most). A variable with no more values than `values` has is
-    /// walked value by value; any other is asked for each of `values`.
-    fn tallies(&self, d: &Domains, tally: &mut Vec<(Value, Value)>) -> (Value, Value) {
-        tally.clear();
-        tally.resize(self.values.len(), (0, 0));
-        let (mut outside, mut only_outside) = (0, 0);
-        for &x in self.vars() {
-            let len = d.len(x);
-            let fixed = Value::from(len == 1);
-            // Too many values to walk: it may take one of `values` or another
-            // (only the "at least" bound counts it).
-            let wide = d.too_many_to_walk(x);
-            let (inside, other) = if !wide && len <= self.index.len() {
-                let (mut inside, mut other) = (false, false);
-                for v in d.values(x) {
-                    let Some(at) = self.place(v) else {
-                        other = true;
-                        continue;
-                    };
-                    inside = true;
-                    for &(_, j) in self.index[at..].iter().take_while(|e| e.0 == v) {
-                        let t = &mut tally[j as usize];
-                        *t = (t.0 + fixed, t.1 + 1);
-                    }
+    /// Adds `times` times what variable `x` counts to `t`: one to the values
+    /// of the list it can take (and to their fixed counts if it is fixed),
+    /// one to `outside` if it can take another value, one to
+    /// `only_outside` if it has none of the list left. A variable with no
+    /// more values than the list is walked value by value; any other is asked
+    /// for each value of the list.
+    fn add_var(&self, d: &Domains, x: VarId, times: Value, t: &mut Tallies) {
+        let len = d.len(x);
+        let fixed = times * Value::from(len == 1);
+        // Too many values to walk: it may take one of `values` or another
+        // (only the "at least" bound counts it).
+        let wide = d.too_many_to_walk(x);
+        let (inside, other) = if !wide && len <= self.index.len() {
+            let (mut inside, mut other) = (false, false);
+            for v in d.values(x) {
+                let Some(at) = self.place(v) else {
+                    other = true;
+                    continue;
+                };
+                inside = true;
+                for &(_, j) in self.index[at..].iter().take_while(|e| e.0 == v) {
+                    let c = &mut t.per_value[j as usize];
+                    *c = (c.0 + fixed, c.1 + times);
                 }
-                (inside, other)
-            } else {
-                let mut inside = 0;
-                for (t, &value) in tally.iter_mut().zip(&self.values) {
-                    if d.contains(x, value) {
-                        *t = (t.0 + fixed, t.1 + 1);
-                        inside += 1;
-                    }
+            }
+            (inside, other)
+        } else {
+            let mut inside = 0;
+            for (c, &value) in t.per_value.iter_mut().zip(&self.values) {
+                if d.contains(x, value) {
+                    *c = (c.0 + fixed, c.1 + times);
+                    inside += 1;
                 }
-                // (With repeated values the sum bounds are not used.)
-                (wide || inside > 0, wide || len > inside)
-            };
-            outside += Value::from(other);
-            only_outside += Value::from(!inside);
-        }
-        let n = self.n as Value;
-        (n - outside, n - only_outside)
+            }
+            // (With repeated values the sum bounds are not used.)
+            (wide || inside > 0, wide || len > inside)
+        };
+        t.outside += times * Value::from(other);
+        t.only_outside += times * Value::from(!inside);
     }
 
-    /// Bounds reasoning on `sum(counts)` within `lo..=hi` (from
-    /// [`Self::tallies`]); whether a count changed.
+    /// The tallies of the domains as they are, in one pass over the
+    /// variables ([`Self::add_var`] for each position).
+    fn tallies(&self, d: &Domains, t: &mut Tallies) {
+        t.per_value.clear();
+        t.per_value.resize(self.values.len(), (0, 0));
+        (t.outside, t.only_outside) = (0, 0);
+        for &x in self.vars() {
+            self.add_var(d, x, 1, t);
+        }
+    }
+
+    /// The bounds of the counts' sum: the variables minus those that can take
+    /// a value outside `values` (at least), minus those that have none of
+    /// `values` left (at most).
+    fn sum_bounds(&self, t: &Tallies) -> (Value, Value) {
+        let n = self.n as Value;
+        (n - t.outside, n - t.only_outside)
+    }
+
+    /// The number of positions of `vars` that hold `x`.
+    fn occurrences(&self, x: VarId) -> Value {
+        let id = x.index() as u32;
+        match self.occurrences.binary_search_by_key(&id, |e| e.0) {
+            Ok(at) => Value::from(self.occurrences[at].1),
+            Err(_) => 0,
+        }
+    }
+
+    /// Runs `change` on `x`; with `live` tallies, takes `x`'s part out of
+    /// them before and puts its new part back after, so that they stay
+    /// those of the domains as they are.
+    fn change(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        t: &mut Tallies,
+        live: bool,
+        x: VarId,
+        change: impl FnOnce(&mut PropagationContext<'_>) -> Result<bool, Conflict>,
+    ) -> Result<bool, Conflict> {
+        let k = if live { self.occurrences(x) } else { 0 };
+        if k > 0 {
+            self.add_var(ctx.domains(), x, -k, t);
+        }
+        let changed = change(ctx)?;
+        if k > 0 {
+            self.add_var(ctx.domains(), x, k, t);
+        }
+        Ok(changed)
+    }
+
+    /// Bounds reasoning on `sum(counts)` within [`Self::sum_bounds`] (read
+    /// once, as the counts' sums); whether a count changed.
     fn filter_sum(
         &self,
         ctx: &mut PropagationContext<'_>,
-        (lo, hi): (Value, Value),
+        t: &mut Tallies,
+        live: bool,
     ) -> Result<bool, Conflict> {
         ctx.note_revision();
+        let (lo, hi) = self.sum_bounds(t);
         let counts = self.counts();
         let min_sum: Value = counts.iter().map(|&c| ctx.min(c)).sum();
         let max_sum: Value = counts.iter().map(|&c| ctx.max(c)).sum();
@@ -195,8 +265,13 @@ impl GlobalCardinality {
         let mut changed = false;
         for &c in counts {
             let (min, max) = (ctx.min(c), ctx.max(c));
-            changed |= ctx.remove_above(c, hi - (min_sum - min))?;
-            changed |= ctx.remove_below(c, lo - (max_sum - max))?;
+            let (below, above) = (lo - (max_sum - max), hi - (min_sum - min));
+            if above < ctx.max(c) {
+                changed |= self.change(ctx, t, live, c, |ctx| ctx.remove_above(c, above))?;
+            }
+            if below > ctx.min(c) {
+                changed |= self.change(ctx, t, live, c, |ctx| ctx.remove_below(c, below))?;
+            }
         }
         Ok(changed)
     }
@@ -231,47 +306,60 @@ impl Constraint for GlobalCardinality {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        // Without views in the scope a change to a variable changes only
+        // its own part of the tallies, so they are kept up to date change by
+        // change and each round reads them as they are. With views (a
+        // change to a base moves its views too, whose parts would be missed)
+        // they are counted again at each round, and a round narrows on the
+        // tallies of its start: bounds right for wider domains stay sound.
+        // Either way the loop ends on a round that changes nothing, so on
+        // the same fixpoint.
+        let live = !(self.scope.iter()).any(|&x| ctx.domains().view_of(x).is_some());
         let mut changed = false;
-        let mut tally = Vec::new();
+        let mut t = Tallies::default();
+        self.tallies(ctx.domains(), &mut t);
         loop {
             let mut again = false;
-            // The tallies of the round's start: a count moved by an earlier
-            // value of the round is narrowed on them soundly (bounds that
-            // only widen as domains shrink), and the loop ends on a round
-            // that changes nothing, so on the same fixpoint.
-            let sum_bounds = self.tallies(ctx.domains(), &mut tally);
-            for ((&value, &c), &(fixed, possible)) in
-                self.values.iter().zip(self.counts()).zip(&tally)
-            {
+            for (j, (&value, &c)) in self.values.iter().zip(self.counts()).enumerate() {
                 ctx.note_revision();
-                again |= ctx.remove_below(c, fixed)?;
-                again |= ctx.remove_above(c, possible)?;
+                let (fixed, possible) = t.per_value[j];
+                if fixed > ctx.min(c) {
+                    again |= self.change(ctx, &mut t, live, c, |ctx| ctx.remove_below(c, fixed))?;
+                }
+                if possible < ctx.max(c) {
+                    again |=
+                        self.change(ctx, &mut t, live, c, |ctx| ctx.remove_above(c, possible))?;
+                }
                 if fixed == possible {
                     continue;
                 }
                 if ctx.max(c) == fixed {
                     // The value is full: no other variable may take it.
                     for &x in self.vars() {
-                        if !ctx.is_fixed(x) {
-                            again |= ctx.remove(x, value)?;
+                        if !ctx.is_fixed(x) && ctx.contains(x, value) {
+                            again |=
+                                self.change(ctx, &mut t, live, x, |ctx| ctx.remove(x, value))?;
                         }
                     }
                 } else if ctx.min(c) == possible {
                     // Every variable that can take the value must.
                     for &x in self.vars() {
-                        if ctx.contains(x, value) {
-                            again |= ctx.fix(x, value)?;
+                        if !ctx.is_fixed(x) && ctx.contains(x, value) {
+                            again |= self.change(ctx, &mut t, live, x, |ctx| ctx.fix(x, value))?;
                         }
                     }
                 }
             }
             if !self.sorted.is_empty() {
-                again |= self.filter_sum(ctx, sum_bounds)?;
+                again |= self.filter_sum(ctx, &mut t, live)?;
             }
             if !again {
                 break;
             }
             changed = true;
+            if !live {
+                self.tallies(ctx.domains(), &mut t);
+            }
         }
         finish(self, ctx, changed)
     }
@@ -359,8 +447,9 @@ mod tests {
             let config = Config::textbook().with_pruning(Pruning::Propagators);
             let s = Solver::new(&m, config).unwrap();
             let d = s.domains();
-            let mut tally = Vec::new();
-            let sum_bounds = g.tallies(d, &mut tally);
+            let mut t = super::Tallies::default();
+            g.tallies(d, &mut t);
+            let (tally, sum_bounds) = (&t.per_value, g.sum_bounds(&t));
             let want: Vec<(Value, Value)> = values
                 .iter()
                 .map(|&v| {
@@ -369,7 +458,7 @@ mod tests {
                     (fixed as Value, can.len() as Value)
                 })
                 .collect();
-            assert_eq!(tally, want, "values {values:?}");
+            assert_eq!(tally, &want, "values {values:?}");
             if g.sorted.is_empty() {
                 continue;
             }
@@ -388,6 +477,46 @@ mod tests {
                 sum_bounds,
                 (n - outside, n - only_outside),
                 "values {values:?}"
+            );
+        }
+    }
+
+    /// With views in the scope (a change to a base moves every view of it)
+    /// the tallies are counted again at each round; without them they are
+    /// kept up to date change by change. Both count as generate-and-test
+    /// does, with a variable held twice and a count that is also counted.
+    #[test]
+    fn counts_with_and_without_views_match_generate_and_test() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let mut next = |k: u64| rng.below(k) as Value;
+        for round in 0..120 {
+            let mut m = Model::new();
+            let base: Vec<_> = (0..3)
+                .map(|_| {
+                    let d: Vec<Value> = (0..5).filter(|_| next(4) > 0).collect();
+                    m.int_var(if d.is_empty() { vec![next(5)] } else { d })
+                        .unwrap()
+                })
+                .collect();
+            // (Every variable is declared before the first view.)
+            let mut counts = m.int_var_array("c", 3, 0..=4).unwrap();
+            let mut xs = base.clone();
+            xs.push(base[next(3) as usize]);
+            if round % 2 == 0 {
+                xs[1] = m.offset_view(base[1], 1).unwrap();
+                xs.push(m.view(base[2], -1, 4).unwrap());
+            }
+            let values = [1, 2, 3];
+            counts[1] = xs[0];
+            m.global_cardinality(&xs, &values, &counts).unwrap();
+            let count = |pruning| {
+                let config = Config::textbook().with_pruning(pruning);
+                Solver::new(&m, config).unwrap().count().solutions
+            };
+            assert_eq!(
+                count(Pruning::Propagators),
+                count(Pruning::Check),
+                "round {round}"
             );
         }
     }
