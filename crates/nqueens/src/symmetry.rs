@@ -40,9 +40,12 @@
 
 use rayon::prelude::*;
 
+mod classify;
 mod small;
+mod subtrees;
 
 use small::count_small;
+pub use subtrees::{Subtree, subtrees};
 
 use crate::bitboard::{
     CounterError, MAX_N, Masks, STACK_MASK, check_size, completions, full_mask, in_pool,
@@ -530,66 +533,6 @@ impl Search {
             }
         }
     }
-
-    /// Tallies a complete edge candidate if it is the smallest board of its
-    /// class (rows compared as column numbers, top row first).
-    #[inline(never)]
-    fn classify(&mut self) {
-        let (n, b) = (self.n as u32, self.bound);
-        let top = n - 1;
-        // The rotations whose first row ties with ours (queen in column b).
-        let quarter_ties = self.rows[self.bound2] == 1;
-        let half_ties = self.rows[top as usize] == 1 << (top - b);
-        let three_quarter_ties = self.rows[b as usize] == 1 << top;
-        if !(quarter_ties || half_ties || three_quarter_ties) {
-            self.tally.of_8 += 1;
-            return;
-        }
-        let mut col = [0u32; MAX_N as usize];
-        let mut inv = [0u32; MAX_N as usize];
-        for (r, (&bit, c)) in (0..n).zip(self.rows.iter().zip(col.iter_mut())) {
-            *c = bit.trailing_zeros();
-            inv[*c as usize] = r;
-        }
-        let col = &col[..n as usize];
-        let inv = &inv[..n as usize];
-        // Quarter turn (r, c) -> (c, n-1-r): row i holds column n-1-inv[i].
-        if quarter_ties {
-            match compare(col, |i| top - inv[i]) {
-                std::cmp::Ordering::Greater => return,
-                std::cmp::Ordering::Equal => {
-                    self.tally.of_2 += 1;
-                    return;
-                }
-                std::cmp::Ordering::Less => {}
-            }
-        }
-        // Half turn (r, c) -> (n-1-r, n-1-c).
-        if half_ties {
-            match compare(col, |i| top - col[n as usize - 1 - i]) {
-                std::cmp::Ordering::Greater => return,
-                std::cmp::Ordering::Equal => {
-                    self.tally.of_4 += 1;
-                    return;
-                }
-                std::cmp::Ordering::Less => {}
-            }
-        }
-        // Three-quarter turn (r, c) -> (n-1-c, r): row i holds column inv[n-1-i].
-        if three_quarter_ties && compare(col, |i| inv[n as usize - 1 - i]).is_gt() {
-            return;
-        }
-        self.tally.of_8 += 1;
-    }
-}
-
-/// Compares a board with a transformed board given row by row.
-fn compare(col: &[u32], other: impl Fn(usize) -> u32) -> std::cmp::Ordering {
-    col.iter()
-        .enumerate()
-        .map(|(i, c)| c.cmp(&other(i)))
-        .find(|o| o.is_ne())
-        .unwrap_or(std::cmp::Ordering::Equal)
 }
 
 /// The searches that together visit every class once: the corner family for
@@ -653,87 +596,6 @@ pub fn count_parallel(n: u32, threads: Option<usize>) -> Result<SymmetryCount, C
             .reduce(Tally::default, Tally::add)
     })?;
     tally.finish(n)
-}
-
-/// An independent part of the symmetry counter's search: the representatives
-/// below one node of the first three rows (or, first in the list, those the
-/// split itself completed). Counting every subtree of [`subtrees`] and adding
-/// up gives [`count`]; share `I` of `K` of `nqueens count --part I/K --method
-/// symmetry` is every `K`-th subtree from the `I`-th.
-#[derive(Debug, Clone)]
-pub struct Subtree {
-    n: u32,
-    part: Part,
-}
-
-#[derive(Debug, Clone)]
-enum Part {
-    /// A board too small for the families (`n < 4`), counted whole.
-    Small(SymmetryCount),
-    /// Classes already counted while splitting.
-    Done(Tally),
-    /// A subtree left to search.
-    Task(Box<Task>),
-}
-
-impl Subtree {
-    fn tally(&self) -> Tally {
-        match &self.part {
-            Part::Small(c) => Tally {
-                of_2: c.classes_of_2,
-                of_4: c.classes_of_4,
-                of_8: c.classes_of_8,
-            },
-            Part::Done(tally) => *tally,
-            Part::Task(task) => {
-                let mut search = Search::new(self.n, task.family, task.bound);
-                search.rows = task.rows;
-                search.resume::<false>(task.row, task.masks);
-                search.tally
-            }
-        }
-    }
-
-    /// Counts the solutions and classes of solutions of this subtree.
-    ///
-    /// ```
-    /// use nqueens::symmetry::{count, subtrees, SymmetryCount};
-    ///
-    /// let mut sum = SymmetryCount::default();
-    /// for subtree in subtrees(10)? {
-    ///     sum = sum.checked_add(subtree.count()?).unwrap();
-    /// }
-    /// assert_eq!(sum, count(10)?);
-    /// # Ok::<(), nqueens::bitboard::CounterError>(())
-    /// ```
-    pub fn count(&self) -> Result<SymmetryCount, CounterError> {
-        match &self.part {
-            Part::Small(c) => Ok(*c),
-            _ => self.tally().finish(self.n),
-        }
-    }
-}
-
-/// The subtrees of the symmetry counter's search for `n` queens, in a fixed
-/// order that depends only on `n`. Errors when `n > MAX_N`.
-pub fn subtrees(n: u32) -> Result<Vec<Subtree>, CounterError> {
-    check_size(n)?;
-    let subtree = |part| Subtree { n, part };
-    if n < 4 {
-        return Ok(vec![subtree(Part::Small(count_small(n)))]);
-    }
-    let mut top = Tally::default();
-    let mut tasks = Vec::new();
-    for (family, bound, prefix) in searches(n) {
-        let mut search = Search::new(n, family, bound);
-        search.run::<true>(&prefix);
-        top = top.add(search.tally);
-        tasks.append(&mut search.tasks);
-    }
-    let tasks = tasks.into_iter().map(|t| subtree(Part::Task(Box::new(t))));
-    Ok(std::iter::once(subtree(Part::Done(top)))
-        .chain(tasks)
-        .collect())
 }
 
 #[cfg(test)]

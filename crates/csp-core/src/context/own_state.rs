@@ -1,0 +1,172 @@
+//! The running constraint's own trailed state, read and written through its
+//! `PropagationContext`, and forward checking's bulk step over it.
+
+use smallvec::SmallVec;
+
+use super::{PropagationContext, count_bits};
+use crate::Value;
+use crate::constraint::Conflict;
+use crate::domains::SHIFT_SAFE;
+use crate::state::SparseBits;
+
+impl PropagationContext<'_> {
+    /// Integer `i` of the running constraint's trailed state (see
+    /// [`StateLayout`](crate::StateLayout)).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no integer `i`.
+    #[inline]
+    pub fn state_int(&self, i: usize) -> i64 {
+        self.state.int(self.cid, i)
+    }
+
+    /// Sets integer `i` of the running constraint's trailed state; the old value
+    /// comes back when the search backtracks.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no integer `i`.
+    #[inline]
+    pub fn set_state_int(&mut self, i: usize, value: i64) {
+        self.state.set_int(self.cid, i, value);
+    }
+
+    /// Whether position `pos` of bit set `k` of the running constraint's
+    /// trailed state is set (`false` past the set's length).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k`.
+    #[inline]
+    pub fn state_bit(&self, k: usize, pos: usize) -> bool {
+        self.state.bit(self.cid, k, pos)
+    }
+
+    /// The words of bit set `k` (64 positions to a word, bits past its length
+    /// clear).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k`.
+    #[inline]
+    pub fn state_bits(&self, k: usize) -> &[u64] {
+        self.state.words(self.cid, k)
+    }
+
+    /// Sets position `pos` of bit set `k`, trailed; whether it changed.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k`.
+    #[inline]
+    pub fn set_state_bit(&mut self, k: usize, pos: usize) -> bool {
+        self.state.put_bit(self.cid, k, pos, true)
+    }
+
+    /// Clears position `pos` of bit set `k`, trailed; whether it changed.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k`.
+    #[inline(always)]
+    pub fn clear_state_bit(&mut self, k: usize, pos: usize) -> bool {
+        self.state.put_bit(self.cid, k, pos, false)
+    }
+
+    /// Sets word `i` (positions `64 * i..64 * i + 64`) of bit set `k` to
+    /// `word`, trailed; bits past the set's length are dropped.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no bit set `k` or it has no word `i`.
+    #[inline]
+    pub fn set_state_word(&mut self, k: usize, i: usize, word: u64) {
+        self.state.set_word(self.cid, k, i, word);
+    }
+
+    /// Reversible sparse bit set `k` of the running constraint's trailed state
+    /// (see [`StateLayout::sparse_bits`](crate::StateLayout::sparse_bits)).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no sparse bit set `k`.
+    #[inline]
+    pub fn sparse_bits(&mut self, k: usize) -> SparseBits<'_> {
+        SparseBits::new(self.state, self.cid, k)
+    }
+
+    /// Hint `i` of the running constraint (see
+    /// [`StateLayout::hints`](crate::StateLayout::hints)): not restored on
+    /// backtracking.
+    ///
+    /// # Panics
+    /// If the constraint's layout has no hint `i`.
+    #[inline(always)]
+    pub fn state_hint(&self, i: usize) -> u64 {
+        self.state.hint(self.cid, i)
+    }
+
+    /// Sets hint `i` of the running constraint (not trailed).
+    ///
+    /// # Panics
+    /// If the constraint's layout has no hint `i`.
+    #[inline(always)]
+    pub fn set_state_hint(&mut self, i: usize, value: u64) {
+        self.state.set_hint(self.cid, i, value);
+    }
+
+    /// Forward checking's bulk step for a constraint that remembers, in trailed
+    /// bit set `set`, which positions of its shifted list `list` (see
+    /// [`StateLayout::shifted`](crate::StateLayout::shifted)) are still worth
+    /// visiting: position `pos` leaves the set (trailed), then `shifted -
+    /// offset_j` leaves `var_j` for every position `j` left in the set, in
+    /// increasing order of `j`, each counted as one revision. Returns whether
+    /// anything was removed. Values
+    /// that would overflow are skipped. All-different uses it with the
+    /// undecided positions: a decided variable's value leaves the others.
+    ///
+    /// # Panics
+    /// If the running constraint's layout has no such list or bit set (a
+    /// wrapper that forwards `propagate` must forward
+    /// [`Constraint::state_layout`](crate::Constraint::state_layout) too), or
+    /// the bit set is longer than the list.
+    #[inline(always)]
+    pub fn forward_check_shifted(
+        &mut self,
+        list: usize,
+        set: usize,
+        pos: usize,
+        shifted: Value,
+    ) -> Result<bool, Conflict> {
+        let (l, positions) = self.state.take_position(self.cid, list, set, pos);
+        // One revision per variable filtered: the positions left in the set.
+        if let Some(entries) = &l.entries
+            && !self.changes.record
+            && !self.changes.track_changed
+            && (-SHIFT_SAFE..SHIFT_SAFE).contains(&shifted)
+        {
+            // The bulk loop counts the positions it visits (no popcount, which
+            // is a dozen instructions a word on baseline x86-64).
+            let stripped = match self.domains.remove_shifted_at(entries, positions, shifted) {
+                Ok((removed, visited)) => {
+                    self.changes.revisions += u64::from(visited);
+                    Ok(removed)
+                }
+                Err(wiped) => {
+                    self.changes.revisions += count_bits(positions);
+                    Err(wiped)
+                }
+            };
+            return self.count_stripped(stripped);
+        }
+        self.changes.revisions += count_bits(positions);
+        // Observers and the propagation queue need each removal: go one by one.
+        let positions: SmallVec<[u64; 4]> = positions.into();
+        let (vars, offsets) = (l.vars.clone(), l.offsets.clone());
+        let mut changed = false;
+        for (chunk, &word) in positions.iter().enumerate() {
+            let mut live = word;
+            while live != 0 {
+                let j = chunk * 64 + live.trailing_zeros() as usize;
+                live &= live - 1;
+                if let Some(w) = shifted.checked_sub(offsets[j]) {
+                    changed |= self.remove(vars[j], w)?;
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
