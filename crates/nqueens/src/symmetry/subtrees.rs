@@ -8,8 +8,8 @@ use crate::bitboard::{CounterError, check_size};
 /// An independent part of the symmetry counter's search: the representatives
 /// below one node of the first three rows (or, first in the list, those the
 /// split itself completed). Counting every subtree of [`subtrees`] and adding
-/// up gives [`count`]; share `I` of `K` of `nqueens count --part I/K --method
-/// symmetry` is every `K`-th subtree from the `I`-th.
+/// up gives [`count`](super::count); share `I` of `K` of `nqueens count
+/// --part I/K --method symmetry` is every `K`-th subtree from the `I`-th.
 #[derive(Debug, Clone)]
 pub struct Subtree {
     n: u32,
