@@ -1,18 +1,22 @@
 //! Translation of a FlatZinc syntax tree into a csp-core model, with its outputs, objective and search plan.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use csp_core::{
-    CancelFlag, Constraint, CspError, Domain, Goal, Linear, Model, Relation, Restarts, StopReason,
-    Value, VarId,
+    Constraint, CspError, Domain, Goal, Linear, Model, Relation, Restarts, Value, VarId,
 };
 
-use crate::ast::{self, BasicParType, Decl, Expr, ParType, SetLit, VarType};
+use crate::ast::{self, BasicParType, Decl, Expr, ParType, VarType};
 use crate::constraints::InSet;
 use crate::error::TranslateError;
 use crate::output::Output;
 use crate::strategy::Phase;
+
+mod options;
+mod read;
+
+pub(crate) use options::Stopper;
+pub use options::{AllDifferentFiltering, TranslateOptions};
 
 /// A FlatZinc value: a constant or a variable, with its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,127 +53,6 @@ pub(crate) enum Symbol {
 /// [`DEFAULT_MEMORY_LIMIT`](csp_core::DEFAULT_MEMORY_LIMIT)) is refused before
 /// any is made.
 pub const BYTES_PER_VARIABLE: u64 = 256;
-
-/// Choices that change the translation, and its limits.
-#[derive(Clone, Debug, Default)]
-pub struct TranslateOptions {
-    /// Ignore the solve item's search annotations (MiniZinc's `-f`, free search).
-    pub free_search: bool,
-    /// The memory the model may take, about (`--memory-limit`; `None`:
-    /// [`DEFAULT_MEMORY_LIMIT`](csp_core::DEFAULT_MEMORY_LIMIT)): an array of
-    /// variables, or a table, that alone would need more is refused before
-    /// it is made.
-    pub memory_limit: Option<u64>,
-    /// Stop translating at this instant (`-t`): the translation then fails
-    /// with [`TranslateError::Stopped`]. The clock is read every few items
-    /// (and every few variables of a large array).
-    pub deadline: Option<Instant>,
-    /// Stop translating when this flag is set (Ctrl-C), as for `deadline`.
-    pub cancel: Option<CancelFlag>,
-    /// How `all_different_int` filters (`--all-different`).
-    pub all_different: AllDifferentFiltering,
-    /// Post the `int_eq_reif(x, c, b)` and `int_ne_reif(x, c, b)` items
-    /// that compare one variable `x` with two or more constants as one
-    /// [`EqualityChannel`](csp_core::EqualityChannel) per variable, where
-    /// the first of them is, instead of one comparison per item: the same
-    /// filtering at the propagators level, in one propagator. [`run`](crate::run)
-    /// asks for it at that level only (at the textbook levels the separate
-    /// comparisons are what forward checking and the promising check
-    /// revise one by one), and only when the search learns nothing from
-    /// failures (not afc/size, the default search's order, nor dom/wdeg: a
-    /// channel is charged with the failures of all its literals);
-    /// [`Translation::posted_by`] then names each channel by the first item
-    /// of its variable.
-    pub channel_equalities: bool,
-}
-
-/// How fzn-csp's `all_different_int` filters at the propagators level
-/// (`--all-different domain|value`).
-///
-/// ```
-/// use csp_flatzinc::AllDifferentFiltering;
-/// assert_eq!("value".parse::<AllDifferentFiltering>(), Ok(AllDifferentFiltering::Value));
-/// assert_eq!(AllDifferentFiltering::default(), AllDifferentFiltering::Domain);
-/// assert!("bounds".parse::<AllDifferentFiltering>().is_err());
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum AllDifferentFiltering {
-    /// Value elimination, then Régin's matching filter (domain consistency):
-    /// csp-core's [`AllDifferent`](csp_core::constraints::AllDifferent).
-    #[default]
-    Domain,
-    /// Value elimination alone ([`AllDifferent::values_only`](csp_core::constraints::AllDifferent::values_only)),
-    /// as Gecode's default (`IPL_VAL`): tells the kernel's speed apart from
-    /// the filtering's strength when comparing with Gecode. `inverse` then
-    /// channels values without its matching filters
-    /// ([`Inverse::values_only`](csp_core::constraints::Inverse::values_only)),
-    /// as Gecode's default `channel`.
-    Value,
-}
-
-impl std::str::FromStr for AllDifferentFiltering {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "domain" => Ok(AllDifferentFiltering::Domain),
-            "value" => Ok(AllDifferentFiltering::Value),
-            _ => Err(format!(
-                "unknown all-different filtering '{s}' (domain, value)"
-            )),
-        }
-    }
-}
-
-impl TranslateOptions {
-    /// The memory limit in force.
-    pub(crate) fn memory_limit(&self) -> u64 {
-        self.memory_limit.unwrap_or(csp_core::DEFAULT_MEMORY_LIMIT)
-    }
-}
-
-/// Steps (declarations, constraint items, variables of an array) between
-/// two readings of the clock during a translation.
-const POLL_EVERY: u32 = 16;
-
-/// Stops a translation at its deadline or when its cancel flag is set.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Stopper {
-    deadline: Option<Instant>,
-    cancel: Option<CancelFlag>,
-    steps: u32,
-}
-
-impl Stopper {
-    pub(crate) fn new(options: &TranslateOptions) -> Self {
-        Stopper {
-            deadline: options.deadline,
-            cancel: options.cancel.clone(),
-            steps: 0,
-        }
-    }
-
-    /// Why the translation must stop, if it must; the clock is read every
-    /// [`POLL_EVERY`] calls.
-    #[inline]
-    pub(crate) fn poll(&mut self) -> Option<StopReason> {
-        if self.deadline.is_none() && self.cancel.is_none() {
-            return None;
-        }
-        self.steps += 1;
-        if self.steps < POLL_EVERY {
-            return None;
-        }
-        self.steps = 0;
-        if self.cancel.as_ref().is_some_and(CancelFlag::is_cancelled) {
-            Some(StopReason::Cancelled)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(StopReason::TimeLimit)
-        } else {
-            None
-        }
-    }
-}
 
 /// A FlatZinc model as a csp-core model, plus what the solver front end needs.
 #[derive(Debug)]
@@ -349,124 +232,6 @@ impl Context {
                 name: name.to_string(),
                 line: self.line,
             })
-    }
-
-    // ---------------------------------------------------------------- values
-
-    /// A constant or variable.
-    pub(crate) fn scalar(&self, e: &Expr, what: &str) -> Result<Scalar, TranslateError> {
-        match e {
-            Expr::Int(v) => Ok(Scalar::Int(*v)),
-            Expr::Bool(b) => Ok(Scalar::Bool(*b)),
-            Expr::Ident(name) => match self.symbol(name)? {
-                Symbol::Scalar(s) => Ok(*s),
-                _ => Err(self.bad(what, "an integer or Boolean, constant or variable")),
-            },
-            Expr::ArrayAccess { name, index } => match self.symbol(name)? {
-                Symbol::Array(items) => usize::try_from(*index)
-                    .ok()
-                    .and_then(|i| items.get(i.checked_sub(1)?))
-                    .copied()
-                    .ok_or_else(|| {
-                        self.bad(what, &format!("an index of `{name}` in 1..{}", items.len()))
-                    }),
-                _ => Err(self.bad(what, &format!("`{name}` to be an array"))),
-            },
-            _ => Err(self.bad(what, "an integer or Boolean, constant or variable")),
-        }
-    }
-
-    /// An integer constant.
-    pub(crate) fn int(&self, e: &Expr, what: &str) -> Result<Value, TranslateError> {
-        match self.scalar(e, what)? {
-            Scalar::Int(v) => Ok(v),
-            _ => Err(self.bad(what, "an integer constant")),
-        }
-    }
-
-    /// The variable for a scalar; a constant gets a variable with one value.
-    pub(crate) fn var_of(&mut self, s: Scalar) -> Result<VarId, TranslateError> {
-        match s {
-            Scalar::IntVar(v) | Scalar::BoolVar(v) => Ok(v),
-            Scalar::Int(c) => self.const_var(c),
-            Scalar::Bool(b) => self.const_var(Value::from(b)),
-        }
-    }
-
-    /// A variable, or a constant as a fixed variable.
-    pub(crate) fn var(&mut self, e: &Expr, what: &str) -> Result<VarId, TranslateError> {
-        let s = self.scalar(e, what)?;
-        self.var_of(s)
-    }
-
-    pub(crate) fn const_var(&mut self, c: Value) -> Result<VarId, TranslateError> {
-        if let Some(&v) = self.consts.get(&c) {
-            return Ok(v);
-        }
-        let v = match self.zero {
-            Some(zero) => self.model.named_view(c.to_string(), zero, 1, c),
-            None => self.model.named_int_var(c.to_string(), c..=c),
-        }
-        .map_err(|e| self.core(e))?;
-        self.consts.insert(c, v);
-        Ok(v)
-    }
-
-    /// An array of constants and variables: a literal or an array's name.
-    pub(crate) fn scalars(&self, e: &Expr, what: &str) -> Result<Vec<Scalar>, TranslateError> {
-        match e {
-            Expr::Array(items) => items.iter().map(|item| self.scalar(item, what)).collect(),
-            Expr::Ident(name) => match self.symbol(name)? {
-                Symbol::Array(items) => Ok(items.clone()),
-                _ => Err(self.bad(what, "an array")),
-            },
-            _ => Err(self.bad(what, "an array")),
-        }
-    }
-
-    /// An array of variables (constants become fixed variables).
-    pub(crate) fn vars(&mut self, e: &Expr, what: &str) -> Result<Vec<VarId>, TranslateError> {
-        let items = self.scalars(e, what)?;
-        items.into_iter().map(|s| self.var_of(s)).collect()
-    }
-
-    /// An array of integer constants.
-    pub(crate) fn ints(&self, e: &Expr, what: &str) -> Result<Vec<Value>, TranslateError> {
-        self.scalars(e, what)?
-            .into_iter()
-            .map(|s| match s {
-                Scalar::Int(v) => Ok(v),
-                _ => Err(self.bad(what, "an array of integer constants")),
-            })
-            .collect()
-    }
-
-    /// A constant set of integers: a literal or a parameter's name.
-    pub(crate) fn set(&self, e: &Expr, what: &str) -> Result<Domain, TranslateError> {
-        match e {
-            Expr::Set(set) => self.set_literal(set, what),
-            Expr::Ident(name) => match self.symbol(name)? {
-                Symbol::Set(d) => Ok(d.clone()),
-                _ => Err(self.bad(what, "a set of integers")),
-            },
-            Expr::ArrayAccess { name, index } => match self.symbol(name)? {
-                Symbol::SetArray(sets) => usize::try_from(*index)
-                    .ok()
-                    .and_then(|i| sets.get(i.checked_sub(1)?))
-                    .cloned()
-                    .ok_or_else(|| self.bad(what, &format!("an index of `{name}`"))),
-                _ => Err(self.bad(what, "a set of integers")),
-            },
-            _ => Err(self.bad(what, "a set of integers")),
-        }
-    }
-
-    fn set_literal(&self, set: &SetLit, what: &str) -> Result<Domain, TranslateError> {
-        match set {
-            SetLit::IntRange(lo, hi) => Ok(Domain::Range(*lo, *hi)),
-            SetLit::Ints(values) => Ok(Domain::Set(values.clone())),
-            SetLit::FloatRange(..) | SetLit::Floats(_) => Err(self.bad(what, "a set of integers")),
-        }
     }
 
     // ---------------------------------------------------------------- posting

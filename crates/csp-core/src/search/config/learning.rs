@@ -8,10 +8,12 @@ impl Config {
     /// Restarts the search from the root after each run's budget of failures
     /// (the sequences of [`Restarts`]); [`Restarts::Never`] by default.
     /// Restarts pay off with a heuristic that learns or varies:
-    /// [`VarOrder::DomOverWdeg`](crate::VarOrder::DomOverWdeg) keeps its constraint weights across runs, so
-    /// each run starts with the variables of the constraints that failed most,
-    /// and [`VarOrder::Random`](crate::VarOrder::Random) draws a new order. With a fixed order such as
-    /// first-fail each run repeats the last one's beginning.
+    /// [`VarOrder::DomOverWdeg`](crate::VarOrder::DomOverWdeg) keeps its
+    /// constraint weights across runs, so each run starts with the variables
+    /// of the constraints that failed most, and
+    /// [`VarOrder::Random`](crate::VarOrder::Random) draws a new order. With a
+    /// fixed order such as first-fail each run repeats the last one's
+    /// beginning.
     ///
     /// - [`first`](crate::Solver::first) finds a solution if there is one
     ///   and proves there is none otherwise (unless the policy is
@@ -93,8 +95,8 @@ impl Config {
     ///
     /// [`Solver::new`](crate::Solver::new) refuses nogoods without restarts
     /// (nothing would ever be recorded) and below
-    /// [`Pruning::ArcConsistency`](crate::Pruning::ArcConsistency) (they are propagated with the
-    /// constraints' queue) with
+    /// [`Pruning::ArcConsistency`](crate::Pruning::ArcConsistency) (they are
+    /// propagated with the constraints' queue) with
     /// [`CspError::UnsupportedNogoods`](crate::CspError::UnsupportedNogoods).
     ///
     /// ```
@@ -118,8 +120,8 @@ impl Config {
     }
 
     /// The most nogoods [`with_nogoods`](Config::with_nogoods) keeps at once
-    /// (default [`DEFAULT_NOGOOD_LIMIT`](crate::DEFAULT_NOGOOD_LIMIT), at least 1): when a restart
-    /// brings more, the oldest are deleted first (counted in
+    /// (default [`DEFAULT_NOGOOD_LIMIT`](crate::DEFAULT_NOGOOD_LIMIT), at
+    /// least 1): when a restart brings more, the oldest are deleted first (counted in
     /// [`SearchStats::nogoods_deleted`](crate::SearchStats::nogoods_deleted)).
     /// Deleting a nogood loses pruning, never a solution.
     ///
