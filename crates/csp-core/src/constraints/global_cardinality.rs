@@ -129,20 +129,6 @@ impl GlobalCardinality {
         &self.scope[self.n..]
     }
 
-    /// Variables fixed to `value`, and variables that can take it.
-    fn tally(&self, d: &Domains, value: Value) -> (Value, Value) {
-        let (mut fixed, mut possible) = (0, 0);
-        for &x in self.vars() {
-            if d.contains(x, value) {
-                possible += 1;
-                if d.is_fixed(x) {
-                    fixed += 1;
-                }
-            }
-        }
-        (fixed, possible)
-    }
-
     /// The first place of `v` in `index`, if `v` is one of `values`.
     #[inline]
     fn place(&self, v: Value) -> Option<usize> {
@@ -299,8 +285,9 @@ impl Constraint for GlobalCardinality {
     }
 
     fn promising(&self, d: &Domains) -> bool {
-        self.values.iter().zip(self.counts()).all(|(&value, &c)| {
-            let (fixed, possible) = self.tally(d, value);
+        let mut t = Tallies::default();
+        self.tallies(d, &mut t);
+        (self.counts().iter().zip(&t.per_value)).all(|(&c, &(fixed, possible))| {
             d.next_value(c, fixed - 1).is_some_and(|v| v <= possible)
         })
     }
