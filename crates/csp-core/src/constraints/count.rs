@@ -9,6 +9,9 @@ use crate::{
 /// The wake set (bit set 0 of the state at the propagators level): the
 /// positions whose changes can still move the tally.
 const WAKE: usize = 0;
+/// Shifted list 0 at the propagators level: `vars` with no offset, laid out
+/// for the bulk scan ([`PropagationContext::tally_shifted`]).
+const LIST: usize = 0;
 /// Trailed integer 0 at the propagators level: how many positions left the
 /// wake set fixed to the value (the sure occurrences the tally no longer scans).
 const SURE_OUT: usize = 0;
@@ -134,6 +137,16 @@ impl Count {
     /// trailed word per word that changes.
     fn tally_watched(&self, ctx: &mut PropagationContext<'_>) -> Tally {
         let out = ctx.state_int(SURE_OUT) as usize;
+        if let Some((left, open)) = ctx.tally_shifted(LIST, WAKE, self.value) {
+            let sure = out + left;
+            if left != 0 {
+                ctx.set_state_int(SURE_OUT, sure as i64);
+            }
+            return Tally {
+                sure,
+                possible: sure + open,
+            };
+        }
         let (mut sure, mut open) = (out, 0);
         for chunk in 0..ctx.state_bits(WAKE).len() {
             let word = ctx.state_bits(WAKE)[chunk];
@@ -195,18 +208,30 @@ impl Count {
     /// whether anything changed.
     fn round(&self, ctx: &mut PropagationContext<'_>, t: Tally) -> Result<bool, Conflict> {
         let mut changed = false;
-        if let Some(r) = self.result {
-            ctx.note_revision();
-            changed |= ctx.remove_below(r, t.sure as Value)?;
-            changed |= ctx.remove_above(r, t.possible as Value)?;
-        }
-        if !self.allows(ctx.domains(), t.sure, t.possible) {
-            return Err(Conflict::infeasible());
-        }
         // An open variable taking the value makes the count at least sure + 1;
-        // avoiding it, at most possible - 1.
-        let can_take = t.possible > t.sure && self.allows(ctx.domains(), t.sure + 1, t.possible);
-        let can_avoid = t.possible > t.sure && self.allows(ctx.domains(), t.sure, t.possible - 1);
+        // avoiding it, at most possible - 1: whether such counts are left.
+        let (above, below) = match self.result {
+            Some(r) => {
+                ctx.note_revision();
+                changed |= ctx.remove_below(r, t.sure as Value)?;
+                changed |= ctx.remove_above(r, t.possible as Value)?;
+                // The result now lies within `sure..=possible` (a wipeout
+                // failed above), so its bounds answer `allows`.
+                let d = ctx.domains();
+                (d.max(r) > t.sure as Value, d.min(r) < t.possible as Value)
+            }
+            None => {
+                if !self.allows(ctx.domains(), t.sure, t.possible) {
+                    return Err(Conflict::infeasible());
+                }
+                (
+                    self.allows(ctx.domains(), t.sure + 1, t.possible),
+                    t.possible > 0 && self.allows(ctx.domains(), t.sure, t.possible - 1),
+                )
+            }
+        };
+        let can_take = t.possible > t.sure && above;
+        let can_avoid = t.possible > t.sure && below;
         if can_take && can_avoid {
             return Ok(changed);
         }
@@ -227,10 +252,14 @@ impl Count {
 
 impl Constraint for Count {
     /// At the propagators level, the wake set (one position per scope
-    /// variable, all set) and the sure occurrences out of it.
+    /// variable, all set), the sure occurrences out of it, and the variables
+    /// laid out for the bulk scan.
     fn state_layout(&self, pruning: Pruning) -> StateLayout {
         match pruning {
-            Pruning::Propagators => StateLayout::new().int(0).bits(self.scope.len(), true),
+            Pruning::Propagators => StateLayout::new()
+                .int(0)
+                .bits(self.scope.len(), true)
+                .shifted(self.vars(), &vec![0; self.n]),
             _ => StateLayout::new(),
         }
     }
@@ -396,6 +425,50 @@ mod tests {
         let s = Solver::new(&m, Config::textbook().with_pruning(Pruning::Propagators)).unwrap();
         assert!(xs.iter().all(|&x| s.domains().value(x) == Some(5)));
         assert_eq!(s.domains().value(r), Some(3));
+    }
+
+    /// 70 counted variables (two words of the wake set, the result's
+    /// position past them), plain or views `x + 5` of variables in `0..=2`,
+    /// all in `{5, 6, 7}`; with `scaled`, one of them `2x + 2` instead (in
+    /// `{2, 4, 6}`), which has no place in the bulk scan's list, so the
+    /// count scans the domains one by one. 68 or 69 of them equal 6: the
+    /// others take either of their two other values.
+    fn wide_count(scaled: bool) -> Model {
+        let mut m = Model::new();
+        let viewed = |j: usize| j % 3 == 0 || (scaled && j == 64);
+        // Every variable before the first view.
+        let vars: Vec<VarId> = (0..70)
+            .map(|j| match viewed(j) {
+                true => m.int_var(0..=2).unwrap(),
+                false => m.int_var(5..=7).unwrap(),
+            })
+            .collect();
+        let r = m.int_var([68, 69]).unwrap();
+        let mut xs = Vec::new();
+        for (j, &x) in vars.iter().enumerate() {
+            xs.push(match j % 3 {
+                0 => m.offset_view(x, 5).unwrap(),
+                _ if viewed(j) => m.view(x, 2, 2).unwrap(),
+                _ => x,
+            });
+        }
+        m.count(&xs, 6, r).unwrap();
+        m
+    }
+
+    #[test]
+    fn counts_over_two_words_of_positions_and_views_match_the_formula() {
+        // C(70, 2) * 2^2 + C(70, 1) * 2.
+        let expected = 2415 * 4 + 70 * 2;
+        for scaled in [false, true] {
+            for pruning in [Pruning::ForwardChecking, Pruning::Propagators] {
+                let m = wide_count(scaled);
+                let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
+                let count = s.count();
+                assert!(count.is_complete());
+                assert_eq!(count.solutions, expected, "scaled {scaled}, {pruning}");
+            }
+        }
     }
 
     #[test]

@@ -108,6 +108,57 @@ impl PropagationContext<'_> {
         self.state.set_hint(self.cid, i, value);
     }
 
+    /// Counting's scan for a constraint that remembers, in trailed bit set
+    /// `set`, which positions of its shifted list `list` (see
+    /// [`StateLayout::shifted`](crate::StateLayout::shifted)) are still open
+    /// with respect to `value`: each position `j` left in the set whose
+    /// `var_j + offset_j` is now decided (fixed, or unable to take `value`)
+    /// leaves the set (trailed, one write per changed word). Positions of the
+    /// set past the list stay. Returns how many of the positions that left
+    /// are fixed to `value` and how many positions of the list stay open, or
+    /// `None`, changing nothing, where the list has no prepared layout (a
+    /// view other than `x + c`, a variable too wide for bits) or `value` is
+    /// too large for exact arithmetic: the caller then scans the domains
+    /// itself.
+    ///
+    /// # Panics
+    /// If the running constraint's layout has no such list or bit set.
+    #[inline]
+    pub fn tally_shifted(
+        &mut self,
+        list: usize,
+        set: usize,
+        value: Value,
+    ) -> Option<(usize, usize)> {
+        if !(-SHIFT_SAFE..SHIFT_SAFE).contains(&value) {
+            return None;
+        }
+        let (mut sure, mut open) = (0, 0);
+        let mut chunk = 0;
+        loop {
+            let (l, words) = self.state.list_and_set(self.cid, list, set);
+            let entries = l.entries.as_deref()?;
+            let Some(&word) = words.get(chunk) else {
+                break;
+            };
+            // Positions past the list (a count's result) are not scanned.
+            let past = entries.len().saturating_sub(chunk * 64);
+            let inside = if past >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << past) - 1
+            };
+            let (decided, s, o) = self.domains.takes_at(entries, chunk, word & inside, value);
+            sure += s as usize;
+            open += o as usize;
+            if decided != 0 {
+                self.state.set_word(self.cid, set, chunk, word & !decided);
+            }
+            chunk += 1;
+        }
+        Some((sure, open))
+    }
+
     /// Forward checking's bulk step for a constraint that remembers, in trailed
     /// bit set `set`, which positions of its shifted list `list` (see
     /// [`StateLayout::shifted`](crate::StateLayout::shifted)) are still worth

@@ -137,6 +137,48 @@ impl Domains {
         Ok((removed, visited))
     }
 
+    /// Counting's scan over a prepared list (see
+    /// [`Domains::shifted_entries`]): for each position `k` set in `word`
+    /// (positions `64 * chunk..`, each below `entries.len()`), whether
+    /// `var_k + offset_k` takes `value`, as [`Domains::takes`] says, from the
+    /// list's layout instead of the variable's record: one bit test, and the
+    /// record's size only where the bit is set. Returns the positions decided
+    /// with respect to `value` (fixed, or unable to take it), how many of them
+    /// are fixed to it, and how many positions are still open. `|value|` must
+    /// be below [`SHIFT_SAFE`].
+    #[inline]
+    pub(crate) fn takes_at(
+        &self,
+        entries: &[ShiftedEntry],
+        chunk: usize,
+        word: u64,
+        value: Value,
+    ) -> (u64, u32, u32) {
+        let (mut decided, mut sure, mut open) = (0, 0, 0);
+        let mut live = word;
+        while live != 0 {
+            let bit = live.trailing_zeros();
+            live &= live - 1;
+            let e = entries[chunk * 64 + bit as usize];
+            let offset = value.wrapping_sub(e.bias) as u64;
+            // Past the variable's bits, or a cleared bit: it cannot take the value.
+            let has = offset < u64::from(e.span)
+                && self.bits[e.first as usize + (offset / WORD_BITS as u64) as usize]
+                    >> (offset % WORD_BITS as u64)
+                    & 1
+                    == 1;
+            if !has {
+                decided |= 1 << bit;
+            } else if self.vars[e.var as usize].now.size == 1 {
+                decided |= 1 << bit;
+                sure += 1;
+            } else {
+                open += 1;
+            }
+        }
+        (decided, sure, open)
+    }
+
     /// Removes `value` from `var` if it is there, counting it in `removed`.
     #[inline(always)]
     fn strip_one(
@@ -152,5 +194,81 @@ impl Domains {
             }
             Err(Wipeout) => Err((var, *removed + 1)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domains::Domains;
+    use crate::{Value, VarId};
+
+    /// `takes_at` against `takes`, position by position, over a list of 70
+    /// (two chunks) with offsets: variables of one to five words, one with
+    /// holes from the start, intervals that get their bits when the list is
+    /// prepared, values outside every span; as values leave and variables
+    /// become fixed.
+    #[test]
+    fn takes_at_says_what_takes_says() {
+        let holes: Vec<Value> = vec![-3, 0, 2, 5, 64, 65, 130];
+        let kinds: [(Value, Value, Option<&[Value]>); 5] = [
+            (0, 9, None),
+            (-3, 130, Some(&holes[..])),
+            (-70, 130, None),
+            (5, 260, None),
+            (0, 300, None),
+        ];
+        let specs: Vec<_> = (0..70).map(|j| kinds[j % kinds.len()]).collect();
+        // Above 200 values a variable starts as an interval: the last kind.
+        let mut d = Domains::with_lazy_bits_above(specs.iter().copied(), 200);
+        let vars: Vec<VarId> = (0..70).map(VarId::new).collect();
+        let offsets: Vec<Value> = (0..70).map(|j| [0, 1, -5, 64, -130][j % 5]).collect();
+        let entries = d.shifted_entries(&vars, &offsets).unwrap();
+        d.push_level();
+        for step in 0..12 {
+            for value in -140..=400 {
+                let mut want_sure = 0;
+                let mut want_open = 0;
+                for chunk in 0..2 {
+                    let word = if chunk == 0 { u64::MAX } else { (1 << 6) - 1 };
+                    let (decided, sure, open) = d.takes_at(&entries, chunk, word, value);
+                    want_sure += sure;
+                    want_open += open;
+                    for bit in 0..64 {
+                        let j = chunk * 64 + bit;
+                        if j >= vars.len() {
+                            assert_eq!(decided >> bit & 1, 0, "position {j} is not listed");
+                            continue;
+                        }
+                        let takes = d.takes(vars[j], value - offsets[j]);
+                        assert_eq!(
+                            decided >> bit & 1 == 1,
+                            takes.is_some(),
+                            "step {step}, position {j}, value {value}"
+                        );
+                    }
+                }
+                let takes: Vec<_> = (0..vars.len())
+                    .map(|j| d.takes(vars[j], value - offsets[j]))
+                    .collect();
+                let sure = takes.iter().filter(|t| **t == Some(true)).count();
+                let open = takes.iter().filter(|t| t.is_none()).count();
+                assert_eq!((want_sure as usize, want_open as usize), (sure, open));
+            }
+            // Holes, bounds moving in, and a few variables fixed.
+            for (j, &x) in vars.iter().enumerate() {
+                if d.is_fixed(x) {
+                    continue;
+                }
+                let (a, b) = (d.min(x), d.max(x));
+                let _ = d.remove(x, a + (b - a) / 3);
+                if (j + step) % 7 == 0 {
+                    let _ = d.assign(x, b);
+                } else if step % 2 == 1 {
+                    let _ = d.remove(x, a);
+                }
+            }
+        }
+        d.pop_level();
+        assert_eq!(d.len(vars[0]), 10);
     }
 }

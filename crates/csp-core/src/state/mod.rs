@@ -365,6 +365,24 @@ impl TrailedState {
         )
     }
 
+    /// Shifted list `k` of constraint `cid` with the words of its bit set
+    /// `set`, read only.
+    #[inline(always)]
+    pub(crate) fn list_and_set(&self, cid: usize, k: usize, set: usize) -> (&ShiftedList, &[u64]) {
+        let slot = self.slots[cid];
+        assert!(
+            k < slot.n_lists as usize && set < slot.n_sets as usize,
+            "shifted list {k} or bit set {set} is not in the constraint's state layout"
+        );
+        let b = self.bitsets[slot.sets as usize + set];
+        let first = b.first as usize;
+        let words = (b.len as usize).div_ceil(64);
+        (
+            &self.lists[slot.lists as usize + k],
+            &self.cells[first..first + words],
+        )
+    }
+
     /// Integer `i` of constraint `cid`.
     #[inline]
     pub(crate) fn int(&self, cid: usize, i: usize) -> i64 {
