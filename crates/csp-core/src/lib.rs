@@ -284,7 +284,7 @@ pub use search::{
     DEFAULT_TRAIL_BUDGET, DEFAULT_VAR_ORDER, Goal, Optimum, Restarts, Solution, Solutions,
     SolveResult, Solver,
 };
-pub use state::{ForwardStep, SparseBits, StateLayout, TrailedState};
+pub use state::{ForwardStep, SparseBits, StateLayout, TrailedState, WOKEN_CAP, WokenPositions};
 pub use stats::SearchStats;
 pub use strategy::Strategy;
 pub use var::{ConstraintId, Domain, VarId};

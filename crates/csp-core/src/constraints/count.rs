@@ -15,6 +15,13 @@ const LIST: usize = 0;
 /// Trailed integer 0 at the propagators level: how many positions left the
 /// wake set fixed to the value (the sure occurrences the tally no longer scans).
 const SURE_OUT: usize = 0;
+/// Trailed integer 1 at the propagators level: how many positions of the
+/// wake set are open (may take the value, not fixed) as of the last call.
+const OPEN: usize = 1;
+/// Hint 0 at the propagators level: 0 until the first call looks; then 1 if
+/// the only positions that share the result's variable (or its base, for
+/// views) are those of `result_at`, 2 otherwise.
+const ALIAS: usize = 0;
 
 /// The number of `vars` equal to `value` is `result`, or lies within constant
 /// bounds: posted by [`Model::count`], [`Model::at_most`] and
@@ -58,6 +65,36 @@ pub struct Count {
     /// The constant bounds on the count (`0..=n` with a result).
     lo: usize,
     hi: usize,
+    /// For each position of `vars`, the next position with the same
+    /// variable (`u32::MAX` for none): the kernel lists a variable twice in
+    /// the scope at its first position only.
+    same: Vec<u32>,
+    /// The positions of `vars` that are the result itself.
+    result_at: Vec<u32>,
+}
+
+/// What a round of filtering changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Changed {
+    Nothing,
+    /// The result's domain only.
+    Result,
+    /// Some of `vars` (and maybe the result).
+    Vars,
+}
+
+/// For each position of `vars`, the next position with the same variable,
+/// or `u32::MAX`.
+fn next_same(vars: &[VarId]) -> Vec<u32> {
+    let mut next = vec![u32::MAX; vars.len()];
+    let mut last: std::collections::HashMap<VarId, usize> = std::collections::HashMap::new();
+    for (j, &x) in vars.iter().enumerate().rev() {
+        if let Some(&k) = last.get(&x) {
+            next[j] = k as u32;
+        }
+        last.insert(x, j);
+    }
+    next
 }
 
 /// The counts the current domains allow.
@@ -81,6 +118,10 @@ impl Count {
             result: Some(result),
             lo: 0,
             hi: vars.len(),
+            same: next_same(vars),
+            result_at: (0..vars.len() as u32)
+                .filter(|&j| vars[j as usize] == result)
+                .collect(),
         }
     }
 
@@ -102,6 +143,8 @@ impl Count {
             result: None,
             lo,
             hi,
+            same: next_same(vars),
+            result_at: Vec::new(),
         }
     }
 
@@ -139,13 +182,7 @@ impl Count {
         let out = ctx.state_int(SURE_OUT) as usize;
         if let Some((left, open)) = ctx.tally_shifted(LIST, WAKE, self.value) {
             let sure = out + left;
-            if left != 0 {
-                ctx.set_state_int(SURE_OUT, sure as i64);
-            }
-            return Tally {
-                sure,
-                possible: sure + open,
-            };
+            return self.keep(ctx, (out, ctx.state_int(OPEN) as usize), sure, open);
         }
         let (mut sure, mut open) = (out, 0);
         for chunk in 0..ctx.state_bits(WAKE).len() {
@@ -172,8 +209,23 @@ impl Count {
                 ctx.set_state_word(WAKE, chunk, keep);
             }
         }
-        if sure != out {
+        self.keep(ctx, (out, ctx.state_int(OPEN) as usize), sure, open)
+    }
+
+    /// Writes the sure occurrences out of the wake set and the open positions
+    /// in it, where they changed from `before`; gives the tally.
+    fn keep(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        before: (usize, usize),
+        sure: usize,
+        open: usize,
+    ) -> Tally {
+        if sure != before.0 {
             ctx.set_state_int(SURE_OUT, sure as i64);
+        }
+        if open != before.1 {
+            ctx.set_state_int(OPEN, open as i64);
         }
         Tally {
             sure,
@@ -181,11 +233,58 @@ impl Count {
         }
     }
 
-    fn current(&self, ctx: &mut PropagationContext<'_>) -> Tally {
-        if ctx.pruning() == Pruning::Propagators {
-            self.tally_watched(ctx)
-        } else {
-            self.tally(ctx.domains())
+    /// The tally at the propagators level from the counts of the last call
+    /// and the positions changed since, given by the kernel (or `at`):
+    /// each such position still in the wake set that is now decided leaves
+    /// it, and the counts move. O(changes) where a scan is O(open positions).
+    fn tally_woken(&self, ctx: &mut PropagationContext<'_>, at: &[u32]) -> Tally {
+        let before = (
+            ctx.state_int(SURE_OUT) as usize,
+            ctx.state_int(OPEN) as usize,
+        );
+        let (mut sure, mut open) = before;
+        for &first in at {
+            let mut p = first as usize;
+            // The result alone (`n`) moves no count.
+            while p < self.n {
+                if ctx.state_bit(WAKE, p)
+                    && let Some(fixed) = ctx.domains().takes(self.scope[p], self.value)
+                {
+                    ctx.clear_state_bit(WAKE, p);
+                    open -= 1;
+                    sure += usize::from(fixed);
+                }
+                p = self.same[p] as usize;
+            }
+        }
+        let t = self.keep(ctx, before, sure, open);
+        debug_assert!(
+            {
+                let plain = self.tally(ctx.domains());
+                (plain.sure, plain.possible) == (t.sure, t.possible)
+            },
+            "the counts kept by count({value}) went wrong",
+            value = self.value
+        );
+        t
+    }
+
+    /// Whether the result's variable (or its base) appears in `vars` only at
+    /// the positions of `result_at`, looked at once per solver (a hint).
+    fn simple_alias(&self, ctx: &mut PropagationContext<'_>) -> bool {
+        let Some(r) = self.result else {
+            return true;
+        };
+        match ctx.state_hint(ALIAS) {
+            1 => true,
+            2 => false,
+            _ => {
+                let d = ctx.domains();
+                let base = d.base_of(r);
+                let simple = self.vars().iter().all(|&x| x == r || d.base_of(x) != base);
+                ctx.set_state_hint(ALIAS, if simple { 1 } else { 2 });
+                simple
+            }
         }
     }
 
@@ -205,8 +304,8 @@ impl Count {
     }
 
     /// One round of filtering from the tally `t` of the current domains;
-    /// whether anything changed.
-    fn round(&self, ctx: &mut PropagationContext<'_>, t: Tally) -> Result<bool, Conflict> {
+    /// what it changed.
+    fn round(&self, ctx: &mut PropagationContext<'_>, t: Tally) -> Result<Changed, Conflict> {
         let mut changed = false;
         // An open variable taking the value makes the count at least sure + 1;
         // avoiding it, at most possible - 1: whether such counts are left.
@@ -232,34 +331,48 @@ impl Count {
         };
         let can_take = t.possible > t.sure && above;
         let can_avoid = t.possible > t.sure && below;
+        let result_only = if changed {
+            Changed::Result
+        } else {
+            Changed::Nothing
+        };
         if can_take && can_avoid {
-            return Ok(changed);
+            return Ok(result_only);
         }
+        let mut vars_changed = false;
         for &x in self.vars() {
             if ctx.is_fixed(x) || !ctx.contains(x, self.value) {
                 continue;
             }
             ctx.note_revision();
-            changed |= if can_take {
+            vars_changed |= if can_take {
                 ctx.fix(x, self.value)?
             } else {
                 ctx.remove(x, self.value)?
             };
         }
-        Ok(changed)
+        Ok(if vars_changed {
+            Changed::Vars
+        } else {
+            result_only
+        })
     }
 }
 
 impl Constraint for Count {
     /// At the propagators level, the wake set (one position per scope
-    /// variable, all set), the sure occurrences out of it, and the variables
-    /// laid out for the bulk scan.
+    /// variable, all set), the sure occurrences out of it and the open
+    /// positions in it, the variables laid out for the bulk scan, a hint
+    /// and the positions changed between calls.
     fn state_layout(&self, pruning: Pruning) -> StateLayout {
         match pruning {
             Pruning::Propagators => StateLayout::new()
                 .int(0)
+                .int(0)
                 .bits(self.scope.len(), true)
-                .shifted(self.vars(), &vec![0; self.n]),
+                .shifted(self.vars(), &vec![0; self.n])
+                .hints(1, 0)
+                .woken(),
             _ => StateLayout::new(),
         }
     }
@@ -300,15 +413,35 @@ impl Constraint for Count {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let mut changed = false;
+        let kernel = ctx.pruning() == Pruning::Propagators;
+        // At the propagators level the counts of the last call, moved by the
+        // positions changed since, when the kernel lists them.
+        let mut t = match kernel {
+            true => match ctx.take_woken() {
+                Some(at) => self.tally_woken(ctx, &at),
+                None => self.tally_watched(ctx),
+            },
+            false => self.tally(ctx.domains()),
+        };
         // Until a round changes nothing: then `t` is the tally of the
-        // domains as they are (and the wake set holds only open positions).
-        let t = loop {
-            let t = self.current(ctx);
-            if !self.round(ctx, t)? {
-                break t;
+        // domains as they are (and the wake set holds only open positions;
+        // the counts kept count this call's own changes, which backtracking
+        // would otherwise separate from the list of changed positions).
+        loop {
+            let what = self.round(ctx, t)?;
+            if what == Changed::Nothing {
+                break;
             }
             changed = true;
-        };
+            t = match kernel {
+                // Only the result moved: only its own positions can have.
+                true if what == Changed::Result && self.simple_alias(ctx) => {
+                    self.tally_woken(ctx, &self.result_at)
+                }
+                true => self.tally_watched(ctx),
+                false => self.tally(ctx.domains()),
+            };
+        }
         let settled = match self.result {
             Some(r) => t.sure == t.possible && ctx.is_fixed(r),
             None => t.sure >= self.lo && t.possible <= self.hi,

@@ -108,6 +108,23 @@ impl PropagationContext<'_> {
         self.state.set_hint(self.cid, i, value);
     }
 
+    /// The positions of the running constraint's scope whose variables
+    /// changed since its last call (at most [`WOKEN_CAP`](crate::WOKEN_CAP)
+    /// of them, possibly repeated, a variable twice in the scope at its
+    /// first position), or `None` when every position may have changed (the
+    /// first call, too many changes, a restored state) or the constraint's
+    /// layout did not ask for them ([`StateLayout::woken`](crate::StateLayout::woken)).
+    /// Either way the list starts again empty. Positions the wake set
+    /// ([`Constraint::wake_set`](crate::Constraint::wake_set)) had cleared
+    /// are not listed. The changes the constraint makes itself are listed
+    /// for its next call: a constraint that keeps counts in trailed state
+    /// must count its own changes before it returns, since a count written
+    /// at a deeper level is undone on backtracking while the list is not.
+    #[inline]
+    pub fn take_woken(&mut self) -> Option<crate::WokenPositions> {
+        self.state.take_woken(self.cid)
+    }
+
     /// Counting's scan for a constraint that remembers, in trailed bit set
     /// `set`, which positions of its shifted list `list` (see
     /// [`StateLayout::shifted`](crate::StateLayout::shifted)) are still open

@@ -77,6 +77,7 @@ mod tests {
             var: 0,
             events,
             masked: false,
+            report: false,
         }
     }
 

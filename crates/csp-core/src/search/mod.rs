@@ -60,6 +60,9 @@ pub(crate) struct Watch {
     /// Whether the constraint's wake set filters this watch
     /// ([`Constraint::wake_set`]).
     pub(crate) masked: bool,
+    /// Whether the constraint asked for its changed positions
+    /// ([`StateLayout::woken`](crate::StateLayout::woken)).
+    pub(crate) report: bool,
 }
 
 /// One decision level of the search: a variable and the values left to try.
@@ -320,6 +323,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         // propagators level; arc consistency keeps the textbook's one FIFO
         // queue, woken by every change.
         let kernel = config.pruning == Pruning::Propagators;
+        let layouts: Vec<StateLayout> = model
+            .posted()
+            .iter()
+            .map(|c| c.state_layout(config.pruning))
+            .collect();
         let mut watches: Vec<Vec<Watch>> = vec![Vec::new(); n];
         let mut cost = Vec::with_capacity(m);
         let mut idempotent = Vec::with_capacity(m);
@@ -327,6 +335,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             let scope = c.scope();
             model.check_vars(c.name(), scope)?;
             let masked = kernel && c.wake_set().is_some();
+            let report = kernel && layouts[cid].wants_woken();
             // A view and its base (or two views of one base) in one scope:
             // a removal through one position takes values from the other, so
             // a call may not reach its own fixpoint whatever the constraint
@@ -361,6 +370,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                         var: v.index() as u32,
                         events,
                         masked,
+                        report,
                     }),
                 }
             }
@@ -376,11 +386,6 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         } else {
             Vec::new()
         };
-        let layouts: Vec<StateLayout> = model
-            .posted()
-            .iter()
-            .map(|c| c.state_layout(config.pruning))
-            .collect();
         let mut domains = Domains::with_views(model.declared(), views, config.lazy_bits_above);
         if let Some(limit) = config.memory_limit {
             // The tables' rows and supports are charged beside the domains.

@@ -246,14 +246,16 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         };
         for w in list {
             let c = w.cid as usize;
-            if w.events & events != 0
-                && (!w.masked || self.state.wakes(c, w.pos as usize))
-                && Some(c) != skip
-                && !self.in_queue[c]
-                && !self.state.is_entailed(c)
-            {
-                self.in_queue[c] = true;
-                self.queue[self.cost[c] as usize].push_back(w.cid);
+            if w.events & events != 0 && (!w.masked || self.state.wakes(c, w.pos as usize)) {
+                if w.report && !self.state.is_entailed(c) {
+                    // Listed even when queued already or running: the
+                    // constraint reads every change since its last call.
+                    self.state.note_woken(c, w.pos);
+                }
+                if Some(c) != skip && !self.in_queue[c] && !self.state.is_entailed(c) {
+                    self.in_queue[c] = true;
+                    self.queue[self.cost[c] as usize].push_back(w.cid);
+                }
             }
         }
     }

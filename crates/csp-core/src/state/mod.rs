@@ -47,6 +47,7 @@ pub struct StateLayout {
     sparse: SmallVec<[u32; 1]>,
     hints: Vec<u64>,
     lists: Vec<(Vec<VarId>, Vec<Value>)>,
+    woken: bool,
 }
 
 impl StateLayout {
@@ -108,6 +109,24 @@ impl StateLayout {
         self
     }
 
+    /// Asks the kernel, at the propagators level, for the scope positions
+    /// whose variables changed since the constraint's last call
+    /// ([`PropagationContext::take_woken`](crate::PropagationContext::take_woken)),
+    /// Gecode's advisors in a simple form: a constraint that keeps counts
+    /// of its scope in trailed state can then update them from the changed
+    /// positions instead of scanning its scope. A variable twice in a scope
+    /// is listed at its first position.
+    pub fn woken(mut self) -> Self {
+        self.woken = true;
+        self
+    }
+
+    /// Whether the layout asks for the changed positions
+    /// ([`StateLayout::woken`]).
+    pub fn wants_woken(&self) -> bool {
+        self.woken
+    }
+
     /// Number of shifted lists.
     pub fn num_lists(&self) -> usize {
         self.lists.len()
@@ -130,6 +149,7 @@ impl StateLayout {
             && self.sparse.is_empty()
             && self.hints.is_empty()
             && self.lists.is_empty()
+            && !self.woken
     }
 }
 
@@ -238,6 +258,10 @@ pub struct TrailedState {
     steps: Vec<Option<StepRef>>,
     /// Per constraint: the first cell of its wake set, if it has one.
     wake: Vec<u32>,
+    /// Per constraint: where its changed positions are kept in `woken`
+    /// ([`StateLayout::woken`]), or `u32::MAX`.
+    woken_slot: Vec<u32>,
+    woken: Vec<WokenList>,
     /// Per constraint: found entailed on the current path.
     entailed: Vec<bool>,
     entailed_trail: Vec<u32>,
@@ -247,6 +271,41 @@ pub struct TrailedState {
     marks: Vec<LevelMark>,
     /// Levels (from the bottom) whose undo records were dropped.
     forgotten: usize,
+}
+
+/// The most changed positions kept for one constraint between two calls; past
+/// that, the constraint is told to look at its whole scope.
+pub const WOKEN_CAP: usize = 16;
+
+/// The scope positions of one constraint changed since its last call, not
+/// trailed: an entry left by a change that backtracking undid is read
+/// against the current domains, which say that nothing changed there.
+#[derive(Clone, Debug)]
+struct WokenList {
+    positions: SmallVec<[u32; WOKEN_CAP]>,
+    /// More than [`WOKEN_CAP`] positions, or a start (the first call, a
+    /// restored snapshot): every position may have changed.
+    all: bool,
+}
+
+/// The scope positions changed since a constraint's last call, in the order
+/// of the changes, possibly repeated (see
+/// [`PropagationContext::take_woken`](crate::PropagationContext::take_woken)).
+///
+/// ```
+/// use csp_core::WokenPositions;
+/// let none = WokenPositions::default();
+/// assert!(none.is_empty());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WokenPositions(SmallVec<[u32; WOKEN_CAP]>);
+
+impl std::ops::Deref for WokenPositions {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.0
+    }
 }
 
 /// The trailed state at one moment (for recomputation).
@@ -265,10 +324,18 @@ impl TrailedState {
         let mut s = TrailedState {
             steps: vec![None; layouts.len()],
             wake: vec![u32::MAX; layouts.len()],
+            woken_slot: vec![u32::MAX; layouts.len()],
             entailed: vec![false; layouts.len()],
             ..TrailedState::default()
         };
-        for layout in layouts {
+        for (cid, layout) in layouts.enumerate() {
+            if layout.woken {
+                s.woken_slot[cid] = s.woken.len() as u32;
+                s.woken.push(WokenList {
+                    positions: SmallVec::new(),
+                    all: true,
+                });
+            }
             let slot = Slot {
                 ints: s.cells.len() as u32,
                 n_ints: layout.ints.len() as u32,
@@ -381,6 +448,44 @@ impl TrailedState {
             &self.lists[slot.lists as usize + k],
             &self.cells[first..first + words],
         )
+    }
+
+    /// Notes that position `pos` of constraint `cid`'s scope changed (for a
+    /// constraint whose layout asked for it).
+    #[inline]
+    pub(crate) fn note_woken(&mut self, cid: usize, pos: u32) {
+        let Some(w) = self
+            .woken_slot
+            .get(cid)
+            .and_then(|&k| self.woken.get_mut(k as usize))
+        else {
+            return;
+        };
+        if w.all {
+            return;
+        }
+        if w.positions.len() == WOKEN_CAP {
+            w.positions.clear();
+            w.all = true;
+        } else {
+            w.positions.push(pos);
+        }
+    }
+
+    /// The positions of constraint `cid`'s scope changed since the last
+    /// take, or `None` when every position may have; either way the list
+    /// starts again empty.
+    #[inline]
+    pub(crate) fn take_woken(&mut self, cid: usize) -> Option<WokenPositions> {
+        let w = self
+            .woken_slot
+            .get(cid)
+            .and_then(|&k| self.woken.get_mut(k as usize))?;
+        if std::mem::take(&mut w.all) {
+            w.positions.clear();
+            return None;
+        }
+        Some(WokenPositions(std::mem::take(&mut w.positions)))
     }
 
     /// Integer `i` of constraint `cid`.
@@ -505,6 +610,10 @@ impl TrailedState {
         self.cells.copy_from_slice(&snap.cells);
         self.entailed.copy_from_slice(&snap.entailed);
         self.entailment_changed.note_all();
+        for w in &mut self.woken {
+            w.positions.clear();
+            w.all = true;
+        }
         self.trail.clear();
         self.entailed_trail.clear();
         self.marks.clear();
