@@ -4,7 +4,7 @@
 //! find the known number of solutions (two for n = 4, one for n = 5 and from
 //! n = 7 on, none for n = 1, 2, 3, 6).
 
-use csp_core::{Config, Model, Pruning, Relation, Solver, Value, VarId};
+use csp_core::{Config, Model, Pruning, Relation, Restarts, Solver, Value, VarId, VarOrder};
 
 const SOLUTIONS: [u64; 9] = [0, 0, 0, 0, 2, 1, 0, 1, 1];
 
@@ -97,5 +97,38 @@ fn the_sum_reasoning_of_global_cardinality_fixes_a_magic_sequence_early() {
             "{:?}",
             solver.domains().max(si)
         );
+    }
+}
+
+/// From 32 variables on a count keeps its open positions counted and reads
+/// the positions changed since its last call (debug builds check each
+/// update against a full recount): the magic sequences of 32 to 35, each
+/// count's result also one of its variables, under n-ary and binary
+/// choices, input order and first-fail, with and without restarts, must
+/// each give the one known sequence (n - 4, 2, 1, 0, ..., 0, 1, 0, 0, 0).
+#[test]
+fn long_magic_sequences_read_the_changed_positions() {
+    for n in 32..=35usize {
+        let mut want = vec![0; n];
+        (want[0], want[1], want[2], want[n - 4]) = (n as Value - 4, 2, 1, 1);
+        let m = counts(n);
+        let configs = [
+            Config::textbook().with_pruning(Pruning::Propagators),
+            Config::textbook()
+                .with_pruning(Pruning::Propagators)
+                .with_binary_branching(true)
+                .with_var_order(VarOrder::FirstFail),
+            Config::textbook()
+                .with_pruning(Pruning::Propagators)
+                .with_binary_branching(true)
+                .with_var_order(VarOrder::Random(n as u64))
+                .with_restarts(Restarts::Luby { scale: 2 }),
+        ];
+        for (k, config) in configs.into_iter().enumerate() {
+            let mut s = Solver::new(&m, config).unwrap();
+            let found: Vec<Vec<Value>> = s.solutions().map(|sol| sol.values().to_vec()).collect();
+            assert!(s.status().is_complete(), "n = {n}, config {k}");
+            assert_eq!(found, vec![want.clone()], "n = {n}, config {k}");
+        }
     }
 }

@@ -46,7 +46,11 @@ const WOKEN_FROM: usize = 32;
 /// constraint, and the constraint no longer adds to its accumulated failure
 /// count ([`SearchView::afc`](crate::branching::SearchView::afc)), and
 /// each call scans only the positions left in the set (the others' sure
-/// occurrences are kept in a trailed counter).
+/// occurrences are kept in a trailed counter). From 32 variables on it also
+/// keeps the open positions counted and asks the kernel for the positions
+/// changed since its last call ([`StateLayout::woken`]): a call then looks
+/// at those alone, and scans its open positions only after a round that
+/// changed its variables.
 ///
 /// ```
 /// use csp_core::{Config, Model, Solver};
@@ -382,7 +386,7 @@ impl Count {
 impl Constraint for Count {
     /// At the propagators level, the wake set (one position per scope
     /// variable, all set) and the sure occurrences out of it; from
-    /// [`WOKEN_FROM`] variables on, also the open positions in it, the
+    /// 32 variables on, also the open positions in it, the
     /// variables laid out for the bulk scan, a hint and the positions
     /// changed between calls.
     fn state_layout(&self, pruning: Pruning) -> StateLayout {
