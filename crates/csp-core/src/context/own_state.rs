@@ -114,9 +114,10 @@ impl PropagationContext<'_> {
     /// first position), or `None` when every position may have changed (the
     /// first call, too many changes, a restored state) or the constraint's
     /// layout did not ask for them ([`StateLayout::woken`](crate::StateLayout::woken)).
-    /// Either way the list starts again empty. Positions the wake set
-    /// ([`Constraint::wake_set`](crate::Constraint::wake_set)) had cleared
-    /// are not listed. The changes the constraint makes itself are listed
+    /// Either way the list starts again empty. Only changes that wake the
+    /// constraint ([`Constraint::events`](crate::Constraint::events)) are
+    /// listed, and not at the positions the wake set
+    /// ([`Constraint::wake_set`](crate::Constraint::wake_set)) had cleared. The changes the constraint makes itself are listed
     /// for its next call: a constraint that keeps counts in trailed state
     /// must count its own changes before it returns, since a count written
     /// at a deeper level is undone on backtracking while the list is not.
