@@ -670,22 +670,30 @@ impl TrailedState {
         });
     }
 
+    /// Clears the entailments recorded past `len` on the entailment trail.
+    #[inline(never)]
+    fn pop_entailed(&mut self, len: usize) {
+        for &c in self.entailed_trail[len..].iter().rev() {
+            self.entailed[c as usize] = false;
+            self.entailment_changed.note(c as usize);
+        }
+        self.entailed_trail.truncate(len);
+    }
+
     /// Undoes every change since the matching `push_level`.
     #[inline]
     pub(crate) fn pop_level(&mut self) {
         let Some(mark) = self.marks.pop() else {
             return;
         };
-        while self.trail.len() > mark.trail_len {
-            if let Some((cell, old)) = self.trail.pop() {
-                self.cells[cell as usize] = old;
-            }
+        // Newest first: a cell saved twice gets its oldest contents back.
+        let (cells, start) = (&mut self.cells, mark.trail_len.min(self.trail.len()));
+        for &(cell, old) in self.trail[start..].iter().rev() {
+            cells[cell as usize] = old;
         }
-        while self.entailed_trail.len() > mark.entailed_len {
-            if let Some(c) = self.entailed_trail.pop() {
-                self.entailed[c as usize] = false;
-                self.entailment_changed.note(c as usize);
-            }
+        self.trail.truncate(mark.trail_len);
+        if self.entailed_trail.len() > mark.entailed_len {
+            self.pop_entailed(mark.entailed_len);
         }
     }
 }
@@ -727,6 +735,8 @@ mod tests {
         s.push_level();
         s.set_int(0, 0, 11);
         s.set_int(2, 0, 4);
+        // Written twice at one level: the undo must end on the oldest value.
+        s.set_int(0, 0, 13);
         assert!(s.put_bit(2, 0, 0, false));
         s.pop_level();
         assert_eq!((s.int(0, 0), s.int(2, 0)), (9, -1));
