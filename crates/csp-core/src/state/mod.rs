@@ -415,38 +415,37 @@ impl TrailedState {
         set: usize,
         pos: usize,
     ) -> (&ShiftedList, &[u64]) {
+        let (list, first, len) = self.list_and_set_at(cid, k, set);
+        if pos < len {
+            clear_position(&mut self.cells, &mut self.trail, first, pos);
+        }
+        (
+            &self.lists[list],
+            &self.cells[first..first + len.div_ceil(64)],
+        )
+    }
+
+    /// Where shifted list `k` and bit set `set` of constraint `cid` live: the
+    /// list's index, the set's first cell and its length in bits.
+    #[inline(always)]
+    fn list_and_set_at(&self, cid: usize, k: usize, set: usize) -> (usize, usize, usize) {
         let slot = self.slots[cid];
         assert!(
             k < slot.n_lists as usize && set < slot.n_sets as usize,
             "shifted list {k} or bit set {set} is not in the constraint's state layout"
         );
         let b = self.bitsets[slot.sets as usize + set];
-        let first = b.first as usize;
-        let words = (b.len as usize).div_ceil(64);
-        if pos < b.len as usize {
-            clear_position(&mut self.cells, &mut self.trail, first, pos);
-        }
-        (
-            &self.lists[slot.lists as usize + k],
-            &self.cells[first..first + words],
-        )
+        (slot.lists as usize + k, b.first as usize, b.len as usize)
     }
 
     /// Shifted list `k` of constraint `cid` with the words of its bit set
     /// `set`, read only.
     #[inline(always)]
     pub(crate) fn list_and_set(&self, cid: usize, k: usize, set: usize) -> (&ShiftedList, &[u64]) {
-        let slot = self.slots[cid];
-        assert!(
-            k < slot.n_lists as usize && set < slot.n_sets as usize,
-            "shifted list {k} or bit set {set} is not in the constraint's state layout"
-        );
-        let b = self.bitsets[slot.sets as usize + set];
-        let first = b.first as usize;
-        let words = (b.len as usize).div_ceil(64);
+        let (list, first, len) = self.list_and_set_at(cid, k, set);
         (
-            &self.lists[slot.lists as usize + k],
-            &self.cells[first..first + words],
+            &self.lists[list],
+            &self.cells[first..first + len.div_ceil(64)],
         )
     }
 
