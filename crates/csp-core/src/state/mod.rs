@@ -13,13 +13,18 @@
 //! The engine keeps its own per-constraint flag here too: whether the
 //! constraint was found entailed on the current path.
 
+mod levels;
 mod sparse;
 mod steps;
+mod woken;
 
+pub(crate) use levels::StateSnapshot;
 pub use sparse::SparseBits;
 use sparse::SparseRef;
 pub use steps::ForwardStep;
 use steps::StepRef;
+use woken::WokenList;
+pub use woken::{WOKEN_CAP, WokenPositions};
 
 use smallvec::SmallVec;
 
@@ -273,48 +278,6 @@ pub struct TrailedState {
     forgotten: usize,
 }
 
-/// The most changed positions kept for one constraint between two calls; past
-/// that, the constraint is told to look at its whole scope.
-pub const WOKEN_CAP: usize = 16;
-
-/// The scope positions of one constraint changed since its last call, not
-/// trailed: an entry left by a change that backtracking undid is read
-/// against the current domains, which say that nothing changed there.
-#[derive(Clone, Debug)]
-struct WokenList {
-    positions: SmallVec<[u32; WOKEN_CAP]>,
-    /// More than [`WOKEN_CAP`] positions, or a start (the first call, a
-    /// restored snapshot): every position may have changed.
-    all: bool,
-}
-
-/// The scope positions changed since a constraint's last call, in the order
-/// of the changes, possibly repeated (see
-/// [`PropagationContext::take_woken`](crate::PropagationContext::take_woken)).
-///
-/// ```
-/// use csp_core::WokenPositions;
-/// let none = WokenPositions::default();
-/// assert!(none.is_empty());
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WokenPositions(SmallVec<[u32; WOKEN_CAP]>);
-
-impl std::ops::Deref for WokenPositions {
-    type Target = [u32];
-
-    fn deref(&self) -> &[u32] {
-        &self.0
-    }
-}
-
-/// The trailed state at one moment (for recomputation).
-#[derive(Clone, Debug)]
-pub(crate) struct StateSnapshot {
-    cells: Vec<u64>,
-    entailed: Vec<bool>,
-}
-
 impl TrailedState {
     /// Gives each constraint (in posting order) a slot for its layout.
     pub(crate) fn new<'a>(
@@ -449,44 +412,6 @@ impl TrailedState {
         )
     }
 
-    /// Notes that position `pos` of constraint `cid`'s scope changed (for a
-    /// constraint whose layout asked for it).
-    #[inline]
-    pub(crate) fn note_woken(&mut self, cid: usize, pos: u32) {
-        let Some(w) = self
-            .woken_slot
-            .get(cid)
-            .and_then(|&k| self.woken.get_mut(k as usize))
-        else {
-            return;
-        };
-        if w.all {
-            return;
-        }
-        if w.positions.len() == WOKEN_CAP {
-            w.positions.clear();
-            w.all = true;
-        } else {
-            w.positions.push(pos);
-        }
-    }
-
-    /// The positions of constraint `cid`'s scope changed since the last
-    /// take, or `None` when every position may have; either way the list
-    /// starts again empty.
-    #[inline]
-    pub(crate) fn take_woken(&mut self, cid: usize) -> Option<WokenPositions> {
-        let w = self
-            .woken_slot
-            .get(cid)
-            .and_then(|&k| self.woken.get_mut(k as usize))?;
-        if std::mem::take(&mut w.all) {
-            w.positions.clear();
-            return None;
-        }
-        Some(WokenPositions(std::mem::take(&mut w.positions)))
-    }
-
     /// Integer `i` of constraint `cid`.
     #[inline]
     pub(crate) fn int(&self, cid: usize, i: usize) -> i64 {
@@ -593,106 +518,6 @@ impl TrailedState {
             self.entailed[cid] = true;
             self.entailed_trail.push(cid as u32);
             self.entailment_changed.note(cid);
-        }
-    }
-
-    /// A copy of the current cells and entailment flags.
-    pub(crate) fn snapshot(&self) -> StateSnapshot {
-        StateSnapshot {
-            cells: self.cells.clone(),
-            entailed: self.entailed.clone(),
-        }
-    }
-
-    /// Goes back to `snap` with one open level that cannot be popped.
-    pub(crate) fn restore(&mut self, snap: &StateSnapshot) {
-        self.cells.copy_from_slice(&snap.cells);
-        self.entailed.copy_from_slice(&snap.entailed);
-        self.entailment_changed.note_all();
-        for w in &mut self.woken {
-            w.positions.clear();
-            w.all = true;
-        }
-        self.trail.clear();
-        self.entailed_trail.clear();
-        self.marks.clear();
-        self.marks.push(LevelMark {
-            trail_len: 0,
-            entailed_len: 0,
-        });
-        self.forgotten = 1;
-    }
-
-    /// Bytes held by the undo records.
-    pub(crate) fn trail_bytes(&self) -> usize {
-        self.trail.len() * std::mem::size_of::<(u32, u64)>() + self.entailed_trail.len() * 4
-    }
-
-    /// Drops the undo records of every level but the newest `keep`.
-    pub(crate) fn forget_levels(&mut self, keep: usize) {
-        let first_kept = self.marks.len().saturating_sub(keep);
-        if first_kept <= self.forgotten {
-            return;
-        }
-        let (cut, cut_e) = self
-            .marks
-            .get(first_kept)
-            .map_or((self.trail.len(), self.entailed_trail.len()), |m| {
-                (m.trail_len, m.entailed_len)
-            });
-        self.trail.drain(..cut);
-        self.entailed_trail.drain(..cut_e);
-        for m in &mut self.marks[first_kept..] {
-            m.trail_len -= cut;
-            m.entailed_len -= cut_e;
-        }
-        for m in &mut self.marks[..first_kept] {
-            *m = LevelMark {
-                trail_len: 0,
-                entailed_len: 0,
-            };
-        }
-        self.forgotten = first_kept;
-    }
-
-    /// Whether the newest level still has its undo records.
-    pub(crate) fn can_pop(&self) -> bool {
-        self.marks.len() > self.forgotten
-    }
-
-    /// Opens a new level: changes from now on are undone by the matching `pop_level`.
-    #[inline]
-    pub(crate) fn push_level(&mut self) {
-        self.marks.push(LevelMark {
-            trail_len: self.trail.len(),
-            entailed_len: self.entailed_trail.len(),
-        });
-    }
-
-    /// Clears the entailments recorded past `len` on the entailment trail.
-    #[inline(never)]
-    fn pop_entailed(&mut self, len: usize) {
-        for &c in self.entailed_trail[len..].iter().rev() {
-            self.entailed[c as usize] = false;
-            self.entailment_changed.note(c as usize);
-        }
-        self.entailed_trail.truncate(len);
-    }
-
-    /// Undoes every change since the matching `push_level`.
-    #[inline]
-    pub(crate) fn pop_level(&mut self) {
-        let Some(mark) = self.marks.pop() else {
-            return;
-        };
-        // Newest first: a cell saved twice gets its oldest contents back.
-        let (cells, start) = (&mut self.cells, mark.trail_len.min(self.trail.len()));
-        for &(cell, old) in self.trail[start..].iter().rev() {
-            cells[cell as usize] = old;
-        }
-        self.trail.truncate(mark.trail_len);
-        if self.entailed_trail.len() > mark.entailed_len {
-            self.pop_entailed(mark.entailed_len);
         }
     }
 }
