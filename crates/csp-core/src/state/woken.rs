@@ -42,15 +42,19 @@ impl std::ops::Deref for WokenPositions {
 }
 
 impl TrailedState {
+    /// Constraint `cid`'s list of changed positions, if its layout asked
+    /// for one.
+    #[inline(always)]
+    fn woken_list(&mut self, cid: usize) -> Option<&mut WokenList> {
+        let &k = self.woken_slot.get(cid)?;
+        self.woken.get_mut(k as usize)
+    }
+
     /// Notes that position `pos` of constraint `cid`'s scope changed (for a
     /// constraint whose layout asked for it).
     #[inline]
     pub(crate) fn note_woken(&mut self, cid: usize, pos: u32) {
-        let Some(w) = self
-            .woken_slot
-            .get(cid)
-            .and_then(|&k| self.woken.get_mut(k as usize))
-        else {
+        let Some(w) = self.woken_list(cid) else {
             return;
         };
         if w.all {
@@ -69,10 +73,7 @@ impl TrailedState {
     /// starts again empty.
     #[inline]
     pub(crate) fn take_woken(&mut self, cid: usize) -> Option<WokenPositions> {
-        let w = self
-            .woken_slot
-            .get(cid)
-            .and_then(|&k| self.woken.get_mut(k as usize))?;
+        let w = self.woken_list(cid)?;
         if std::mem::take(&mut w.all) {
             w.positions.clear();
             return None;
