@@ -630,6 +630,30 @@ mod tests {
         }
     }
 
+    /// 34 variables (a count that keeps its lists) in two values at an end
+    /// of `i64`, the counted value that end: at most two of them take it.
+    #[test]
+    fn long_counts_at_the_ends_of_i64_match_the_formula() {
+        // C(34, 0) + C(34, 1) + C(34, 2).
+        let expected = 1 + 34 + 561;
+        for (values, value) in [
+            ([Value::MAX - 1, Value::MAX], Value::MAX),
+            ([Value::MIN, Value::MIN + 1], Value::MIN),
+            ([Value::MAX - 1, Value::MAX], Value::MAX - 1),
+        ] {
+            for pruning in [Pruning::ForwardChecking, Pruning::Propagators] {
+                let mut m = Model::new();
+                let xs: Vec<VarId> = (0..34).map(|_| m.int_var(values).unwrap()).collect();
+                let r = m.int_var(0..=2).unwrap();
+                m.count(&xs, value, r).unwrap();
+                let mut s = Solver::new(&m, Config::textbook().with_pruning(pruning)).unwrap();
+                let count = s.count();
+                assert!(count.is_complete());
+                assert_eq!(count.solutions, expected, "value {value}, {pruning}");
+            }
+        }
+    }
+
     #[test]
     fn at_least_more_than_the_array_has_no_solution() {
         let mut m = Model::new();
