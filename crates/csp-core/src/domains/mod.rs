@@ -579,12 +579,19 @@ impl Domains {
         // instructions for a forward-checking search (callgrind, n = 11).
         self.bits[i] = old & !bit;
         self.save_word(i, v, old);
-        let now = self.vars[v].now;
-        self.vars[v].now.size = now.size - 1;
-        if now.size == 1 {
+        let d = self.vars[v];
+        self.vars[v].now.size = d.now.size - 1;
+        if d.now.size == 1 {
             return Err(Wipeout);
         }
-        if offset == now.lo || offset == now.hi {
+        if d.words == 1 {
+            // One word (not empty): its first and last bits are the bounds,
+            // found without a branch on whether the value was one of them (a
+            // branch that a predictor misses often in forward checking).
+            let word = old & !bit;
+            self.vars[v].now.lo = u64::from(word.trailing_zeros());
+            self.vars[v].now.hi = u64::from(usize::BITS - 1 - word.leading_zeros());
+        } else if offset == d.now.lo || offset == d.now.hi {
             self.repair_bounds(var, offset as u32, i, old & !bit);
         }
         Ok(())

@@ -261,6 +261,9 @@ pub struct TrailedState {
     trail: Vec<(u32, u64)>,
     /// Per constraint: its forward-checking step, if it has one.
     steps: Vec<Option<StepRef>>,
+    /// The steps' lists, one after the other (see `StepRef`).
+    step_entries: Vec<ShiftedEntry>,
+    step_offsets: Vec<Value>,
     /// Per constraint: the first cell of its wake set, if it has one.
     wake: Vec<u32>,
     /// Per constraint: where its changed positions are kept in `woken`
