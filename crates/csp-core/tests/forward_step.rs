@@ -205,3 +205,51 @@ fn a_step_that_does_not_fit_the_layout_is_an_error() {
         6
     );
 }
+
+/// Two positions of a step's list that are views of one variable, shifted so
+/// that they name the same value of it: the engine's step gives the same tree
+/// and counts as `propagate`, and the brute-force count where the views do
+/// not collide. (That the value leaves once, with the right size, is
+/// `remove_shifted_at_takes_a_value_named_twice_once` in the domains' tests.)
+#[test]
+fn two_views_of_one_variable_in_a_step_take_a_value_once() {
+    let model = |step: bool| {
+        let mut m = Model::new();
+        let a = m.int_var(0..=5).unwrap();
+        let b = m.int_var(0..=5).unwrap();
+        let x = m.int_var(0..=3).unwrap();
+        let c = m.int_var(0..=5).unwrap();
+        let y = m.offset_view(x, 1).unwrap();
+        let z = m.offset_view(x, 2).unwrap();
+        // y + 1 and z + 0 are both x + 2: pairwise different is impossible
+        // once x is decided, but a, b and c alone are free.
+        m.post(Shifted::new(&[a, y, b, z, c], &[0, 1, 0, 0, 0], step))
+            .unwrap();
+        let w = m.offset_view(x, 3).unwrap();
+        // A second list where the views do not collide: x + 3 and x + 2.
+        m.post(Shifted::new(&[w, a, z], &[0, 0, 0], step)).unwrap();
+        m
+    };
+    for var in [VarOrder::Input, VarOrder::FirstFail] {
+        let config = Config::textbook()
+            .with_pruning(Pruning::ForwardChecking)
+            .with_var_order(var);
+        let with = Solver::new(&model(true), config.clone()).unwrap().count();
+        let without = Solver::new(&model(false), config).unwrap().count();
+        assert_eq!(with.solutions, 0, "{var}");
+        assert_eq!(untimed(with.stats), untimed(without.stats), "{var}");
+    }
+    // Without the collision (offset 0 for y), the brute-force count.
+    let mut m = Model::new();
+    let a = m.int_var(0..=5).unwrap();
+    let x = m.int_var(0..=3).unwrap();
+    let y = m.offset_view(x, 1).unwrap();
+    let z = m.offset_view(x, 2).unwrap();
+    m.post(Shifted::new(&[a, y, z], &[0, 0, 0], true)).unwrap();
+    let config = Config::textbook().with_pruning(Pruning::ForwardChecking);
+    let brute = (0..=5)
+        .flat_map(|a| (0..=3).map(move |x| (a, x)))
+        .filter(|&(a, x)| a != x + 1 && a != x + 2)
+        .count() as u64;
+    assert_eq!(Solver::new(&m, config).unwrap().count().solutions, brute);
+}

@@ -66,6 +66,18 @@ fn pick(choice: VarChoice, vars: &[VarId], view: &SearchView<'_>) -> Option<VarI
     if choice == VarChoice::InputOrder {
         return open.next();
     }
+    if choice == VarChoice::FirstFail {
+        // The commonest annotation, on every node: sizes compared as they
+        // are kept, without the general key.
+        let mut best: Option<(usize, VarId)> = None;
+        for v in open {
+            let size = d.len(v);
+            if best.is_none_or(|(bs, _)| size < bs) {
+                best = Some((size, v));
+            }
+        }
+        return best.map(|(_, v)| v);
+    }
     if choice == VarChoice::DomWDeg {
         // size / w < best_size / best_w, compared without division.
         let mut best: Option<(u128, u128, VarId)> = None;

@@ -905,6 +905,21 @@ mod tests {
     }
 
     #[test]
+    fn remove_shifted_at_takes_a_value_named_twice_once() {
+        // One variable at two positions with the same shift (two views of it
+        // can be): the value leaves once, and the size says so.
+        let mut d = store(&[(0, 3), (0, 3)]);
+        let (x, y) = (VarId::new(0), VarId::new(1));
+        let list = d.shifted_entries(&[x, y, x], &[1, 0, 1]).unwrap();
+        d.push_level();
+        assert_eq!(d.remove_shifted_at(&list, &[0b111], 3), Ok((2, 3)));
+        assert_eq!(d.values(x).collect::<Vec<_>>(), [0, 1, 3]);
+        assert_eq!((d.len(x), d.len(y)), (3, 3));
+        d.pop_level();
+        assert_eq!((d.len(x), d.len(y)), (4, 4));
+    }
+
+    #[test]
     fn removing_the_last_value_reports_a_wipeout() {
         let mut d = store(&[(1, 2)]);
         let x = VarId::new(0);
