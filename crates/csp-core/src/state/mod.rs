@@ -260,7 +260,11 @@ pub struct TrailedState {
     /// `(cell, contents before)`, undone by `pop_level`.
     trail: Vec<(u32, u64)>,
     /// Per constraint: its forward-checking step, if it has one.
-    steps: Vec<Option<StepRef>>,
+    steps: Vec<StepRef>,
+    /// Per constraint: its step's index in `steps`, or `u32::MAX` (four
+    /// bytes a constraint: a model of 20,000 sums without steps kept a
+    /// 400 KB array of `None`s beside its hot data).
+    step_of: Vec<u32>,
     /// The steps' lists, one after the other (see `StepRef`).
     step_entries: Vec<ShiftedEntry>,
     step_offsets: Vec<Value>,
@@ -288,7 +292,7 @@ impl TrailedState {
         domains: &mut Domains,
     ) -> Self {
         let mut s = TrailedState {
-            steps: vec![None; layouts.len()],
+            step_of: vec![u32::MAX; layouts.len()],
             wake: vec![u32::MAX; layouts.len()],
             woken_slot: vec![u32::MAX; layouts.len()],
             entailed: vec![false; layouts.len()],

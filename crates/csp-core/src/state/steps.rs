@@ -77,7 +77,8 @@ impl TrailedState {
         // Without exact arithmetic for the list, the step is the constraint's
         // own propagation.
         if let Some(entries) = &self.lists[list].entries {
-            self.steps[cid] = Some(StepRef {
+            self.step_of[cid] = self.steps.len() as u32;
+            self.steps.push(StepRef {
                 start: self.step_entries.len() as u32,
                 len: entries.len() as u32,
                 first: b.first,
@@ -132,7 +133,7 @@ impl TrailedState {
         domains: &mut Domains,
         changes: &mut Changes,
     ) -> Option<Result<(), VarId>> {
-        let step = self.steps[cid]?;
+        let step = *self.steps.get(self.step_of[cid] as usize)?;
         let start = step.start as usize;
         let shifted = value.checked_add(self.step_offsets[start + pos])?;
         if !(-SHIFT_SAFE..SHIFT_SAFE).contains(&shifted) {
