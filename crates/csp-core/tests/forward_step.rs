@@ -221,8 +221,8 @@ fn two_views_of_one_variable_in_a_step_take_a_value_once() {
         let c = m.int_var(0..=5).unwrap();
         let y = m.offset_view(x, 1).unwrap();
         let z = m.offset_view(x, 2).unwrap();
-        // y + 1 and z + 0 are both x + 2: pairwise different is impossible
-        // once x is decided, but a, b and c alone are free.
+        // y + 1 and z + 0 are both x + 2, whatever x: no solution, which the
+        // step must find with the same tree as `propagate`.
         m.post(Shifted::new(&[a, y, b, z, c], &[0, 1, 0, 0, 0], step))
             .unwrap();
         let w = m.offset_view(x, 3).unwrap();

@@ -139,13 +139,7 @@ impl ReifiedLinear {
                 a * i128::from(d.max(x))
             };
             let need = self.rhs - (lo - own_lo);
-            // A unit coefficient needs no (128-bit) division.
-            let value = match a {
-                1 => Some(need),
-                -1 => Some(-need),
-                _ => (need % a == 0).then(|| need / a),
-            };
-            let hit = value
+            let hit = super::wide::exact_quotient(need, a)
                 .and_then(|v| Value::try_from(v).ok())
                 .is_some_and(|v| d.contains(x, v));
             (!hit).then_some(false)

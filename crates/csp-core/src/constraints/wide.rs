@@ -85,7 +85,36 @@ pub(crate) fn term<W: Wide>(a: W, d: &Domains, x: VarId) -> (W, W) {
     }
 }
 
+/// `n / a` if `a` divides `n` exactly (`a != 0`): the one value of a unit term
+/// `a * x` that makes a sum reach its bound. A unit coefficient is answered
+/// without the 128-bit division, which was 9% of a search over `x != y`
+/// (`search_stress`, `perf`).
+#[inline]
+pub(crate) fn exact_quotient(n: i128, a: i128) -> Option<i128> {
+    match a {
+        1 => Some(n),
+        -1 => Some(-n),
+        _ => (n % a == 0).then(|| n / a),
+    }
+}
+
 /// `v` clamped into `Value`'s range.
 fn clamp(v: i128) -> Value {
     v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exact_quotient;
+
+    #[test]
+    fn exact_quotient_is_the_division_when_it_is_exact() {
+        let big = i128::from(i64::MAX) * 3;
+        for n in [-7, -6, 0, 5, 6, big, -big, i128::from(i64::MIN)] {
+            for a in [1, -1, 2, -3, 7] {
+                let want = (n % a == 0).then(|| n / a);
+                assert_eq!(exact_quotient(n, a), want, "{n} / {a}");
+            }
+        }
+    }
 }

@@ -38,9 +38,9 @@ pub struct ForwardStep {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct StepRef {
     start: u32,
+    /// The scope's length, which is also the bit set's.
     len: u32,
     first: u32,
-    words: u32,
 }
 
 impl TrailedState {
@@ -82,7 +82,6 @@ impl TrailedState {
                 start: self.step_entries.len() as u32,
                 len: entries.len() as u32,
                 first: b.first,
-                words: b.len.div_ceil(64),
             });
             self.step_entries.extend_from_slice(entries);
             self.step_offsets
@@ -141,7 +140,7 @@ impl TrailedState {
         }
         let first = step.first as usize;
         clear_position(&mut self.cells, &mut self.trail, first, pos);
-        let positions = &self.cells[first..first + step.words as usize];
+        let positions = &self.cells[first..first + step.len.div_ceil(64) as usize];
         Some(
             match domains.remove_shifted_at(
                 &self.step_entries[start..start + step.len as usize],
