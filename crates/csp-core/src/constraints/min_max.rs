@@ -124,67 +124,99 @@ impl MinMax {
         union
     }
 
-    /// Removes the values of `x` whose key is above `bound`.
-    fn cut_above(
-        &self,
-        ctx: &mut PropagationContext<'_>,
-        x: VarId,
-        bound: i128,
-    ) -> Result<bool, Conflict> {
-        if self.max {
-            ctx.remove_above(x, clamp(bound))
-        } else {
-            ctx.remove_below(x, clamp(-bound))
-        }
-    }
-
-    /// Removes the values of `x` whose key is below `bound`.
-    fn cut_below(
-        &self,
-        ctx: &mut PropagationContext<'_>,
-        x: VarId,
-        bound: i128,
-    ) -> Result<bool, Conflict> {
-        if self.max {
-            ctx.remove_below(x, clamp(bound))
-        } else {
-            ctx.remove_above(x, clamp(-bound))
-        }
-    }
-
-    /// One round of filtering; whether anything changed. Each variable's
-    /// bounds and size are read once, and read again only where the round
-    /// moved them.
+    /// One round of filtering; whether anything changed.
     fn round(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+        if self.max {
+            self.round_of::<true>(ctx)
+        } else {
+            self.round_of::<false>(ctx)
+        }
+    }
+
+    /// [`round`](Self::round) for the maximum (`MAX`) or the minimum, in the
+    /// values themselves. A variable's *reach* is the bound on the side of
+    /// the extreme (its largest value for the maximum, its smallest for the
+    /// minimum), its *floor* the other bound.
+    #[inline]
+    fn round_of<const MAX: bool>(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+    ) -> Result<bool, Conflict> {
+        // `a` lies beyond `b`, on the side of the extreme.
+        let beyond = |a: Value, b: Value| if MAX { a > b } else { a < b };
+        let reach = |d: &Domains, x: VarId| if MAX { d.max(x) } else { d.min(x) };
+        let floor = |d: &Domains, x: VarId| if MAX { d.min(x) } else { d.max(x) };
+        // Removes what lies beyond `v`, or short of `v`.
+        let cut_beyond = |ctx: &mut PropagationContext<'_>, x: VarId, v: Value| {
+            if MAX {
+                ctx.remove_above(x, v)
+            } else {
+                ctx.remove_below(x, v)
+            }
+        };
+        let cut_short = |ctx: &mut PropagationContext<'_>, x: VarId, v: Value| {
+            if MAX {
+                ctx.remove_below(x, v)
+            } else {
+                ctx.remove_above(x, v)
+            }
+        };
         let (xs, r) = self.parts();
-        let read = |d: &Domains, x: VarId| (d.min(x), d.max(x), d.len(x));
-        let mut info: SmallVec<[(Value, Value, usize); 16]> =
-            xs.iter().map(|&x| read(ctx.domains(), x)).collect();
-        let (lo, hi) = self.extreme(info.iter().map(|&(a, b, _)| (a, b)));
+        // The extreme's floor is at least the farthest floor, and its reach
+        // at most the farthest reach, which `top` has.
+        let (mut far_floor, mut far_reach, mut top) = (None::<Value>, None::<Value>, None);
+        for &x in xs {
+            let (f, h) = (floor(ctx.domains(), x), reach(ctx.domains(), x));
+            if far_floor.is_none_or(|g| beyond(f, g)) {
+                far_floor = Some(f);
+            }
+            if far_reach.is_none_or(|g| beyond(h, g)) {
+                (far_reach, top) = (Some(h), Some(x));
+            }
+        }
+        let (Some(far_floor), Some(far_reach), Some(top)) = (far_floor, far_reach, top) else {
+            return Err(Conflict::infeasible());
+        };
         ctx.note_revision();
-        let mut changed = self.cut_below(ctx, r, lo)?;
-        changed |= self.cut_above(ctx, r, hi)?;
-        // The result is one of the variables' values: a result of a few
-        // values is walked with a lookup in each variable; otherwise it keeps
-        // the union of the variables' runs, one removal per gap.
-        if ctx.len(r) <= 4 {
+        let mut changed = cut_short(ctx, r, far_floor)?;
+        changed |= cut_beyond(ctx, r, far_reach)?;
+        // The result is one of the variables' values. `top`'s bounds hold
+        // the result's (its floor is at most as far as `far_floor`, its
+        // reach is `far_reach`), so a `top` without holes has every value
+        // the result has left and nothing goes. Otherwise a result of a few
+        // values is walked with a lookup in each variable, and a larger one
+        // keeps the union of the variables' runs, one removal per gap.
+        let width = i128::from(ctx.max(top)) - i128::from(ctx.min(top)) + 1;
+        if ctx.len(top) as i128 == width {
+        } else if ctx.len(r) <= 4 {
             changed |= ctx.retain(r, |d, v| xs.iter().any(|&x| d.contains(x, v)))?;
         } else {
+            let info: SmallVec<[(Value, Value, usize); 16]> = xs
+                .iter()
+                .map(|&x| (ctx.min(x), ctx.max(x), ctx.len(x)))
+                .collect();
             let union = Self::runs(ctx, xs, &info, (ctx.min(r), ctx.max(r)));
             changed |= ctx.retain_ranges(r, &union)?;
         }
-        let (r_lo, r_hi) = self.key_bounds(ctx.domains(), r);
-        for (&x, slot) in xs.iter().zip(info.iter_mut()) {
+        // No variable goes beyond the result's reach; a single variable
+        // that can still reach the result's floor stops short of it.
+        let (r_floor, r_reach) = (floor(ctx.domains(), r), reach(ctx.domains(), r));
+        let (mut reaching, mut first) = (0, None);
+        for &x in xs {
             ctx.note_revision();
-            if self.key(slot.0, slot.1).1 > r_hi && self.cut_above(ctx, x, r_hi)? {
+            let mut h = reach(ctx.domains(), x);
+            if beyond(h, r_reach) && cut_beyond(ctx, x, r_reach)? {
                 changed = true;
-                *slot = read(ctx.domains(), x);
+                h = reach(ctx.domains(), x);
+            }
+            if !beyond(r_floor, h) {
+                reaching += 1;
+                first = first.or(Some(x));
             }
         }
-        let mut reach = (0..xs.len()).filter(|&i| self.key(info[i].0, info[i].1).1 >= r_lo);
-        match (reach.next(), reach.next()) {
-            (None, _) => return Err(Conflict::infeasible()),
-            (Some(i), None) => changed |= self.cut_below(ctx, xs[i], r_lo)?,
+        match (reaching, first) {
+            (0, _) => return Err(Conflict::infeasible()),
+            (1, Some(x)) => changed |= cut_short(ctx, x, r_floor)?,
             _ => {}
         }
         Ok(changed)
@@ -194,10 +226,6 @@ impl MinMax {
 /// The most values of a variable with holes whose runs are looked for; a
 /// larger one counts as its bounds when the result's support is built.
 const WALK_LIMIT: usize = 1 << 12;
-
-fn clamp(v: i128) -> Value {
-    v.clamp(i128::from(Value::MIN), i128::from(Value::MAX)) as Value
-}
 
 impl Constraint for MinMax {
     fn scope(&self) -> &[VarId] {
