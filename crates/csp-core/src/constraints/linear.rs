@@ -99,9 +99,12 @@ pub struct Linear {
     /// The [`PseudoBoolean`] form used at the propagators level, when the
     /// post-time check found the sum mostly over 0/1 variables.
     pb: Option<Box<PseudoBoolean>>,
-    /// `a * x + b * y <= c` in `i64`: filtered without loops at the
-    /// propagators level.
+    /// `a * x + b * y <= c` in `i64`, the coefficients within `i32`:
+    /// filtered without loops at the propagators level.
     two: Option<TwoTerms>,
+    /// A sum `<=` or `==` of three terms in `i64`: run by the engine from
+    /// its dense array at the propagators level.
+    three: Option<ThreeTerms>,
     /// No variable occurs twice: narrowing one term then never moves another
     /// term's bounds, so one pass of `<=` is the fixpoint.
     distinct: bool,
@@ -113,6 +116,14 @@ impl Linear {
     #[inline]
     pub(crate) fn two_terms(&self) -> Option<TwoTerms> {
         self.two
+    }
+
+    /// The three-term form the engine runs at the propagators level (the
+    /// same filtering as [`propagate`](Constraint::propagate) there), if it
+    /// has one, and whether it is an equality.
+    #[inline]
+    pub(crate) fn three_terms(&self) -> Option<(ThreeTerms, bool)> {
+        self.three.map(|t| (t, self.kind == Kind::Eq))
     }
 
     /// `sum coeffs[i] * vars[i]  relation  rhs`. Fails if the lists differ in length.
@@ -151,6 +162,7 @@ impl Linear {
             small: None,
             pb: None,
             two: None,
+            three: None,
             // Known by `check_range`, which is told the views' bases.
             distinct: false,
         })
@@ -216,6 +228,12 @@ impl Linear {
         self.two = match (&self.small, self.kind, &self.pb) {
             (Some((norm, bound)), Kind::Le, None) if self.distinct => {
                 TwoTerms::new(&self.vars, norm, *bound)
+            }
+            _ => None,
+        };
+        self.three = match (&self.small, self.kind, &self.pb) {
+            (Some((norm, bound)), Kind::Le | Kind::Eq, None) if self.distinct => {
+                ThreeTerms::new(&self.vars, norm, *bound)
             }
             _ => None,
         };
@@ -334,6 +352,54 @@ fn filter_with<W: Wide>(
             let entailed = if eq { lo == hi } else { hi <= bound };
             return Ok((changed, entailed));
         }
+    }
+}
+
+/// `a * x + b * y + c * z <= bound` (or `== bound`) over three distinct
+/// variables, every quantity within `i64` (the sum's post-time check proved
+/// it): the sum's filtering at the propagators level, step for step, from
+/// one record without loops over vectors. The engine keeps it in its dense
+/// array (the commonest sums of decomposed models: `x = y + z`, `t = d + c * b`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ThreeTerms {
+    pub(super) vars: [VarId; 3],
+    pub(super) coeffs: [i32; 3],
+    pub(super) bound: Value,
+}
+
+impl ThreeTerms {
+    /// The form of `sum norm[i] * vars[i] <= bound` (`== bound` if `eq`), if
+    /// it has three terms (the caller knows they are distinct variables)
+    /// and every coefficient fits in `i32`.
+    fn new(vars: &[VarId], norm: &[Value], bound: Value) -> Option<Self> {
+        let (&[x, y, z], &[a, b, c]) = (vars, norm) else {
+            return None;
+        };
+        let coeffs = [
+            i32::try_from(a).ok()?,
+            i32::try_from(b).ok()?,
+            i32::try_from(c).ok()?,
+        ];
+        Some(ThreeTerms {
+            vars: [x, y, z],
+            coeffs,
+            bound,
+        })
+    }
+
+    /// Bounds filtering to the fixpoint, as [`Linear`]'s at the propagators
+    /// level: the same removals, revisions and status.
+    #[inline]
+    pub(crate) fn propagate(&self, ctx: &mut PropagationContext<'_>, eq: bool) -> Propagation {
+        let norm = self.coeffs.map(Value::from);
+        let (did, entailed) = filter_with(&self.vars, &norm, self.bound, ctx, eq, true)?;
+        Ok(if entailed {
+            PropStatus::Entailed
+        } else if did {
+            PropStatus::Changed
+        } else {
+            PropStatus::Unchanged
+        })
     }
 }
 

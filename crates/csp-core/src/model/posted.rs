@@ -60,7 +60,10 @@ impl Posted {
     #[inline]
     pub(crate) fn dense(&self) -> Option<crate::constraints::Dense> {
         match self {
-            Posted::Linear(c) => c.two_terms().map(crate::constraints::Dense::sum),
+            Posted::Linear(c) => c
+                .two_terms()
+                .map(crate::constraints::Dense::sum)
+                .or_else(|| c.three_terms().map(crate::constraints::Dense::three)),
             Posted::ReifiedLinear(c) => c.dense(),
             _ => None,
         }
