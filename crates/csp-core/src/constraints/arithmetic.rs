@@ -128,6 +128,10 @@ fn pow(x: Value, y: Value) -> Option<Value> {
 /// it narrows the result's bounds only.
 pub const ENUMERATION_LIMIT: usize = 1 << 12;
 
+/// The widest span of a result's bounds whose supported values [`Func`]
+/// marks in a bitset (2 KB) instead of listing and sorting them.
+const MARKED_SPAN: usize = 1 << 14;
+
 /// `z = f(x, y)` (or `z = f(x)` for [`Function::Abs`]), posted by
 /// [`Model::times`], [`Model::div`], [`Model::modulo`], [`Model::abs`],
 /// [`Model::distance`] and FlatZinc's integer builtins.
@@ -196,17 +200,29 @@ impl Func {
         self.function.apply(x, y)
     }
 
-    /// Keeps exactly the supported values of `x`, `y` and `z`.
+    /// Keeps exactly the supported values of `x`, `y` and `z`. The
+    /// supported results are marked in a bitset over `z`'s bounds when they
+    /// span at most [`MARKED_SPAN`] values (no sort), listed and sorted
+    /// otherwise; small domains are read without allocating.
     fn enumerate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let (x, y, z) = self.parts();
-        let xs: Vec<Value> = ctx.values(x).collect();
-        let ys: Vec<Value> = match y {
+        let xs: SmallVec<[Value; 32]> = ctx.values(x).collect();
+        let ys: SmallVec<[Value; 32]> = match y {
             Some(y) => ctx.values(y).collect(),
-            None => vec![0],
+            None => SmallVec::from_elem(0, 1),
         };
-        let mut x_ok = vec![false; xs.len()];
-        let mut y_ok = vec![false; ys.len()];
+        let mut x_ok: SmallVec<[bool; 32]> = SmallVec::from_elem(false, xs.len());
+        let mut y_ok: SmallVec<[bool; 32]> = SmallVec::from_elem(false, ys.len());
+        let z_lo = ctx.min(z);
+        let span = i128::from(ctx.max(z)) - i128::from(z_lo) + 1;
+        let marked = span <= MARKED_SPAN as i128;
+        let mut marks: SmallVec<[u64; 16]> = if marked {
+            SmallVec::from_elem(0, (span as usize).div_ceil(64))
+        } else {
+            SmallVec::new()
+        };
         let mut zs: Vec<Value> = Vec::new();
+        let mut supported = false;
         for (i, &a) in xs.iter().enumerate() {
             for (j, &b) in ys.iter().enumerate() {
                 // With x and y the same variable only the diagonal is possible.
@@ -220,15 +236,20 @@ impl Func {
                 {
                     x_ok[i] = true;
                     y_ok[j] = true;
-                    zs.push(c);
+                    supported = true;
+                    if marked {
+                        // `c` is a value of `z`: within its bounds.
+                        let o = (c - z_lo) as usize;
+                        marks[o / 64] |= 1 << (o % 64);
+                    } else {
+                        zs.push(c);
+                    }
                 }
             }
         }
-        if zs.is_empty() {
+        if !supported {
             return Err(Conflict::infeasible());
         }
-        zs.sort_unstable();
-        zs.dedup();
         ctx.note_revision();
         let mut changed = false;
         for (&a, ok) in xs.iter().zip(&x_ok) {
@@ -243,7 +264,17 @@ impl Func {
                 }
             }
         }
-        changed |= ctx.retain_sorted(z, &zs)?;
+        if marked {
+            // `z`'s values stay within the bounds read above.
+            changed |= ctx.retain(z, |_, v| {
+                let o = (v - z_lo) as usize;
+                marks[o / 64] >> (o % 64) & 1 == 1
+            })?;
+        } else {
+            zs.sort_unstable();
+            zs.dedup();
+            changed |= ctx.retain_sorted(z, &zs)?;
+        }
         self.settle(ctx, changed)
     }
 
