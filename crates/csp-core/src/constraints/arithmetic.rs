@@ -2,7 +2,9 @@
 
 use crate::constraint::{Conflict, PropStatus, Propagation};
 use crate::constraints::{ceil_div, floor_div};
-use crate::{Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Value, VarId};
+use crate::{
+    Constraint, ConstraintId, CspError, Domains, Model, PropagationContext, Pruning, Value, VarId,
+};
 use smallvec::SmallVec;
 
 /// An integer function with MiniZinc's semantics: `div` rounds towards zero, `mod`
@@ -128,6 +130,11 @@ fn pow(x: Value, y: Value) -> Option<Value> {
 /// it narrows the result's bounds only.
 pub const ENUMERATION_LIMIT: usize = 1 << 12;
 
+/// The most argument pairs of a product that [`Func`] enumerates at the
+/// [`Pruning::Propagators`] level; above it the product is filtered by bounds
+/// (Gecode's default for `int_times`).
+pub const PROPAGATORS_TIMES_LIMIT: usize = 64;
+
 /// The widest span of a result's bounds whose supported values [`Func`]
 /// marks in a bitset (2 KB) instead of listing and sorting them.
 const MARKED_SPAN: usize = 1 << 14;
@@ -138,7 +145,9 @@ const MARKED_SPAN: usize = 1 << 14;
 ///
 /// `promising` evaluates the function once both arguments are fixed. Propagation,
 /// at every level from forward checking up, enumerates the argument pairs left
-/// when there are at most [`ENUMERATION_LIMIT`] of them, keeping exactly the
+/// when there are at most [`ENUMERATION_LIMIT`] of them (for a product under
+/// [`Pruning::Propagators`], at most [`PROPAGATORS_TIMES_LIMIT`], as Gecode
+/// filters `int_times` by bounds), keeping exactly the
 /// supported values of every variable (domain consistency; min and max of three
 /// different variables keep the same values by merging the arguments' values
 /// in order, without evaluating every pair). Beyond that it
@@ -478,7 +487,15 @@ impl Constraint for Func {
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
         let (x, y, _) = self.parts();
         let pairs = ctx.len(x).saturating_mul(y.map_or(1, |y| ctx.len(y)));
-        if pairs <= ENUMERATION_LIMIT {
+        // Under the propagators level a product is filtered as Gecode's
+        // default filters it, by bounds, unless the pairs are so few that
+        // enumerating them costs about as much as a bounds call.
+        let limit = if self.function == Function::Times && ctx.pruning() == Pruning::Propagators {
+            PROPAGATORS_TIMES_LIMIT
+        } else {
+            ENUMERATION_LIMIT
+        };
+        if pairs <= limit {
             return match (self.function, y) {
                 (Function::Min | Function::Max, Some(y))
                     if x != y && y != self.z && x != self.z =>
@@ -657,6 +674,92 @@ mod tests {
         assert_eq!((d.min(x), d.max(x)), (90, 210));
         assert_eq!((d.min(a), d.max(a)), (-7, 7));
         assert_eq!((d.min(r), d.max(r)), (0, 7));
+    }
+
+    /// Under the propagators level a product of more than
+    /// `PROPAGATORS_TIMES_LIMIT` pairs is filtered by bounds (a hole in the
+    /// result's support stays until the search reaches it), one of at most
+    /// that many exactly; both count what the brute force counts. Fails if
+    /// the limit is not applied (the hole goes at the root) or is applied
+    /// at the textbook levels.
+    #[test]
+    fn products_are_filtered_by_bounds_above_the_propagators_limit() {
+        // x, y in 1..=60, z in 101..=103: the bounds leave x, y in 2..=51,
+        // 2,500 pairs; 101 (a prime) is no product of two of them.
+        let mut m = Model::new();
+        let x = m.int_var(1..=60).unwrap();
+        let y = m.int_var(1..=60).unwrap();
+        let z = m.int_var(101..=103).unwrap();
+        m.times(x, y, z).unwrap();
+        let root = |pruning| {
+            let config = Config::textbook().with_pruning(pruning);
+            let solver = Solver::new(&m, config).unwrap();
+            solver.domains().contains(z, 101)
+        };
+        assert!(root(Pruning::Propagators), "bounds only: 101 stays");
+        assert!(!root(Pruning::ArcConsistency), "enumerated: 101 goes");
+        // 102 = 2*51, 3*34, 6*17 and the other way round; 103 is prime.
+        for pruning in [Pruning::Propagators, Pruning::ArcConsistency] {
+            let config = Config::textbook().with_pruning(pruning);
+            assert_eq!(Solver::new(&m, config).unwrap().count().solutions, 6);
+        }
+        // 8 pairs: enumerated under the propagators level too.
+        let mut m = Model::new();
+        let x = m.int_var(1..=4).unwrap();
+        let y = m.int_var(1..=2).unwrap();
+        let z = m.int_var(5..=7).unwrap();
+        m.times(x, y, z).unwrap();
+        let config = Config::textbook().with_pruning(Pruning::Propagators);
+        let solver = Solver::new(&m, config).unwrap();
+        assert!(!solver.domains().contains(z, 5) && !solver.domains().contains(z, 7));
+    }
+
+    /// Random products, some above and some below the propagators level's
+    /// limit, with negative factors and aliases (`x * x`, `x * y = x`): the
+    /// propagators level counts what the brute force counts.
+    #[test]
+    fn products_at_the_propagators_level_count_what_the_brute_force_counts() {
+        let mut rng = crate::rng::SplitMix64::new(0x7a3c_19e5_d2b4_0f61);
+        for round in 0..300 {
+            let mut next = |k: u64| rng.below(k) as i64;
+            let (xl, yl, zl) = (next(9) - 4, next(9) - 4, next(31) - 15);
+            let (xh, yh, zh) = (xl + next(12), yl + next(12), zl + next(30));
+            let alias = next(4);
+            let mut m = Model::new();
+            let x = m.int_var(xl..=xh).unwrap();
+            let y = if alias == 0 {
+                x
+            } else {
+                m.int_var(yl..=yh).unwrap()
+            };
+            let z = if alias == 1 {
+                x
+            } else {
+                m.int_var(zl..=zh).unwrap()
+            };
+            m.times(x, y, z).unwrap();
+            let mut expected = 0;
+            for a in xl..=xh {
+                let ys: Vec<i64> = if alias == 0 {
+                    vec![a]
+                } else {
+                    (yl..=yh).collect()
+                };
+                for b in ys {
+                    let zs: Vec<i64> = if alias == 1 {
+                        vec![a]
+                    } else {
+                        (zl..=zh).collect()
+                    };
+                    expected += zs.iter().filter(|&&c| a * b == c).count() as u64;
+                }
+            }
+            let config = Config::textbook()
+                .with_pruning(Pruning::Propagators)
+                .with_binary_branching(true);
+            let r = Solver::new(&m, config).unwrap().count();
+            assert_eq!(r.solutions, expected, "round {round}");
+        }
     }
 
     #[test]

@@ -39,7 +39,7 @@ mod table;
 mod wide;
 
 pub use all_different::AllDifferent;
-pub use arithmetic::{ENUMERATION_LIMIT, Func, Function};
+pub use arithmetic::{ENUMERATION_LIMIT, Func, Function, PROPAGATORS_TIMES_LIMIT};
 pub use binary::{BinaryRelation, PairFn};
 pub use circuit::Circuit;
 pub use clause::{BoolOr, Lit};
