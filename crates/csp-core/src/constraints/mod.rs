@@ -18,6 +18,7 @@ mod element;
 mod element_masks;
 mod element_offset;
 mod equality_channel;
+mod function;
 mod global_cardinality;
 mod inverse;
 mod lex_less_eq;
