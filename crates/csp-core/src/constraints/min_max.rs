@@ -59,27 +59,6 @@ impl MinMax {
         }
     }
 
-    /// Bounds `lo..=hi` in "key" space, where the maximum is wanted:
-    /// `(lower, upper)` of `v` for max, of `-v` for min.
-    fn key(&self, lo: Value, hi: Value) -> (i128, i128) {
-        let (lo, hi) = (i128::from(lo), i128::from(hi));
-        if self.max { (lo, hi) } else { (-hi, -lo) }
-    }
-
-    /// The variable's bounds in key space.
-    fn key_bounds(&self, d: &Domains, x: VarId) -> (i128, i128) {
-        self.key(d.min(x), d.max(x))
-    }
-
-    /// The bounds of the extreme of variables with bounds `bounds`, in key
-    /// space.
-    fn extreme(&self, bounds: impl Iterator<Item = (Value, Value)>) -> (i128, i128) {
-        bounds.fold((i128::MIN, i128::MIN), |(lo, hi), (a, b)| {
-            let (l, h) = self.key(a, b);
-            (lo.max(l), hi.max(h))
-        })
-    }
-
     /// The union of the runs of consecutive values of the variables that
     /// meet `lo..=hi` (`info`: each one's bounds and size), sorted and
     /// merged: an interval is one run, and a variable of more than
@@ -134,47 +113,16 @@ impl MinMax {
     }
 
     /// [`round`](Self::round) for the maximum (`MAX`) or the minimum, in the
-    /// values themselves. A variable's *reach* is the bound on the side of
-    /// the extreme (its largest value for the maximum, its smallest for the
-    /// minimum), its *floor* the other bound.
+    /// values themselves (see [`Side`]).
     #[inline]
     fn round_of<const MAX: bool>(
         &self,
         ctx: &mut PropagationContext<'_>,
     ) -> Result<bool, Conflict> {
-        // `a` lies beyond `b`, on the side of the extreme.
-        let beyond = |a: Value, b: Value| if MAX { a > b } else { a < b };
-        let reach = |d: &Domains, x: VarId| if MAX { d.max(x) } else { d.min(x) };
-        let floor = |d: &Domains, x: VarId| if MAX { d.min(x) } else { d.max(x) };
-        // Removes what lies beyond `v`, or short of `v`.
-        let cut_beyond = |ctx: &mut PropagationContext<'_>, x: VarId, v: Value| {
-            if MAX {
-                ctx.remove_above(x, v)
-            } else {
-                ctx.remove_below(x, v)
-            }
-        };
-        let cut_short = |ctx: &mut PropagationContext<'_>, x: VarId, v: Value| {
-            if MAX {
-                ctx.remove_below(x, v)
-            } else {
-                ctx.remove_above(x, v)
-            }
-        };
+        let (beyond, reach, floor) = (Side::<MAX>::beyond, Side::<MAX>::reach, Side::<MAX>::floor);
+        let (cut_beyond, cut_short) = (Side::<MAX>::cut_beyond, Side::<MAX>::cut_short);
         let (xs, r) = self.parts();
-        // The extreme's floor is at least the farthest floor, and its reach
-        // at most the farthest reach, which `top` has.
-        let (mut far_floor, mut far_reach, mut top) = (None::<Value>, None::<Value>, None);
-        for &x in xs {
-            let (f, h) = (floor(ctx.domains(), x), reach(ctx.domains(), x));
-            if far_floor.is_none_or(|g| beyond(f, g)) {
-                far_floor = Some(f);
-            }
-            if far_reach.is_none_or(|g| beyond(h, g)) {
-                (far_reach, top) = (Some(h), Some(x));
-            }
-        }
-        let (Some(far_floor), Some(far_reach), Some(top)) = (far_floor, far_reach, top) else {
+        let Some((far_floor, far_reach, top)) = Side::<MAX>::extremes(ctx.domains(), xs) else {
             return Err(Conflict::infeasible());
         };
         ctx.note_revision();
@@ -187,10 +135,10 @@ impl MinMax {
         // values is walked with a lookup in each variable, and a larger one
         // keeps the union of the variables' runs, one removal per gap.
         let width = i128::from(ctx.max(top)) - i128::from(ctx.min(top)) + 1;
-        if ctx.len(top) as i128 == width {
-        } else if ctx.len(r) <= 4 {
+        let covered = ctx.len(top) as i128 == width;
+        if !covered && ctx.len(r) <= 4 {
             changed |= ctx.retain(r, |d, v| xs.iter().any(|&x| d.contains(x, v)))?;
-        } else {
+        } else if !covered {
             let info: SmallVec<[(Value, Value, usize); 16]> = xs
                 .iter()
                 .map(|&x| (ctx.min(x), ctx.max(x), ctx.len(x)))
@@ -221,6 +169,78 @@ impl MinMax {
         }
         Ok(changed)
     }
+
+    /// [`promising`](Constraint::promising) for the maximum (`MAX`) or the
+    /// minimum: the result's bounds meet those the variables allow.
+    fn promising_of<const MAX: bool>(&self, d: &Domains) -> bool {
+        let (xs, r) = self.parts();
+        let Some((far_floor, far_reach, _)) = Side::<MAX>::extremes(d, xs) else {
+            return false;
+        };
+        !Side::<MAX>::beyond(far_floor, Side::<MAX>::reach(d, r))
+            && !Side::<MAX>::beyond(Side::<MAX>::floor(d, r), far_reach)
+    }
+}
+
+/// The side of the extreme: the maximum (`MAX`) or the minimum. A
+/// variable's *reach* is its bound on that side (its largest value for the
+/// maximum, its smallest for the minimum), its *floor* the other bound.
+struct Side<const MAX: bool>;
+
+impl<const MAX: bool> Side<MAX> {
+    /// `a` lies beyond `b`, on the side of the extreme.
+    #[inline]
+    fn beyond(a: Value, b: Value) -> bool {
+        if MAX { a > b } else { a < b }
+    }
+
+    #[inline]
+    fn reach(d: &Domains, x: VarId) -> Value {
+        if MAX { d.max(x) } else { d.min(x) }
+    }
+
+    #[inline]
+    fn floor(d: &Domains, x: VarId) -> Value {
+        if MAX { d.min(x) } else { d.max(x) }
+    }
+
+    /// Removes what lies beyond `v`.
+    #[inline]
+    fn cut_beyond(ctx: &mut PropagationContext<'_>, x: VarId, v: Value) -> Result<bool, Conflict> {
+        if MAX {
+            ctx.remove_above(x, v)
+        } else {
+            ctx.remove_below(x, v)
+        }
+    }
+
+    /// Removes what lies short of `v`.
+    #[inline]
+    fn cut_short(ctx: &mut PropagationContext<'_>, x: VarId, v: Value) -> Result<bool, Conflict> {
+        if MAX {
+            ctx.remove_below(x, v)
+        } else {
+            ctx.remove_above(x, v)
+        }
+    }
+
+    /// The farthest floor and the farthest reach of `xs`, and the first
+    /// variable with that reach: the extreme's floor is at least the first,
+    /// its reach at most the second. `None` for no variable.
+    #[inline]
+    fn extremes(d: &Domains, xs: &[VarId]) -> Option<(Value, Value, VarId)> {
+        let (mut far_floor, mut far_reach, mut top) = (None::<Value>, None::<Value>, None);
+        for &x in xs {
+            let (f, h) = (Self::floor(d, x), Self::reach(d, x));
+            if far_floor.is_none_or(|g| Self::beyond(f, g)) {
+                far_floor = Some(f);
+            }
+            if far_reach.is_none_or(|g| Self::beyond(h, g)) {
+                (far_reach, top) = (Some(h), Some(x));
+            }
+        }
+        Some((far_floor?, far_reach?, top?))
+    }
 }
 
 /// The most values of a variable with holes whose runs are looked for; a
@@ -249,10 +269,11 @@ impl Constraint for MinMax {
     }
 
     fn promising(&self, d: &Domains) -> bool {
-        let (xs, r) = self.parts();
-        let (lo, hi) = self.extreme(xs.iter().map(|&x| (d.min(x), d.max(x))));
-        let (r_lo, r_hi) = self.key_bounds(d, r);
-        lo <= r_hi && r_lo <= hi
+        if self.max {
+            self.promising_of::<true>(d)
+        } else {
+            self.promising_of::<false>(d)
+        }
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
