@@ -361,6 +361,62 @@ mod tests {
         }
     }
 
+    /// Three-term sums near the ends of `i64`: at `±2^61`, where the `i64`
+    /// form (and so the dense record) still applies, and at `i64::MIN` and
+    /// `i64::MAX`, where the general `i128` form takes over. The
+    /// propagators level counts what an `i128` brute force counts.
+    #[test]
+    fn three_term_sums_near_the_ends_of_i64_agree_with_brute_force() {
+        let edges: [i64; 4] = [1 << 61, -(1 << 61), i64::MAX - 3, i64::MIN];
+        let relations = [Relation::Le, Relation::Ge, Relation::Eq];
+        for (round, &base) in edges.iter().enumerate() {
+            for rel in relations {
+                for k in [[1, -1, 1], [1, 1, -2], [-1, 2, 1]] {
+                    let d: [Vec<i64>; 3] = [
+                        (base..=base + 3).collect(),
+                        (base..=base + 2).collect(),
+                        vec![0, 1, 2],
+                    ];
+                    // The sum at the smallest values, shifted a little:
+                    // some assignments satisfy the relation, some do not.
+                    let at = |x: i64, y: i64, z: i64| {
+                        i128::from(k[0]) * i128::from(x)
+                            + i128::from(k[1]) * i128::from(y)
+                            + i128::from(k[2]) * i128::from(z)
+                    };
+                    let Ok(rhs) = i64::try_from(at(base, base, 0) + 2) else {
+                        continue;
+                    };
+                    let holds = |s: i128| match rel {
+                        Relation::Le => s <= i128::from(rhs),
+                        Relation::Ge => s >= i128::from(rhs),
+                        _ => s == i128::from(rhs),
+                    };
+                    let mut expected = 0u64;
+                    for &x in &d[0] {
+                        for &y in &d[1] {
+                            for &z in &d[2] {
+                                expected += u64::from(holds(at(x, y, z)));
+                            }
+                        }
+                    }
+                    let mut m = Model::new();
+                    let x = m.int_var(d[0].clone()).unwrap();
+                    let y = m.int_var(d[1].clone()).unwrap();
+                    let z = m.int_var(d[2].clone()).unwrap();
+                    m.linear(&k, &[x, y, z], rel, rhs).unwrap();
+                    let config = Config::textbook()
+                        .with_pruning(Pruning::Propagators)
+                        .with_binary_branching(true);
+                    let mut s = Solver::new(&m, config).unwrap();
+                    let r = s.count();
+                    assert!(r.status.is_complete(), "round {round}");
+                    assert_eq!(r.solutions, expected, "round {round}: {k:?} {rel:?} {rhs}");
+                }
+            }
+        }
+    }
+
     /// Every `a * x + b * y <= c` over small domains (holes included) gives at
     /// the propagators level exactly the solutions of the brute force, and
     /// the same tree as the general sum (posted with two zero terms more, which
