@@ -69,11 +69,17 @@ fn pick(choice: VarChoice, vars: &[VarId], view: &SearchView<'_>) -> Option<VarI
     if choice == VarChoice::FirstFail {
         // The commonest annotation, on every node: sizes compared as they
         // are kept, without the general key.
+        // No undecided variable is smaller than `least`: the first one
+        // this small wins (ties go to the earliest).
+        let least = view.least_open_size();
         let mut best: Option<(usize, VarId)> = None;
         for v in open {
             let size = d.len(v);
             if best.is_none_or(|(bs, _)| size < bs) {
                 best = Some((size, v));
+                if size <= least {
+                    break;
+                }
             }
         }
         return best.map(|(_, v)| v);

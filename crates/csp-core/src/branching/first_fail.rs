@@ -18,7 +18,7 @@ impl VariableSelector for FirstFail {
             let size = d.len(v);
             if best.is_none_or(|(s, _)| size < s) {
                 best = Some((size, v));
-                if size <= 1 {
+                if size <= view.least_open_size() {
                     break;
                 }
             }

@@ -55,6 +55,47 @@ impl<'a> SearchView<'a> {
         self.is_decided(self.domains.base_of(var))
     }
 
+    /// The smallest domain an undecided variable can have: 2 at the
+    /// [`Pruning::Propagators`](crate::Pruning::Propagators) level (a fixed
+    /// variable counts as decided there), else 1. A choice by smallest
+    /// domain, ties to the earliest, may stop at the first variable this
+    /// small.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, NoObserver, SearchView, Solver, VarId, ValOrder, VariableSelector};
+    /// struct Smallest;
+    /// impl VariableSelector for Smallest {
+    ///     fn select(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+    ///         let mut best: Option<(usize, VarId)> = None;
+    ///         for v in view.undecided() {
+    ///             let size = view.domains().len(v);
+    ///             if best.is_none_or(|(s, _)| size < s) {
+    ///                 best = Some((size, v));
+    ///                 if size <= view.least_open_size() {
+    ///                     break;
+    ///                 }
+    ///             }
+    ///         }
+    ///         best.map(|(_, v)| v)
+    ///     }
+    ///     fn name(&self) -> &str {
+    ///         "smallest"
+    ///     }
+    /// }
+    /// let mut m = Model::new();
+    /// let x = m.int_var(1..=3)?;
+    /// let y = m.int_var(1..=3)?;
+    /// m.not_equal(x, y)?;
+    /// let val = ValOrder::Ascending.selector();
+    /// let mut s = Solver::with_selectors(&m, Config::default(), Smallest, val, NoObserver)?;
+    /// assert_eq!(s.count().solutions, 6);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    #[inline]
+    pub fn least_open_size(&self) -> usize {
+        if self.skip_fixed { 2 } else { 1 }
+    }
+
     /// The variables the search may branch on now: the undecided ones, in
     /// declaration order; with decision variables
     /// ([`Config::with_decision_vars`](crate::Config::with_decision_vars)),

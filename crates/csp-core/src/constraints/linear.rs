@@ -126,6 +126,19 @@ impl Linear {
         self.three.map(|t| (t, self.kind == Kind::Eq))
     }
 
+    /// The two-term form of a `!=` (`a * x + b * y != bound`, the coefficients
+    /// within `i32`, every quantity within `i64`), which the engine runs from
+    /// its dense array (the same filtering as [`propagate`](Constraint::propagate)).
+    #[inline]
+    pub(crate) fn two_terms_ne(&self) -> Option<TwoTerms> {
+        match (&self.small, self.kind, &self.pb) {
+            (Some((norm, bound)), Kind::Ne, None) if self.distinct => {
+                TwoTerms::new(&self.vars, norm, *bound)
+            }
+            _ => None,
+        }
+    }
+
     /// `sum coeffs[i] * vars[i]  relation  rhs`. Fails if the lists differ in length.
     pub fn new(
         coeffs: &[Value],

@@ -85,6 +85,36 @@ impl TwoTerms {
         self.prune(ctx, (xl, xh), (yl, yh))
     }
 
+    /// `a * x + b * y != bound`, as the general sum filters `!=`: nothing
+    /// while both sides are open; once one is fixed, the other loses the one
+    /// value that would complete the sum (a revision if there is one), and
+    /// the constraint is entailed.
+    #[inline]
+    fn propagate_ne(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
+        let (a, b) = (Value::from(self.a), Value::from(self.b));
+        // Within `i64`: the post-time check bounds every term and the bound.
+        let (open, c, rest) = match (ctx.value(self.x), ctx.value(self.y)) {
+            (None, None) => return Ok(PropStatus::Unchanged),
+            (Some(vx), Some(vy)) if a * vx + b * vy == self.bound => {
+                return Err(Conflict::infeasible());
+            }
+            (Some(_), Some(_)) => return Ok(PropStatus::Entailed),
+            (Some(vx), None) => (self.y, b, self.bound - a * vx),
+            (None, Some(vy)) => (self.x, a, self.bound - b * vy),
+        };
+        // Without a division for the usual unit coefficients.
+        let value = match c {
+            1 => Some(rest),
+            -1 => Some(-rest),
+            _ => (rest % c == 0).then(|| rest / c),
+        };
+        if let Some(w) = value {
+            ctx.note_revision();
+            ctx.remove(open, w)?;
+        }
+        Ok(PropStatus::Entailed)
+    }
+
     #[inline(never)]
     fn prune(
         &self,
@@ -117,7 +147,7 @@ impl TwoTerms {
     }
 }
 
-/// What a two-term sum, reified or not, or a three-term sum runs at the
+/// What a two-term sum, reified or not, a two-term `!=` or a three-term sum runs at the
 /// propagators level; the engine keeps one per constraint in a dense array
 /// (40 bytes each) and runs it without reading the posted constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +175,8 @@ enum DenseKind {
     ThreeLe,
     /// A three-term `==`.
     ThreeEq,
+    /// A two-term `!=`.
+    NotEqual,
 }
 
 impl Dense {
@@ -155,6 +187,16 @@ impl Dense {
             other: sum.x,
             c: 0,
             kind: DenseKind::Sum,
+        }
+    }
+
+    /// `a * x + b * y != bound` (the form's bound).
+    pub(crate) fn not_equal(sum: TwoTerms) -> Self {
+        Dense {
+            sum,
+            other: sum.x,
+            c: 0,
+            kind: DenseKind::NotEqual,
         }
     }
 
@@ -223,6 +265,7 @@ impl Dense {
                 bound: sum.bound,
             }
             .propagate(ctx, self.kind == DenseKind::ThreeEq),
+            DenseKind::NotEqual => sum.propagate_ne(ctx),
             DenseKind::Reified => Self::propagate_reified(sum, b, false, ctx),
             DenseKind::Implied => Self::propagate_reified(sum, b, true, ctx),
         }
@@ -358,6 +401,83 @@ mod tests {
             }
             assert_eq!(runs[0].0, expected, "round {round}: {k:?} {rel:?} {rhs}");
             assert_eq!(runs[0], runs[1], "round {round}: {k:?} {rel:?} {rhs} {d:?}");
+        }
+    }
+
+    /// Two-term `a * x + b * y != c` (the engine runs them from its dense
+    /// array) give at the propagators level the solutions of the brute
+    /// force, and the same tree, removals and revisions as the general sum
+    /// (posted with a zero third term, which has no dense form), with small
+    /// domains with holes and with domains near `±2^56` (where the dense
+    /// form still applies). Coefficients beyond `i32` keep the general
+    /// form. Fails if the dense form removes the wrong value, from the
+    /// wrong side, or runs in another constraint's place.
+    #[test]
+    fn two_term_not_equals_agree_with_brute_force_and_the_general_filter() {
+        let mut rng = crate::rng::SplitMix64::new(0x0dd5_1a2e_77c1_9e03);
+        let mut next = |k: u64| rng.below(k);
+        let far = 1i64 << 56;
+        let doms: [Vec<i64>; 6] = [
+            vec![-2, -1, 0, 1, 2, 3],
+            vec![0, 2, 5, 7],
+            vec![-4, 4],
+            vec![0, 1],
+            (far..=far + 3).collect(),
+            (-far - 2..=-far).collect(),
+        ];
+        let coeffs = [-3, -2, -1, 1, 2, 5, 1 << 33];
+        for round in 0..600 {
+            let d: Vec<&Vec<i64>> = (0..3).map(|_| &doms[next(6) as usize]).collect();
+            let k: Vec<i64> = (0..2).map(|_| coeffs[next(7) as usize]).collect();
+            // Near the value of the sum at some assignment, so that both
+            // outcomes occur.
+            let pick = |v: &Vec<i64>, r: u64| v[r as usize % v.len()];
+            let at = |x: i64, y: i64| {
+                i128::from(k[0]) * i128::from(x) + i128::from(k[1]) * i128::from(y)
+            };
+            let sample =
+                at(pick(d[0], next(8)), pick(d[1], next(8))) + i128::from(next(3) as i64 - 1);
+            let Ok(rhs) = i64::try_from(sample) else {
+                continue;
+            };
+            // The brute force, with the second constraint `y <= z`.
+            let mut expected = 0u64;
+            for &x in d[0] {
+                for &y in d[1] {
+                    for &z in d[2] {
+                        expected += u64::from(y <= z && at(x, y) != i128::from(rhs));
+                    }
+                }
+            }
+            let mut runs = Vec::new();
+            for general in [false, true] {
+                let mut m = Model::new();
+                let x = m.int_var(d[0].clone()).unwrap();
+                let y = m.int_var(d[1].clone()).unwrap();
+                let z = m.int_var(d[2].clone()).unwrap();
+                // A second constraint, so that one run in its place shows.
+                m.linear(&[1, -1], &[y, z], Relation::Le, 0).unwrap();
+                if general {
+                    let w = m.int_var(0..=0).unwrap();
+                    m.linear(&[k[0], k[1], 0], &[x, y, w], Relation::Ne, rhs)
+                        .unwrap();
+                } else {
+                    m.linear(&k, &[x, y], Relation::Ne, rhs).unwrap();
+                }
+                let config = Config::textbook()
+                    .with_pruning(Pruning::Propagators)
+                    .with_binary_branching(true);
+                let r = Solver::new(&m, config).unwrap().count();
+                assert!(r.status.is_complete(), "round {round}");
+                runs.push((
+                    r.solutions,
+                    r.stats.tried,
+                    r.stats.pruned,
+                    r.stats.revisions,
+                ));
+            }
+            assert_eq!(runs[0].0, expected, "round {round}: {k:?} {rhs} {d:?}");
+            assert_eq!(runs[0], runs[1], "round {round}: {k:?} {rhs} {d:?}");
         }
     }
 

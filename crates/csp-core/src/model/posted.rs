@@ -54,16 +54,18 @@ macro_rules! dispatch {
 }
 
 impl Posted {
-    /// A two-term sum's form (`a * x + b * y <= c`, reified or not): the
-    /// engine keeps these in one dense array and runs them at the
-    /// propagators level without reading the (larger) posted constraint.
+    /// A small sum's form (`a * x + b * y <= c`, reified or not, a two-term
+    /// `!=`, a three-term `<=` or `==`): the engine keeps these in one dense
+    /// array and runs them at the propagators level without reading the
+    /// (larger) posted constraint.
     #[inline]
     pub(crate) fn dense(&self) -> Option<crate::constraints::Dense> {
         match self {
             Posted::Linear(c) => c
                 .two_terms()
                 .map(crate::constraints::Dense::sum)
-                .or_else(|| c.three_terms().map(crate::constraints::Dense::three)),
+                .or_else(|| c.three_terms().map(crate::constraints::Dense::three))
+                .or_else(|| c.two_terms_ne().map(crate::constraints::Dense::not_equal)),
             Posted::ReifiedLinear(c) => c.dense(),
             _ => None,
         }
