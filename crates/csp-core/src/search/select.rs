@@ -72,6 +72,12 @@ pub(crate) struct Incremental {
     /// The failure counts' rescalings seen (they change every afc score).
     afc_rescales: u64,
     rebuild: bool,
+    /// Every constraint's scope as base variables, one run after another
+    /// (constraint `c`'s from `scope_start[c]` to `scope_start[c + 1]`),
+    /// built at the first [`touch_scope`](Self::touch_scope): read there
+    /// without going through the posted constraint and the views.
+    scope_start: Vec<usize>,
+    scope_vars: Vec<u32>,
 }
 
 impl Incremental {
@@ -118,6 +124,8 @@ impl Incremental {
             constraints: Vec::new(),
             afc_rescales: 0,
             rebuild: true,
+            scope_start: Vec::new(),
+            scope_vars: Vec::new(),
         })
     }
 
@@ -156,10 +164,30 @@ impl Incremental {
     }
 
     /// The variables of constraint `c`'s scope (bases) become dirty.
+    #[inline]
     fn touch_scope(&mut self, view: &SearchView<'_>, c: usize) {
-        for &y in view.constraints[c].scope() {
-            let b = view.domains.base_of(y).index();
-            self.touch(b);
+        if self.scope_start.is_empty() {
+            self.build_scopes(view);
+        }
+        let (a, b) = (self.scope_start[c], self.scope_start[c + 1]);
+        for k in a..b {
+            let v = self.scope_vars[k] as usize;
+            self.touch(v);
+        }
+    }
+
+    /// Fills [`scope_start`](Self::scope_start) and `scope_vars`.
+    #[cold]
+    fn build_scopes(&mut self, view: &SearchView<'_>) {
+        self.scope_start.push(0);
+        for con in view.constraints {
+            // Variable indices fit in `u32` (checked in `new`).
+            let bases = con
+                .scope()
+                .iter()
+                .map(|&y| view.domains.base_of(y).index() as u32);
+            self.scope_vars.extend(bases);
+            self.scope_start.push(self.scope_vars.len());
         }
     }
 
