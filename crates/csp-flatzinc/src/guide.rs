@@ -330,8 +330,9 @@ fn scalar_var(s: Scalar) -> Option<VarId> {
     }
 }
 
-/// Orders the values of the guided variables by their guide and the others
-/// by `rest`.
+/// Orders the values of the guided variables by their guide (the
+/// objective's, or 1 first for the elements of set variables) and the
+/// others by `rest`.
 pub(crate) struct GuidedValues<R> {
     guided: Vec<Guided>,
     rest: R,
@@ -385,7 +386,7 @@ impl<R: ValueSelector> ValueSelector for GuidedValues<R> {
         if self.guided.is_empty() {
             self.rest.name()
         } else {
-            "objective-guided"
+            "guided"
         }
     }
 }

@@ -146,6 +146,13 @@ pub struct SearchPlan {
     /// decreasing stake (ties in declaration order), which decides the
     /// variable order's ties.
     pub objective_guided: bool,
+    /// Whether the elements of set variables ([`Translation::set_elements`])
+    /// try 1 (in the set) first: an unannotated model without `--val`, as
+    /// Gecode's default search includes a set variable's smallest undecided
+    /// element first (`SET_VAL_MIN_INC`). With
+    /// [`declared_first`](Self::declared_first) they are also branched on
+    /// right after the declared variables.
+    pub elements_in_first: bool,
 }
 
 /// The default search's variable order (see [`SearchPlan`]): afc/size
@@ -184,6 +191,7 @@ impl SearchPlan {
             other => other,
         };
         let objective_guided = unannotated && t.objective.is_some() && options.val_order.is_none();
+        let elements_in_first = unannotated && options.val_order.is_none();
         let val_order = match options.val_order.unwrap_or(ValOrder::Ascending) {
             ValOrder::Random(_) => ValOrder::Random(options.seed),
             other => other,
@@ -194,6 +202,7 @@ impl SearchPlan {
             restarts: annotated_restarts.or(options.restarts).unwrap_or(restarts),
             declared_first: unannotated,
             objective_guided,
+            elements_in_first,
         }
     }
 }
@@ -237,11 +246,26 @@ pub fn solve(
     };
     let vars = PhasedVariables::new(phases, plan.var_order);
     let vals = PhasedValues::new(t.model.num_vars(), phases, plan.val_order, options.seed);
-    let guided = if plan.objective_guided {
+    let mut guided = if plan.objective_guided {
         t.objective_guide.clone()
     } else {
         Vec::new()
     };
+    if plan.elements_in_first && !t.set_elements.is_empty() {
+        // The objective's guide, where it has one, wins.
+        let mut elements: Vec<crate::Guided> = t
+            .set_elements
+            .iter()
+            .filter(|v| guided.binary_search_by_key(*v, |g| g.var).is_err())
+            .map(|&var| crate::Guided {
+                var,
+                values: crate::ValueGuide::Down,
+                stake: 0.0,
+            })
+            .collect();
+        guided.append(&mut elements);
+        guided.sort_by_key(|g| g.var);
+    }
     let vals = crate::guide::GuidedValues::new(guided, vals);
     if options.num_solutions == Some(0) {
         // No solution asked for: nothing to search (the status is unknown).
@@ -288,6 +312,10 @@ pub fn solve(
             // Largest stake first; the sort is stable.
             order.sort_by(|a, b| stake(b).total_cmp(&stake(a)));
         }
+        // Then the elements of set variables (declared, in the model), as
+        // Gecode branches on set variables after integer and Boolean ones.
+        let listed: std::collections::HashSet<_> = order.iter().copied().collect();
+        order.extend(t.set_elements.iter().filter(|v| !listed.contains(*v)));
         config = config.with_decision_vars(&order);
     }
     let report_each = t.objective.is_none() || options.all_solutions;

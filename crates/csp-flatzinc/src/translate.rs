@@ -74,6 +74,14 @@ pub struct Translation {
     /// variables it adds, and those a constraint defines from others), in
     /// declaration order. The default search branches on them first.
     pub decision_vars: Vec<VarId>,
+    /// The Booleans that stand for the elements of the model's set variables
+    /// (MiniZinc's `nosets.mzn` turns each `var set of` into one Boolean per
+    /// possible element): `var bool` items marked `var_is_introduced` and
+    /// `output_var` that no constraint defines, in declaration order. The default search branches on them after
+    /// [`decision_vars`](Translation::decision_vars), trying 1 (the element
+    /// in the set) first, as Gecode's default search on set variables does
+    /// ([`SearchPlan`](crate::SearchPlan)).
+    pub set_elements: Vec<VarId>,
     /// The variables the objective depends on through its defining
     /// constraints (`int_lin_eq`, `bool2int`, `array_int_element` with
     /// `defines_var`, and views), sorted by variable, each with the value
@@ -137,6 +145,47 @@ pub(crate) fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
         }
         if let Some(Symbol::Scalar(Scalar::IntVar(var) | Scalar::BoolVar(var))) =
             cx.symbols.get(&v.name)
+            && seen.insert(*var)
+        {
+            out.push(*var);
+        }
+    }
+    out
+}
+
+/// The Booleans of `ast` that stand for the elements of set variables:
+/// `var bool` items marked `var_is_introduced` and `output_var` (MiniZinc
+/// adds `is_defined_var` to some) that no constraint defines
+/// (`defines_var`). MiniZinc's
+/// `nosets.mzn`, which fzn-csp's library includes, turns each `var set of`
+/// into one such Boolean per possible element and prints the set from them
+/// (a reverse map, which FlatZinc does not show as a constraint). Other
+/// introduced Booleans that are printed, such as an optional variable's
+/// `occurs`, have a defining constraint.
+pub(crate) fn set_element_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
+    let mut defined = std::collections::HashSet::new();
+    for item in &ast.constraints {
+        for a in item.annotations.iter().filter(|a| a.name == "defines_var") {
+            if let [ast::Expr::Ident(name)] = a.args.as_slice() {
+                defined.insert(name.as_str());
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for decl in &ast.decls {
+        let ast::Decl::Var(v) = decl else {
+            continue;
+        };
+        let marked = |name| ast::Annotation::find(&v.annotations, name).is_some();
+        if v.ty != ast::VarType::Bool
+            || v.value.is_some()
+            || !(marked("var_is_introduced") && marked("output_var"))
+            || defined.contains(v.name.as_str())
+        {
+            continue;
+        }
+        if let Some(Symbol::Scalar(Scalar::BoolVar(var))) = cx.symbols.get(&v.name)
             && seen.insert(*var)
         {
             out.push(*var);

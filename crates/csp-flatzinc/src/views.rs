@@ -229,6 +229,7 @@ pub(crate) fn translate_views(
     };
     let outputs = crate::output::outputs(&cx, &ast.decls)?;
     let decision_vars = crate::translate::declared_vars(&cx, ast);
+    let set_elements = crate::translate::set_element_vars(&cx, ast);
     let objective_guide = crate::guide::objective_guide(&mut cx, ast, objective)?;
     Ok(Translation {
         model: cx.model,
@@ -237,6 +238,7 @@ pub(crate) fn translate_views(
         phases,
         restarts,
         decision_vars,
+        set_elements,
         objective_guide,
         clamped: inferred.clamped,
         posted_by,

@@ -115,8 +115,11 @@ fn pruning_levels_and_free_search_agree() {
         "magic_sequence",
         "nqueens",
         "nurse_rostering",
+        "steiner_sets",
     ];
-    let slow_under_fc = ["jobshop", "nurse_rostering"];
+    // Set variables decomposed into Booleans need propagation: without it
+    // `steiner_sets` takes minutes.
+    let slow_under_fc = ["jobshop", "nurse_rostering", "steiner_sets"];
     for (name, answer) in expected() {
         let mut levels = vec![Pruning::ArcConsistency];
         if !slow_under_fc.contains(&name.as_str()) {

@@ -82,6 +82,7 @@ fn the_default_search_applies_to_unannotated_models_only() {
             restarts: DEFAULT_RESTARTS,
             declared_first: true,
             objective_guided: false,
+            elements_in_first: true,
         }
     );
     // An annotated model keeps today's fallback for the variables its
@@ -165,6 +166,58 @@ fn declared_variables_exclude_introduced_and_defined_ones() {
         .map(|&v| t.model.var_name(v))
         .collect();
     assert_eq!(names, ["x", "y"]);
+}
+
+/// The elements of set variables, as `nosets.mzn` makes them, are the
+/// printed and introduced Booleans that no constraint defines (with
+/// `is_defined_var` or without, as MiniZinc writes either); an
+/// optional variable's `occurs` (defined by a constraint), a declared
+/// Boolean and an unprinted one are not. The default search lists them
+/// after the declared variables and tries 1 first; `--val asc` and an
+/// annotation keep 0 first.
+#[test]
+fn set_elements_are_found_and_tried_in_the_set_first() {
+    let src = "var bool: e1 ::var_is_introduced :: is_defined_var:: output_var;\n\
+               var bool: e2 ::var_is_introduced :: output_var;\n\
+               var bool: occurs ::var_is_introduced :: is_defined_var:: output_var;\n\
+               var 0..5: deopt ::var_is_introduced :: output_var;\n\
+               var bool: d :: output_var;\n\
+               var bool: hidden ::var_is_introduced :: is_defined_var;\n\
+               constraint int_ne_reif(deopt, 0, occurs) :: defines_var(occurs);\n\
+               constraint bool_clause([e1, e2, hidden], [d]);\n\
+               solve satisfy;";
+    let t = translate(&parse(src).unwrap(), &TranslateOptions::default()).unwrap();
+    let names = |vars: &[csp_core::VarId]| -> Vec<String> {
+        vars.iter().map(|&v| t.model.var_name(v)).collect()
+    };
+    assert_eq!(names(&t.set_elements), ["e1", "e2"]);
+    assert_eq!(names(&t.decision_vars), ["d"]);
+    let first = |options: &Options| {
+        let mut values = Vec::new();
+        let outcome = solve(&t, options, &mut |v| {
+            if values.is_empty() {
+                values = v.to_vec();
+            }
+        })
+        .unwrap();
+        assert_eq!(outcome.solutions, 1);
+        let value = |name: &str| {
+            let k = (0..t.model.num_vars())
+                .find(|&k| t.model.var_name(csp_core::VarId::new(k)) == name)
+                .unwrap();
+            values[k]
+        };
+        (value("d"), value("e1"), value("e2"))
+    };
+    // d first (declared, 0 first), then the elements, 1 first.
+    assert_eq!(first(&Options::default()), (0, 1, 1));
+    assert!(SearchPlan::new(&t, &Options::default()).elements_in_first);
+    let ascending = Options {
+        val_order: Some(ValOrder::Ascending),
+        ..Default::default()
+    };
+    assert!(!SearchPlan::new(&t, &ascending).elements_in_first);
+    assert_eq!(first(&ascending), (0, 0, 0));
 }
 
 /// A temporary folder, removed with its contents when dropped (also when a

@@ -328,6 +328,20 @@ def set_vars():
     return sum(len(s) for s in sets if len(s) == 2 and 1 in s and 2 not in s)
 
 
+def steiner_sets():
+    # Sets of 7 triples of 1..7, any two sharing at most one point (each
+    # system once): the labelled Steiner triple systems on 7 points.
+    from itertools import combinations
+    triples = [frozenset(t) for t in combinations(range(1, 8), 3)]
+
+    def extend(start, chosen):
+        if len(chosen) == 7:
+            return 1
+        return sum(extend(k + 1, chosen + [t]) for k, t in enumerate(triples)
+                   if k >= start and all(len(t & c) <= 1 for c in chosen))
+    return extend(0, [])
+
+
 def tables():
     allowed = {(0, 1, 2), (1, 1, 1), (2, 2, 0), (3, 0, 1), (1, 3, 3), (0, 0, 0), (2, 1, 3)}
     forbidden = {(0, 1, 1), (1, 2, 2), (2, 3, 4), (0, 2, 1), (1, 1, 4)}
@@ -368,5 +382,5 @@ if __name__ == "__main__":
                   golomb, jobshop, nurse_rostering, builtins_int_cmp,
                   builtins_int_lin, builtins_int_arith, builtins_element, builtins_bool,
                   builtins_set_in, builtins_count, exam_capacity, routing, sequences,
-                  scheduling, set_vars, tables, count_forms, min_max]:
+                  scheduling, set_vars, steiner_sets, tables, count_forms, min_max]:
         print(check.__name__, check())
