@@ -133,35 +133,19 @@ pub fn translate(
 /// constant nor an alias) and not marked `var_is_introduced` or
 /// `is_defined_var`.
 pub(crate) fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for decl in &ast.decls {
-        let ast::Decl::Var(v) = decl else {
-            continue;
-        };
-        let marked = |name| ast::Annotation::find(&v.annotations, name).is_some();
-        if v.value.is_some() || marked("var_is_introduced") || marked("is_defined_var") {
-            continue;
-        }
-        if let Some(Symbol::Scalar(Scalar::IntVar(var) | Scalar::BoolVar(var))) =
-            cx.symbols.get(&v.name)
-            && seen.insert(*var)
-        {
-            out.push(*var);
-        }
-    }
-    out
+    vars_where(cx, ast, |_, marked| {
+        !marked("var_is_introduced") && !marked("is_defined_var")
+    })
 }
 
 /// The Booleans of `ast` that stand for the elements of set variables:
 /// `var bool` items marked `var_is_introduced` and `output_var` (MiniZinc
 /// adds `is_defined_var` to some) that no constraint defines
-/// (`defines_var`). MiniZinc's
-/// `nosets.mzn`, which fzn-csp's library includes, turns each `var set of`
-/// into one such Boolean per possible element and prints the set from them
-/// (a reverse map, which FlatZinc does not show as a constraint). Other
-/// introduced Booleans that are printed, such as an optional variable's
-/// `occurs`, have a defining constraint.
+/// (`defines_var`). MiniZinc's `nosets.mzn`, which fzn-csp's library
+/// includes, turns each `var set of` into one such Boolean per possible
+/// element and prints the set from them (a reverse map, which FlatZinc does
+/// not show as a constraint). Other introduced Booleans that are printed,
+/// such as an optional variable's `occurs`, have a defining constraint.
 pub(crate) fn set_element_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
     let mut defined = std::collections::HashSet::new();
     for item in &ast.constraints {
@@ -171,21 +155,35 @@ pub(crate) fn set_element_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
             }
         }
     }
+    vars_where(cx, ast, |v, marked| {
+        v.ty == ast::VarType::Bool
+            && marked("var_is_introduced")
+            && marked("output_var")
+            && !defined.contains(v.name.as_str())
+    })
+}
+
+/// The model variables of the declarations of `ast` that have no value
+/// (neither a constant nor an alias) and that `keep` accepts (given the
+/// declaration and whether it has an annotation), each once, in
+/// declaration order.
+fn vars_where(
+    cx: &Context,
+    ast: &ast::Model,
+    keep: impl Fn(&ast::VarDecl, &dyn Fn(&str) -> bool) -> bool,
+) -> Vec<VarId> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for decl in &ast.decls {
         let ast::Decl::Var(v) = decl else {
             continue;
         };
-        let marked = |name| ast::Annotation::find(&v.annotations, name).is_some();
-        if v.ty != ast::VarType::Bool
-            || v.value.is_some()
-            || !(marked("var_is_introduced") && marked("output_var"))
-            || defined.contains(v.name.as_str())
-        {
+        let marked = |name: &str| ast::Annotation::find(&v.annotations, name).is_some();
+        if v.value.is_some() || !keep(v, &marked) {
             continue;
         }
-        if let Some(Symbol::Scalar(Scalar::BoolVar(var))) = cx.symbols.get(&v.name)
+        if let Some(Symbol::Scalar(Scalar::IntVar(var) | Scalar::BoolVar(var))) =
+            cx.symbols.get(&v.name)
             && seen.insert(*var)
         {
             out.push(*var);
