@@ -129,9 +129,8 @@ pub fn translate(
     })
 }
 
-/// The variables of `ast` declared on their own (no value, so neither a
-/// constant nor an alias) and not marked `var_is_introduced` or
-/// `is_defined_var`.
+/// The variables of `ast` declared on their own and not marked
+/// `var_is_introduced` or `is_defined_var`.
 pub(crate) fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
     vars_where(cx, ast, |_, marked| {
         !marked("var_is_introduced") && !marked("is_defined_var")
@@ -163,10 +162,8 @@ pub(crate) fn set_element_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
     })
 }
 
-/// The model variables of the declarations of `ast` that have no value
-/// (neither a constant nor an alias) and that `keep` accepts (given the
-/// declaration and whether it has an annotation), each once, in
-/// declaration order.
+/// The variables declared without a value (not a constant or an alias) that
+/// `keep` accepts (given the item and its annotations), once each, in order.
 fn vars_where(
     cx: &Context,
     ast: &ast::Model,
