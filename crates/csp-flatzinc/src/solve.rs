@@ -138,7 +138,8 @@ pub struct SearchPlan {
     pub val_order: ValOrder,
     /// The restart policy.
     pub restarts: Restarts,
-    /// Whether the search branches on [`Translation::decision_vars`] first.
+    /// Whether the search branches on [`Translation::decision_vars`] first,
+    /// then on [`Translation::set_elements`], then on the rest.
     pub declared_first: bool,
     /// Whether the values of the objective's variables are tried best first
     /// ([`Translation::objective_guide`]): an unannotated optimisation model
@@ -149,9 +150,7 @@ pub struct SearchPlan {
     /// Whether the elements of set variables ([`Translation::set_elements`])
     /// try 1 (in the set) first: an unannotated model without `--val`, as
     /// Gecode's default search includes a set variable's smallest undecided
-    /// element first (`SET_VAL_MIN_INC`). With
-    /// [`declared_first`](Self::declared_first) they are also branched on
-    /// right after the declared variables.
+    /// element first (`SET_VAL_MIN_INC`).
     pub elements_in_first: bool,
 }
 
