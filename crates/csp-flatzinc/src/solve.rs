@@ -138,8 +138,7 @@ pub struct SearchPlan {
     pub val_order: ValOrder,
     /// The restart policy.
     pub restarts: Restarts,
-    /// Whether the search branches on [`Translation::decision_vars`] first,
-    /// then on [`Translation::set_elements`], then on the rest.
+    /// Whether the search branches on [`Translation::decision_vars`] first.
     pub declared_first: bool,
     /// Whether the values of the objective's variables are tried best first
     /// ([`Translation::objective_guide`]): an unannotated optimisation model
@@ -311,10 +310,6 @@ pub fn solve(
             // Largest stake first; the sort is stable.
             order.sort_by(|a, b| stake(b).total_cmp(&stake(a)));
         }
-        // Then the elements of set variables (declared, in the model), as
-        // Gecode branches on set variables after integer and Boolean ones.
-        let listed: std::collections::HashSet<_> = order.iter().copied().collect();
-        order.extend(t.set_elements.iter().filter(|v| !listed.contains(*v)));
         config = config.with_decision_vars(&order);
     }
     let report_each = t.objective.is_none() || options.all_solutions;

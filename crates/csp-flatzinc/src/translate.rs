@@ -77,10 +77,10 @@ pub struct Translation {
     /// The Booleans that stand for the elements of the model's set variables
     /// (MiniZinc's `nosets.mzn` turns each `var set of` into one Boolean per
     /// possible element): `var bool` items marked `var_is_introduced` and
-    /// `output_var` that no constraint defines, in declaration order. The default search branches on them after
-    /// [`decision_vars`](Translation::decision_vars), trying 1 (the element
-    /// in the set) first, as Gecode's default search on set variables does
-    /// ([`SearchPlan`](crate::SearchPlan)).
+    /// `output_var` that no constraint defines, in declaration order. The
+    /// default search tries 1 (the element in the set) first on them, as
+    /// Gecode's default search on set variables does
+    /// ([`SearchPlan::elements_in_first`](crate::SearchPlan::elements_in_first)).
     pub set_elements: Vec<VarId>,
     /// The variables the objective depends on through its defining
     /// constraints (`int_lin_eq`, `bool2int`, `array_int_element` with

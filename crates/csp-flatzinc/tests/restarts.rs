@@ -172,9 +172,8 @@ fn declared_variables_exclude_introduced_and_defined_ones() {
 /// printed and introduced Booleans that no constraint defines (with
 /// `is_defined_var` or without, as MiniZinc writes either); an
 /// optional variable's `occurs` (defined by a constraint), a declared
-/// Boolean and an unprinted one are not. The default search lists them
-/// after the declared variables and tries 1 first; `--val asc` and an
-/// annotation keep 0 first.
+/// Boolean and an unprinted one are not. The default search tries 1 first
+/// on them; `--val asc` keeps 0 first.
 #[test]
 fn set_elements_are_found_and_tried_in_the_set_first() {
     let src = "var bool: e1 ::var_is_introduced :: is_defined_var:: output_var;\n\
@@ -209,7 +208,7 @@ fn set_elements_are_found_and_tried_in_the_set_first() {
         };
         (value("d"), value("e1"), value("e2"))
     };
-    // d first (declared, 0 first), then the elements, 1 first.
+    // d first (declared, 0 first); the elements 1 first.
     assert_eq!(first(&Options::default()), (0, 1, 1));
     assert!(SearchPlan::new(&t, &Options::default()).elements_in_first);
     let ascending = Options {
