@@ -118,22 +118,19 @@ impl Linear {
         self.two
     }
 
-    /// The three-term form the engine runs at the propagators level (the
-    /// same filtering as [`propagate`](Constraint::propagate) there), if it
-    /// has one, and whether it is an equality.
-    #[inline]
-    pub(crate) fn three_terms(&self) -> Option<(ThreeTerms, bool)> {
-        self.three.map(|t| (t, self.kind == Kind::Eq))
-    }
-
-    /// The two-term form of a `!=` (`a * x + b * y != bound`, the coefficients
-    /// within `i32`, every quantity within `i64`), which the engine runs from
-    /// its dense array (the same filtering as [`propagate`](Constraint::propagate)).
-    #[inline]
-    pub(crate) fn two_terms_ne(&self) -> Option<TwoTerms> {
+    /// The record the engine runs this sum from at the propagators level
+    /// (the same filtering as [`propagate`](Constraint::propagate) there):
+    /// a two-term `<=`, a three-term `<=` or `==`, or a two-term `!=`.
+    pub(crate) fn dense(&self) -> Option<super::Dense> {
+        if let Some(two) = self.two {
+            return Some(super::Dense::sum(two));
+        }
+        if let Some(three) = self.three {
+            return Some(super::Dense::three((three, self.kind == Kind::Eq)));
+        }
         match (&self.small, self.kind, &self.pb) {
             (Some((norm, bound)), Kind::Ne, None) if self.distinct => {
-                TwoTerms::new(&self.vars, norm, *bound)
+                TwoTerms::new(&self.vars, norm, *bound).map(super::Dense::not_equal)
             }
             _ => None,
         }

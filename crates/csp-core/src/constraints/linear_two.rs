@@ -330,6 +330,22 @@ fn prune_side(
 mod tests {
     use crate::{Config, Model, Pruning, Relation, Solver, Value};
 
+    /// `m` counted at the propagators level with binary choices, to the
+    /// end: the solutions, the values tried, the removals and the revisions.
+    fn count_tree(m: &Model) -> (u64, u64, u64, u64) {
+        let config = Config::textbook()
+            .with_pruning(Pruning::Propagators)
+            .with_binary_branching(true);
+        let r = Solver::new(m, config).unwrap().count();
+        assert!(r.status.is_complete());
+        (
+            r.solutions,
+            r.stats.tried,
+            r.stats.pruned,
+            r.stats.revisions,
+        )
+    }
+
     /// The engine's dense array takes 40 bytes a constraint (a larger
     /// record made `prop_stress/0200`, 20,501 sums, slower).
     #[test]
@@ -388,16 +404,7 @@ mod tests {
                 } else {
                     m.linear(&k, &[x, y, z], rel, rhs).unwrap();
                 }
-                let config = Config::textbook()
-                    .with_pruning(Pruning::Propagators)
-                    .with_binary_branching(true);
-                let r = Solver::new(&m, config).unwrap().count();
-                runs.push((
-                    r.solutions,
-                    r.stats.tried,
-                    r.stats.pruned,
-                    r.stats.revisions,
-                ));
+                runs.push(count_tree(&m));
             }
             assert_eq!(runs[0].0, expected, "round {round}: {k:?} {rel:?} {rhs}");
             assert_eq!(runs[0], runs[1], "round {round}: {k:?} {rel:?} {rhs} {d:?}");
@@ -409,7 +416,8 @@ mod tests {
     /// force, and the same tree, removals and revisions as the general sum
     /// (posted with a zero third term, which has no dense form), with small
     /// domains with holes and with domains near `±2^56` (where the dense
-    /// form still applies). Coefficients beyond `i32` keep the general
+    /// form still applies) and at the ends of `i64` (where the general
+    /// `i128` form takes over). Coefficients beyond `i32` keep the general
     /// form. Fails if the dense form removes the wrong value, from the
     /// wrong side, or runs in another constraint's place.
     #[test]
@@ -417,17 +425,19 @@ mod tests {
         let mut rng = crate::rng::SplitMix64::new(0x0dd5_1a2e_77c1_9e03);
         let mut next = |k: u64| rng.below(k);
         let far = 1i64 << 56;
-        let doms: [Vec<i64>; 6] = [
+        let doms: [Vec<i64>; 8] = [
             vec![-2, -1, 0, 1, 2, 3],
             vec![0, 2, 5, 7],
             vec![-4, 4],
             vec![0, 1],
             (far..=far + 3).collect(),
             (-far - 2..=-far).collect(),
+            (i64::MAX - 3..=i64::MAX).collect(),
+            (i64::MIN..=i64::MIN + 2).collect(),
         ];
         let coeffs = [-3, -2, -1, 1, 2, 5, 1 << 33];
         for round in 0..600 {
-            let d: Vec<&Vec<i64>> = (0..3).map(|_| &doms[next(6) as usize]).collect();
+            let d: Vec<&Vec<i64>> = (0..3).map(|_| &doms[next(8) as usize]).collect();
             let k: Vec<i64> = (0..2).map(|_| coeffs[next(7) as usize]).collect();
             // Near the value of the sum at some assignment, so that both
             // outcomes occur.
@@ -464,17 +474,7 @@ mod tests {
                 } else {
                     m.linear(&k, &[x, y], Relation::Ne, rhs).unwrap();
                 }
-                let config = Config::textbook()
-                    .with_pruning(Pruning::Propagators)
-                    .with_binary_branching(true);
-                let r = Solver::new(&m, config).unwrap().count();
-                assert!(r.status.is_complete(), "round {round}");
-                runs.push((
-                    r.solutions,
-                    r.stats.tried,
-                    r.stats.pruned,
-                    r.stats.revisions,
-                ));
+                runs.push(count_tree(&m));
             }
             assert_eq!(runs[0].0, expected, "round {round}: {k:?} {rhs} {d:?}");
             assert_eq!(runs[0], runs[1], "round {round}: {k:?} {rhs} {d:?}");

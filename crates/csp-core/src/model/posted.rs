@@ -61,11 +61,7 @@ impl Posted {
     #[inline]
     pub(crate) fn dense(&self) -> Option<crate::constraints::Dense> {
         match self {
-            Posted::Linear(c) => c
-                .two_terms()
-                .map(crate::constraints::Dense::sum)
-                .or_else(|| c.three_terms().map(crate::constraints::Dense::three))
-                .or_else(|| c.two_terms_ne().map(crate::constraints::Dense::not_equal)),
+            Posted::Linear(c) => c.dense(),
             Posted::ReifiedLinear(c) => c.dense(),
             _ => None,
         }
