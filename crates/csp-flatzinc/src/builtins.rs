@@ -64,6 +64,25 @@ pub const SUPPORTED: &[&str] = &[
     "bool_lin_le",
     "set_in",
     "set_in_reif",
+    "set_card",
+    "set_union",
+    "set_intersect",
+    "set_diff",
+    "set_symdiff",
+    "set_eq",
+    "set_eq_reif",
+    "set_ne",
+    "set_ne_reif",
+    "set_subset",
+    "set_subset_reif",
+    "set_superset",
+    "set_superset_reif",
+    "set_le",
+    "set_le_reif",
+    "set_lt",
+    "set_lt_reif",
+    "array_set_element",
+    "array_var_set_element",
     "fzn_all_different_int",
     "fzn_table_int",
     "table_int",
@@ -175,7 +194,7 @@ impl Call<'_> {
 
 /// Posts one constraint item.
 pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), TranslateError> {
-    if keep_for_channel(cx)? {
+    if keep_for_channel(cx)? || crate::sets::post(cx, item)? {
         return Ok(());
     }
     let call = Call {
@@ -528,7 +547,11 @@ fn linear(
 }
 
 /// `result <-> (l_1 \/ ...)` (or the clause), settling the cases without literals.
-fn bool_or(cx: &mut Context, lits: &[Lit], result: Option<Lit>) -> Result<(), TranslateError> {
+pub(crate) fn bool_or(
+    cx: &mut Context,
+    lits: &[Lit],
+    result: Option<Lit>,
+) -> Result<(), TranslateError> {
     match (lits.is_empty(), result) {
         (true, None) => cx.post_false(),
         // The empty disjunction is false.

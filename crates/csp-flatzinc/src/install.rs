@@ -116,7 +116,7 @@ pub fn solver_config(executable: &str, mznlib: &str) -> String {
   "version": "{version}",
   "mznlib": "{mznlib}",
   "executable": "{executable}",
-  "tags": ["cp", "int"],
+  "tags": ["cp", "int", "set"],
   "stdFlags": ["-a", "-f", "-n", "-r", "-s", "-t"],
   "extraFlags": [
     ["--pruning", "Pruning after each decision", "opt:none:check:fc:mac:propagators", "propagators"],

@@ -97,6 +97,7 @@ mod lexer;
 mod output;
 mod parser;
 mod pos;
+mod sets;
 mod solve;
 mod strategy;
 mod translate;
@@ -115,6 +116,7 @@ pub use output::{
 };
 pub use parser::{MAX_DEPTH, parse};
 pub use pos::Pos;
+pub use sets::{MAX_SET_ELEMENTS, SetVar};
 pub use solve::{DEFAULT_RESTARTS, DEFAULT_VAR_ORDER, Options, Outcome, SearchPlan, run, solve};
 pub use strategy::{Phase, ValChoice, VarChoice};
 pub use translate::{AllDifferentFiltering, Scalar, TranslateOptions, Translation, translate};

@@ -6,6 +6,7 @@ use csp_core::{SearchStatus, Value};
 
 use crate::ast::{Annotation, Decl, Expr, SetLit};
 use crate::error::TranslateError;
+use crate::sets::SetVar;
 use crate::translate::{Context, Scalar, Symbol};
 
 /// Printed after each solution.
@@ -24,8 +25,11 @@ pub struct Output {
     pub name: String,
     /// The index ranges of an array (`output_array([1..2, 1..3])`), `None` for a scalar.
     pub dims: Option<Vec<(Value, Value)>>,
-    /// The value, or the array's values in row-major order.
+    /// The value, or the array's values in row-major order (empty for sets).
     pub values: Vec<Scalar>,
+    /// For a set variable or an array of them: the sets, printed instead of
+    /// `values` (`{1,3}`).
+    pub sets: Option<Vec<SetVar>>,
 }
 
 impl Output {
@@ -39,6 +43,7 @@ impl Output {
     ///     name: "g".into(),
     ///     dims: Some(vec![(1, 2), (1, 2)]),
     ///     values: vec![Scalar::IntVar(VarId::new(0)), Scalar::Int(7), Scalar::Bool(true), Scalar::BoolVar(VarId::new(1))],
+    ///     sets: None,
     /// };
     /// assert_eq!(grid.format(&[3, 0])?, "g = array2d(1..2, 1..2, [3, 7, true, false]);");
     /// // A solution of another model is an error, not a made-up value.
@@ -47,10 +52,15 @@ impl Output {
     /// ```
     pub fn format(&self, solution: &[Value]) -> Result<String, OutputError> {
         let mut s = format!("{} = ", self.name);
+        let items = self.sets.as_ref().map_or(self.values.len(), Vec::len);
+        let push = |s: &mut String, i: usize| match &self.sets {
+            Some(sets) => push_set(s, &sets[i], solution),
+            None => push_value(s, self.values[i], solution),
+        };
         match &self.dims {
             None => {
-                if let Some(v) = self.values.first() {
-                    push_value(&mut s, *v, solution)?;
+                if items > 0 {
+                    push(&mut s, 0)?;
                 }
             }
             Some(dims) => {
@@ -59,11 +69,11 @@ impl Output {
                     let _ = write!(s, "{lo}..{hi}, ");
                 }
                 s.push('[');
-                for (i, v) in self.values.iter().enumerate() {
+                for i in 0..items {
                     if i > 0 {
                         s.push_str(", ");
                     }
-                    push_value(&mut s, *v, solution)?;
+                    push(&mut s, i)?;
                 }
                 s.push_str("])");
             }
@@ -100,11 +110,32 @@ fn push_value(s: &mut String, v: Scalar, solution: &[Value]) -> Result<(), Outpu
     Ok(())
 }
 
+/// A set as MiniZinc reads it: `{1,3}`, `{}`.
+fn push_set(s: &mut String, set: &SetVar, solution: &[Value]) -> Result<(), OutputError> {
+    s.push('{');
+    let mut first = true;
+    for &(v, var) in &set.elements {
+        let held = solution.get(var.index()).copied().ok_or(OutputError {
+            var,
+            len: solution.len(),
+        })?;
+        if held != 0 {
+            if !first {
+                s.push(',');
+            }
+            first = false;
+            let _ = write!(s, "{v}");
+        }
+    }
+    s.push('}');
+    Ok(())
+}
+
 /// A whole solution: every output item on its line, then the separator.
 ///
 /// ```
 /// use csp_flatzinc::{Output, Scalar};
-/// let x = Output { name: "x".into(), dims: None, values: vec![Scalar::Int(4)] };
+/// let x = Output { name: "x".into(), dims: None, values: vec![Scalar::Int(4)], sets: None };
 /// assert_eq!(csp_flatzinc::format_solution(&[x], &[])?, "x = 4;\n----------\n");
 /// # Ok::<(), csp_flatzinc::OutputError>(())
 /// ```
@@ -152,8 +183,10 @@ pub(crate) fn outputs(cx: &Context, decls: &[Decl]) -> Result<Vec<Output>, Trans
         };
         let name = decl.name();
         let values = || match cx.symbol(name) {
-            Ok(Symbol::Scalar(s)) => Ok(vec![*s]),
-            Ok(Symbol::Array(items)) => Ok(items.clone()),
+            Ok(Symbol::Scalar(s)) => Ok((vec![*s], None)),
+            Ok(Symbol::Array(items)) => Ok((items.clone(), None)),
+            Ok(Symbol::SetVar(set)) => Ok((Vec::new(), Some(vec![set.clone()]))),
+            Ok(Symbol::SetVarArray(sets)) => Ok((Vec::new(), Some(sets.clone()))),
             _ => Err(TranslateError::UnsupportedType {
                 name: name.to_string(),
                 what: "output of a type other than int or bool".into(),
@@ -161,27 +194,30 @@ pub(crate) fn outputs(cx: &Context, decls: &[Decl]) -> Result<Vec<Output>, Trans
             }),
         };
         if Annotation::find(annotations, "output_var").is_some() {
+            let (values, sets) = values()?;
             out.push(Output {
                 name: name.to_string(),
                 dims: None,
-                values: values()?,
+                values,
+                sets,
             });
         }
         if let Some(ann) = Annotation::find(annotations, "output_array") {
             let dims = dims(ann)?;
-            let values = values()?;
+            let (values, sets) = values()?;
+            let len = sets.as_ref().map_or(values.len(), Vec::len);
             // The index sets must hold exactly the array's elements, or the
             // printed `arrayNd(...)` is one MiniZinc cannot read.
             let size = dims.iter().try_fold(1i128, |acc, &(lo, hi)| {
                 acc.checked_mul((i128::from(hi) - i128::from(lo) + 1).max(0))
             });
-            if size != Some(values.len() as i128) {
+            if size != Some(len as i128) {
                 return Err(TranslateError::BadArgument {
                     context: format!("annotation `output_array` of `{name}`"),
                     expected: format!(
                         "index sets with {} element{} in all, as many as the array has (they give {})",
-                        values.len(),
-                        if values.len() == 1 { "" } else { "s" },
+                        len,
+                        if len == 1 { "" } else { "s" },
                         size.map_or_else(|| "more than 2^127".to_string(), |n| n.to_string())
                     ),
                     line: ann.pos.line,
@@ -191,6 +227,7 @@ pub(crate) fn outputs(cx: &Context, decls: &[Decl]) -> Result<Vec<Output>, Trans
                 name: name.to_string(),
                 dims: Some(dims),
                 values,
+                sets,
             });
         }
     }

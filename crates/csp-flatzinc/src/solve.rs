@@ -242,6 +242,25 @@ pub fn solve(
     } else {
         &t.phases[..]
     };
+    // The default search decides the declared sets first, element by
+    // element in input order, in the set first (`set_search(..., input_order,
+    // indomain_min)`): a learning order over all the elements lost the
+    // structure (docs/search.md, "Set variables").
+    let set_phase;
+    let phases = if plan.elements_in_first
+        && options.var_order.is_none()
+        && phases.is_empty()
+        && !t.set_decisions.is_empty()
+    {
+        set_phase = [crate::Phase {
+            vars: t.set_decisions.clone(),
+            var_choice: crate::VarChoice::InputOrder,
+            val_choice: crate::ValChoice::Max,
+        }];
+        &set_phase[..]
+    } else {
+        phases
+    };
     let vars = PhasedVariables::new(phases, plan.var_order);
     let vals = PhasedValues::new(t.model.num_vars(), phases, plan.val_order, options.seed);
     let mut guided = if plan.objective_guided {

@@ -1,4 +1,4 @@
-//! Search annotations (`int_search`, `bool_search`, `seq_search`) read into phases: variables with their heuristics; `restart_*` into a restart policy.
+//! Search annotations (`int_search`, `bool_search`, `set_search`, `seq_search`) read into phases: variables with their heuristics; `restart_*` into a restart policy.
 
 use csp_core::{Restarts, ValOrder, VarId};
 
@@ -269,6 +269,57 @@ fn collect(cx: &Context, ann: &Annotation, out: &mut Vec<Phase>) -> Result<(), T
                     Scalar::Int(_) | Scalar::Bool(_) => None,
                 })
                 .collect();
+            out.push(Phase {
+                vars,
+                var_choice,
+                val_choice,
+            });
+            Ok(())
+        }
+        "set_search" => {
+            let [sets, var_choice, val_choice, rest @ ..] = ann.args.as_slice() else {
+                return Err(bad("(sets, variable choice, value choice, complete)"));
+            };
+            fn name_of(e: &Expr) -> Option<&str> {
+                match e {
+                    Expr::Ident(n) => Some(n.as_str()),
+                    _ => None,
+                }
+            }
+            let name = |e| name_of(e).ok_or_else(|| bad("a heuristic name"));
+            let var_name = name(var_choice)?;
+            let var_choice =
+                VarChoice::from_name(var_name).ok_or_else(|| unsupported(var_name, ann))?;
+            // Gecode's set branchings: the least (or greatest) open element
+            // of the first set, put in (indomain) or left out (outdomain).
+            let (descending, val_choice) = match name(val_choice)? {
+                "indomain_min" | "indomain" => (false, ValChoice::Max),
+                "indomain_max" => (true, ValChoice::Max),
+                "outdomain_min" => (false, ValChoice::Min),
+                "outdomain_max" => (true, ValChoice::Min),
+                other => return Err(unsupported(other, ann)),
+            };
+            match rest {
+                [] => {}
+                [s] if name(s)? == "complete" => {}
+                [s] => return Err(unsupported(name(s)?, ann)),
+                _ => return Err(bad("(sets, variable choice, value choice, complete)")),
+            }
+            let sets = crate::sets::search_sets(cx, sets)
+                .ok_or_else(|| bad("an array of set variables"))?;
+            let mut vars = Vec::new();
+            for set in sets {
+                let open = set
+                    .elements
+                    .into_iter()
+                    .map(|(_, b)| b)
+                    .filter(|&b| cx.model.domain(b).is_ok_and(|d| d.len() > 1));
+                let start = vars.len();
+                vars.extend(open);
+                if descending {
+                    vars[start..].reverse();
+                }
+            }
             out.push(Phase {
                 vars,
                 var_choice,

@@ -42,6 +42,10 @@ pub(crate) enum Symbol {
     Array(Vec<Scalar>),
     /// An array of set-of-int parameters.
     SetArray(Vec<Domain>),
+    /// A set variable (or a constant set declared as one).
+    SetVar(crate::sets::SetVar),
+    /// An array of set variables.
+    SetVarArray(Vec<crate::sets::SetVar>),
     /// A float parameter or array, which may be declared but not used.
     Float,
 }
@@ -74,10 +78,17 @@ pub struct Translation {
     /// variables it adds, and those a constraint defines from others), in
     /// declaration order. The default search branches on them first.
     pub decision_vars: Vec<VarId>,
-    /// The Booleans that stand for the elements of the model's set variables
-    /// (MiniZinc's `nosets.mzn` turns each `var set of` into one Boolean per
-    /// possible element): `var bool` items marked `var_is_introduced` and
-    /// `output_var` that no constraint defines, in declaration order. The
+    /// The elements of the set variables the modeller declared (no
+    /// `var_is_introduced` or `is_defined_var`), set by set in declaration
+    /// order, each set's by increasing value. The default search decides
+    /// them first, in this order, each in the set first
+    /// ([`SearchPlan::elements_in_first`](crate::SearchPlan::elements_in_first)).
+    pub set_decisions: Vec<VarId>,
+    /// The 0/1 variables that stand for the elements of the model's set
+    /// variables: those fzn-csp makes for each `var set of` (one per possible
+    /// element), then, for FlatZinc compiled with MiniZinc's `nosets.mzn`
+    /// (which turns each set into Booleans), the `var bool` items marked
+    /// `var_is_introduced` and `output_var` that no constraint defines. The
     /// default search tries 1 (the element in the set) first on them, as
     /// Gecode's default search on set variables does
     /// ([`SearchPlan::elements_in_first`](crate::SearchPlan::elements_in_first)).
@@ -137,34 +148,9 @@ pub(crate) fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
     })
 }
 
-/// The Booleans of `ast` that stand for the elements of set variables:
-/// `var bool` items marked `var_is_introduced` and `output_var` (MiniZinc
-/// adds `is_defined_var` to some) that no constraint defines
-/// (`defines_var`). MiniZinc's `nosets.mzn`, which fzn-csp's library
-/// includes, turns each `var set of` into one such Boolean per possible
-/// element and prints the set from them (a reverse map, which FlatZinc does
-/// not show as a constraint). Other introduced Booleans that are printed,
-/// such as an optional variable's `occurs`, have a defining constraint.
-pub(crate) fn set_element_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
-    let mut defined = std::collections::HashSet::new();
-    for item in &ast.constraints {
-        for a in item.annotations.iter().filter(|a| a.name == "defines_var") {
-            if let [ast::Expr::Ident(name)] = a.args.as_slice() {
-                defined.insert(name.as_str());
-            }
-        }
-    }
-    vars_where(cx, ast, |v, marked| {
-        v.ty == ast::VarType::Bool
-            && marked("var_is_introduced")
-            && marked("output_var")
-            && !defined.contains(v.name.as_str())
-    })
-}
-
 /// The variables declared without a value (not a constant or an alias) that
 /// `keep` accepts (given the item and its annotations), once each, in order.
-fn vars_where(
+pub(crate) fn vars_where(
     cx: &Context,
     ast: &ast::Model,
     keep: impl Fn(&ast::VarDecl, &dyn Fn(&str) -> bool) -> bool,
@@ -209,6 +195,8 @@ pub(crate) struct Context {
     /// With [`TranslateOptions::channel_equalities`]: the comparisons
     /// grouped into channels (see `builtins::collect_channels`).
     pub(crate) channels: Option<Channels>,
+    /// The 0/1 variables of the set variables' elements, in declaration order.
+    pub(crate) set_elements: Vec<VarId>,
 }
 
 /// The `int_eq_reif` and `int_ne_reif` items posted as one
@@ -238,6 +226,7 @@ impl Context {
             stopper: Stopper::new(options),
             all_different: options.all_different,
             channels: options.channel_equalities.then(Channels::default),
+            set_elements: Vec::new(),
         }
     }
 
@@ -388,6 +377,10 @@ impl Context {
                 name: name.to_string(),
                 line: self.line,
             });
+        }
+        if let Some(set) = crate::sets::declare(self, decl)? {
+            self.define(name, set);
+            return Ok(());
         }
         let symbol = match decl {
             Decl::Par(p) => self.parameter(p)?,

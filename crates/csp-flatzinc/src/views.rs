@@ -229,7 +229,9 @@ pub(crate) fn translate_views(
     };
     let outputs = crate::output::outputs(&cx, &ast.decls)?;
     let decision_vars = crate::translate::declared_vars(&cx, ast);
-    let set_elements = crate::translate::set_element_vars(&cx, ast);
+    let set_decisions = crate::sets::declared_set_elements(&cx, ast);
+    let mut set_elements = std::mem::take(&mut cx.set_elements);
+    set_elements.extend(crate::sets::set_element_vars(&cx, ast));
     let objective_guide = crate::guide::objective_guide(&mut cx, ast, objective)?;
     Ok(Translation {
         model: cx.model,
@@ -238,6 +240,7 @@ pub(crate) fn translate_views(
         phases,
         restarts,
         decision_vars,
+        set_decisions,
         set_elements,
         objective_guide,
         clamped: inferred.clamped,

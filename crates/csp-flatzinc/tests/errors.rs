@@ -23,14 +23,14 @@ fn unsupported_constraint_is_named_with_its_line() {
 }
 
 #[test]
-fn float_and_set_variables_are_unsupported_types() {
+fn float_and_unbounded_set_variables_are_unsupported_types() {
     assert_eq!(
         error("var 0.0..1.0: f;\nsolve satisfy;"),
         "line 1: unsupported type: `f` is a float variable"
     );
     assert_eq!(
-        error("int: n = 1;\nvar set of 1..3: s;\nsolve satisfy;"),
-        "line 2: unsupported type: `s` is a set variable"
+        error("int: n = 1;\nvar set of int: s;\nsolve satisfy;"),
+        "line 2: unsupported type: `s` is a set variable without a finite universe (`var set of int`)"
     );
     assert_eq!(
         error("array [1..2] of var float: fs;\nsolve satisfy;"),

@@ -105,9 +105,9 @@ fn globals_reach_flatzinc_as_natives() {
     }
     // The circuit keeps its index set's first index (0 here).
     assert!(flatten("routing").contains("csp_circuit_offset(0,"));
-    // A set variable becomes Booleans.
+    // A set variable stays one: fzn-csp reads `var set of` itself.
     let sets = flatten("set_vars");
-    assert!(!sets.contains("set of int: s") && sets.contains("var bool"));
+    assert!(sets.contains("var set of 1..5: s") && sets.contains("set_card("));
 }
 
 #[test]
