@@ -28,6 +28,16 @@ pub const SUPPORTED: &[&str] = &[
     "int_lin_eq_reif",
     "int_lin_ne_reif",
     "int_lin_le_reif",
+    "int_eq_imp",
+    "int_ne_imp",
+    "int_le_imp",
+    "int_lt_imp",
+    "int_lin_eq_imp",
+    "int_lin_ne_imp",
+    "int_lin_le_imp",
+    "bool_clause_imp",
+    "array_bool_or_imp",
+    "array_bool_and_imp",
     "int_plus",
     "int_times",
     "int_div",
@@ -214,9 +224,10 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
         .strip_prefix("int_")
         .or_else(|| name.strip_prefix("bool_"))
     {
-        let (op, reified) = match rest.strip_suffix("_reif") {
-            Some(op) => (op, true),
-            None => (rest, false),
+        let (op, reified, half) = match (rest.strip_suffix("_reif"), rest.strip_suffix("_imp")) {
+            (Some(op), _) => (op, true, false),
+            (_, Some(op)) => (op, true, true),
+            _ => (rest, false, false),
         };
         if let Some(rel) = relation(op) {
             call.arity(cx, if reified { 3 } else { 2 })?;
@@ -226,6 +237,9 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                 (1, call.typed(cx, 0, boolean)?),
                 (-1, call.typed(cx, 1, boolean)?),
             ];
+            if half {
+                return linear_imp(cx, &terms, rel, 0, call.typed(cx, 2, true)?);
+            }
             let result = if reified {
                 Some(call.typed(cx, 2, true)?)
             } else {
@@ -236,14 +250,18 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
     }
     // int_lin_eq, int_lin_le_reif, ...: linear (in)equalities.
     if let Some(rest) = name.strip_prefix("int_lin_") {
-        let (op, reified) = match rest.strip_suffix("_reif") {
-            Some(op) => (op, true),
-            None => (rest, false),
+        let (op, reified, half) = match (rest.strip_suffix("_reif"), rest.strip_suffix("_imp")) {
+            (Some(op), _) => (op, true, false),
+            (_, Some(op)) => (op, true, true),
+            _ => (rest, false, false),
         };
         if let Some(rel @ (Relation::Eq | Relation::Ne | Relation::Le)) = relation(op) {
             call.arity(cx, if reified { 4 } else { 3 })?;
             let terms = weighted(cx, &call)?;
             let rhs = call.int(cx, 2)?;
+            if half {
+                return linear_imp(cx, &terms, rel, rhs, call.scalar(cx, 3)?);
+            }
             let result = if reified {
                 Some(call.scalar(cx, 3)?)
             } else {
@@ -376,6 +394,26 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             };
             bool_or(cx, &lits, Some(r))
         }
+        "bool_clause_imp" | "array_bool_or_imp" => {
+            // r -> (l_1 \/ ...): the clause with not r.
+            let clause = name == "bool_clause_imp";
+            call.arity(cx, if clause { 3 } else { 2 })?;
+            let mut lits = call.lits(cx, 0, true)?;
+            if clause {
+                lits.extend(call.lits(cx, 1, false)?);
+            }
+            lits.push(Lit::neg(call.var(cx, if clause { 2 } else { 1 })?));
+            bool_or(cx, &lits, None)
+        }
+        "array_bool_and_imp" => {
+            // r -> (a_1 /\ ...): a clause (not r \/ a_i) for each.
+            call.arity(cx, 2)?;
+            let r = Lit::neg(call.var(cx, 1)?);
+            for a in call.lits(cx, 0, true)? {
+                bool_or(cx, &[r, a], None)?;
+            }
+            Ok(())
+        }
         "bool_clause" | "bool_clause_reif" => {
             let reified = name == "bool_clause_reif";
             call.arity(cx, if reified { 3 } else { 2 })?;
@@ -491,13 +529,12 @@ fn weighted(cx: &Context, call: &Call<'_>) -> Result<Vec<(Value, Scalar)>, Trans
 
 /// Posts `sum a * x  rel  rhs`, or `r <-> (sum a * x  rel  rhs)` when `result` is
 /// given, with the constant terms moved to the right-hand side first.
-fn linear(
-    cx: &mut Context,
+/// The variable terms of `terms`, and `rhs` less the constant ones.
+fn fold(
+    cx: &Context,
     terms: &[(Value, Scalar)],
-    rel: Relation,
     rhs: Value,
-    result: Option<Scalar>,
-) -> Result<(), TranslateError> {
+) -> Result<(Vec<Value>, Vec<VarId>, Value), TranslateError> {
     let overflow = |cx: &Context| {
         cx.core(csp_core::CspError::Overflow {
             context: "linear".into(),
@@ -522,6 +559,50 @@ fn linear(
     let rhs = bound
         .and_then(|b| Value::try_from(b).ok())
         .ok_or_else(|| overflow(cx))?;
+    Ok((coeffs, vars, rhs))
+}
+
+/// `r -> (sum terms  rel  rhs)` (the `_imp` builtins): nothing when `r` is
+/// false, the plain constraint when it is true.
+fn linear_imp(
+    cx: &mut Context,
+    terms: &[(Value, Scalar)],
+    rel: Relation,
+    rhs: Value,
+    r: Scalar,
+) -> Result<(), TranslateError> {
+    let (coeffs, vars, rhs) = fold(cx, terms, rhs)?;
+    match r {
+        Scalar::Bool(false) | Scalar::Int(0) => Ok(()),
+        Scalar::Bool(true) | Scalar::Int(_) => cx.linear(&coeffs, &vars, rel, rhs),
+        Scalar::IntVar(r) | Scalar::BoolVar(r) => {
+            if vars.is_empty() {
+                let holds = csp_core::Linear::new(&[], &[], rel, rhs)
+                    .map_err(|e| cx.core(e))?
+                    .check(&[]);
+                return if holds {
+                    Ok(())
+                } else {
+                    cx.linear(&[1], &[r], Relation::Eq, 0)
+                };
+            }
+            cx.check_linear_range(&coeffs, &vars, rhs)?;
+            cx.model
+                .linear_imp(&coeffs, &vars, rel, rhs, r)
+                .map(|_| ())
+                .map_err(|e| cx.core(e))
+        }
+    }
+}
+
+fn linear(
+    cx: &mut Context,
+    terms: &[(Value, Scalar)],
+    rel: Relation,
+    rhs: Value,
+    result: Option<Scalar>,
+) -> Result<(), TranslateError> {
+    let (coeffs, vars, rhs) = fold(cx, terms, rhs)?;
     match result {
         None => cx.linear(&coeffs, &vars, rel, rhs),
         Some(Scalar::Bool(b)) => {
