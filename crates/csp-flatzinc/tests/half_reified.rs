@@ -1,9 +1,10 @@
 //! The half-reified builtins (`int_eq_imp`, `int_lin_le_imp`,
 //! `bool_clause_imp`, ...: `r -> c`) against a brute force: every solution
-//! of random small instances, at every pruning level.
+//! of random small instances, at every pruning level, half-reified and, as
+//! an enumeration posts them, fully reified (`r <-> c`).
 
 use csp_core::Pruning;
-use csp_flatzinc::{Options, run};
+use csp_flatzinc::{Options, TranslateOptions, parse, run, solve, translate};
 
 /// A tiny deterministic generator (xorshift), so that failures replay.
 struct Rng(u64);
@@ -20,19 +21,35 @@ impl Rng {
     }
 }
 
-/// The number of solutions fzn-csp finds for `src` at `pruning`.
-fn count(src: &str, pruning: Pruning) -> usize {
+/// The number of solutions of `src` at `pruning`, with the `_imp` items
+/// half-reified (`full` false) or fully reified.
+fn count(src: &str, pruning: Pruning, full: bool) -> u64 {
+    let options = TranslateOptions {
+        full_reification: full,
+        ..Default::default()
+    };
+    let t = translate(&parse(src).unwrap(), &options).unwrap_or_else(|e| panic!("{e}\n{src}"));
     let options = Options {
         all_solutions: true,
         pruning,
         ..Default::default()
     };
-    let mut out = Vec::new();
-    run(src, &options, &mut out).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    String::from_utf8(out)
-        .unwrap()
-        .matches("----------")
-        .count()
+    solve(&t, &options, &mut |_| {}).unwrap().solutions
+}
+
+/// `(r -> c)` and `(r <-> c)` counted over `r` for each assignment where `c`
+/// does (`holds`) or does not hold.
+fn expected(holds: impl Iterator<Item = bool>) -> (u64, u64) {
+    holds.fold((0, 0), |(half, full), h| {
+        (half + 1 + u64::from(h), full + 1)
+    })
+}
+
+fn check(src: &str, (half, full): (u64, u64)) {
+    for level in LEVELS {
+        assert_eq!(count(src, level, false), half, "{level:?}, r -> c\n{src}");
+        assert_eq!(count(src, level, true), full, "{level:?}, r <-> c\n{src}");
+    }
 }
 
 const LEVELS: [Pruning; 4] = [
@@ -64,44 +81,30 @@ fn half_reified_comparisons_and_sums_agree_with_brute_force() {
                 _ => l < rhs,
             };
             // A constant second argument every other round.
-            let (src, expected) = if round % 2 == 0 {
-                let expected = (-2..=2)
-                    .flat_map(|x| (-2..=2).map(move |y| (x, y)))
-                    .map(|(x, y)| 1 + usize::from(holds(x, y)))
-                    .sum::<usize>();
-                (ints(&format!("int_{name}_imp(x, y, r)")), expected)
+            let pairs = || (-2..=2).flat_map(|x| (-2..=2).map(move |y| (x, y)));
+            if round % 2 == 0 {
+                let src = ints(&format!("int_{name}_imp(x, y, r)"));
+                check(&src, expected(pairs().map(|(x, y)| holds(x, y))));
             } else {
-                let expected = 5
-                    * (-2..=2)
-                        .map(|x| 1 + usize::from(holds(x, k)))
-                        .sum::<usize>();
-                (ints(&format!("int_{name}_imp(x, {k}, r)")), expected)
-            };
-            for level in LEVELS {
-                assert_eq!(count(&src, level), expected, "{level:?}\n{src}");
+                let src = ints(&format!("int_{name}_imp(x, {k}, r)"));
+                check(&src, expected(pairs().map(|(x, _)| holds(x, k))));
             }
             if rel == 3 {
                 continue;
             }
             let src = ints(&format!("int_lin_{name}_imp([{a}, {b}], [x, y], {c}, r)"));
-            let expected = (-2..=2)
-                .flat_map(|x| (-2..=2).map(move |y| (x, y)))
-                .map(|(x, y)| 1 + usize::from(holds(a * x + b * y, c)))
-                .sum::<usize>();
-            for level in LEVELS {
-                assert_eq!(count(&src, level), expected, "{level:?}\n{src}");
-            }
+            check(
+                &src,
+                expected(pairs().map(|(x, y)| holds(a * x + b * y, c))),
+            );
         }
     }
     // A fixed r: true is the plain constraint, false is nothing.
-    assert_eq!(
-        count(&ints("int_le_imp(x, y, true)"), Pruning::Propagators),
-        2 * 15
-    );
-    assert_eq!(
-        count(&ints("int_le_imp(x, y, false)"), Pruning::Propagators),
-        2 * 25
-    );
+    let fixed = |r: &str| {
+        let src = ints(&format!("int_le_imp(x, y, {r})"));
+        count(&src, Pruning::Propagators, false)
+    };
+    assert_eq!((fixed("true"), fixed("false")), (2 * 15, 2 * 25));
 }
 
 /// A constraint over `p`, `q`, `s` (half-reified by `r`), with its meaning.
@@ -118,13 +121,42 @@ fn half_reified_clauses_agree_with_brute_force() {
     ];
     for (constraint, holds) in cases {
         let src = format!("{head}constraint {constraint};\nsolve satisfy;\n");
-        let mut expected = 0;
-        for bits in 0..16u32 {
-            let [p, q, s, r] = [0, 1, 2, 3].map(|i| bits >> i & 1 == 1);
-            expected += usize::from(!r || holds(p, q, s));
-        }
-        for level in LEVELS {
-            assert_eq!(count(&src, level), expected, "{level:?}\n{src}");
-        }
+        let all = (0..8u32).map(|bits| {
+            let [p, q, s] = [0, 1, 2].map(|i| bits >> i & 1 == 1);
+            holds(p, q, s)
+        });
+        check(&src, expected(all));
     }
+}
+
+/// `run` posts the `_imp` items fully reified when it enumerates a
+/// satisfaction model's solutions, and half-reified otherwise.
+#[test]
+fn enumerations_count_each_solution_once() {
+    let src = ints("int_le_imp(x, y, r)");
+    let mut out = Vec::new();
+    let all = Options {
+        all_solutions: true,
+        ..Default::default()
+    };
+    run(&src, &all, &mut out).unwrap();
+    assert_eq!(
+        String::from_utf8(out)
+            .unwrap()
+            .matches("----------")
+            .count(),
+        25
+    );
+    let model =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models/car_config.fzn");
+    let car = std::fs::read_to_string(model).unwrap();
+    let mut out = Vec::new();
+    run(&car, &all, &mut out).unwrap();
+    assert_eq!(
+        String::from_utf8(out)
+            .unwrap()
+            .matches("----------")
+            .count(),
+        8
+    );
 }
