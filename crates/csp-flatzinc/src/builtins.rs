@@ -237,7 +237,7 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
                 (1, call.typed(cx, 0, boolean)?),
                 (-1, call.typed(cx, 1, boolean)?),
             ];
-            if half && !cx.full_reification {
+            if half {
                 return linear_imp(cx, &terms, rel, 0, call.typed(cx, 2, true)?);
             }
             let result = if reified {
@@ -259,7 +259,7 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             call.arity(cx, if reified { 4 } else { 3 })?;
             let terms = weighted(cx, &call)?;
             let rhs = call.int(cx, 2)?;
-            if half && !cx.full_reification {
+            if half {
                 return linear_imp(cx, &terms, rel, rhs, call.scalar(cx, 3)?);
             }
             let result = if reified {
@@ -395,29 +395,20 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             bool_or(cx, &lits, Some(r))
         }
         "bool_clause_imp" | "array_bool_or_imp" => {
-            // r -> (l_1 \/ ...): the clause with not r (or r <-> the clause).
+            // r -> (l_1 \/ ...): the clause with not r.
             let clause = name == "bool_clause_imp";
             call.arity(cx, if clause { 3 } else { 2 })?;
             let mut lits = call.lits(cx, 0, true)?;
             if clause {
                 lits.extend(call.lits(cx, 1, false)?);
             }
-            let r = call.var(cx, if clause { 2 } else { 1 })?;
-            if cx.full_reification {
-                return bool_or(cx, &lits, Some(Lit::pos(r)));
-            }
-            lits.push(Lit::neg(r));
+            lits.push(Lit::neg(call.var(cx, if clause { 2 } else { 1 })?));
             bool_or(cx, &lits, None)
         }
         "array_bool_and_imp" => {
-            // r -> (a_1 /\ ...): a clause (not r \/ a_i) for each (or
-            // not r <-> (not a_1 \/ ...)).
+            // r -> (a_1 /\ ...): a clause (not r \/ a_i) for each.
             call.arity(cx, 2)?;
             let r = Lit::neg(call.var(cx, 1)?);
-            if cx.full_reification {
-                let negated = call.lits(cx, 0, false)?;
-                return bool_or(cx, &negated, Some(r));
-            }
             for a in call.lits(cx, 0, true)? {
                 bool_or(cx, &[r, a], None)?;
             }

@@ -83,8 +83,6 @@ pub fn compare(
     let ast = crate::parse(src)?;
     let options = TranslateOptions {
         free_search: true,
-        // Counting solutions: each once (see the option).
-        full_reification: settings.all_solutions,
         ..Default::default()
     };
     let first = translate(&ast, &options)?;

@@ -449,8 +449,6 @@ pub fn run(src: &str, options: &Options, out: &mut dyn Write) -> Result<Outcome,
         all_different: options.all_different,
         channel_equalities: options.pruning == Pruning::Propagators
             && !search_learns_from_failures(&ast, options),
-        full_reification: ast.solve.goal == crate::ast::Goal::Satisfy
-            && (options.all_solutions || options.num_solutions.is_some_and(|n| n > 1)),
     };
     let t = match translate(&ast, &translate_options) {
         Ok(t) => t,

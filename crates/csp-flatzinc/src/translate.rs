@@ -197,8 +197,6 @@ pub(crate) struct Context {
     pub(crate) channels: Option<Channels>,
     /// The 0/1 variables of the set variables' elements, in declaration order.
     pub(crate) set_elements: Vec<VarId>,
-    /// [`TranslateOptions::full_reification`].
-    pub(crate) full_reification: bool,
 }
 
 /// The `int_eq_reif` and `int_ne_reif` items posted as one
@@ -229,7 +227,6 @@ impl Context {
             all_different: options.all_different,
             channels: options.channel_equalities.then(Channels::default),
             set_elements: Vec::new(),
-            full_reification: options.full_reification,
         }
     }
 

@@ -57,11 +57,8 @@ fn read_fzn(name: &str) -> String {
 /// What the library finds: the solution count, or the optimum.
 fn solve_with(name: &str, options: &Options) -> Expected {
     let ast = parse(&read_fzn(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    // Counting: the half-reified items fully reified, as `run` posts them
-    // for an enumeration (each solution once).
     let translate_options = TranslateOptions {
         free_search: options.free_search,
-        full_reification: true,
         ..Default::default()
     };
     let t = translate(&ast, &translate_options).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -147,3 +147,70 @@ fn a_float_model_is_refused_in_one_line() {
         "{stderr}"
     );
 }
+
+/// Every solution of `model` (`minizinc -a` with the solver installed in
+/// `dir`), sorted, or the error.
+fn all_solutions(dir: &std::path::Path, model: &std::path::Path) -> Result<Vec<String>, String> {
+    let out = Command::new("minizinc")
+        .env("MZN_SOLVER_PATH", dir)
+        .args(["--solver", "csp", "-a"])
+        .arg(model)
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut solutions: Vec<String> = text.split("----------\n").map(str::to_string).collect();
+    assert_eq!(solutions.pop().as_deref(), Some("==========\n"), "{text}");
+    solutions.sort();
+    Ok(solutions)
+}
+
+/// Native set variables against MiniZinc's own decomposition (`nosets.mzn`,
+/// which our library included before): the same solutions, one by one, for
+/// models that use the set operations, orders, globals over sets and
+/// set-valued arrays indexed by a variable.
+#[test]
+fn native_sets_find_the_solutions_of_the_nosets_decomposition() {
+    if !minizinc_available() {
+        return;
+    }
+    let base = std::env::temp_dir().join(format!("csp-natives-sets-{}", std::process::id()));
+    let (native, nosets) = (base.join("native"), base.join("nosets"));
+    for dir in [&native, &nosets] {
+        let status = Command::new(env!("CARGO_BIN_EXE_fzn-csp"))
+            .args(["--install", "--solver-dir"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(status.status.success());
+    }
+    let redefinitions = nosets.join("csp-mznlib/redefinitions.mzn");
+    std::fs::write(&redefinitions, "include \"nosets.mzn\";\n").unwrap();
+    let models = [
+        "array[1..3] of var set of 1..4: s;\nvar 1..3: i;\nvar 0..4: k;\n\
+         constraint card(array_union(s)) = 3;\nconstraint s[i] subset array_union(s);\n\
+         constraint k in s[i] \\/ k = 0;\nconstraint s[1] < s[2];\nconstraint s[2] != s[3];\n\
+         constraint all_disjoint([s[1], s[2]]);\n\
+         constraint (1 in s[3]) -> (card(s[2]) >= 1);\n\
+         constraint max(s[1] union {0}) <= 3;",
+        "array[1..3] of var set of 1..3: p;\nconstraint partition_set(p, 1..3);\n\
+         var set of 1..3: x;\nconstraint x = p[2] union {3} \\/ x = {};\n\
+         var bool: b = (x subset p[1]);\nconstraint b \\/ (2 in x);",
+        "array[1..3] of var set of {1, 3, 7}: s;\n\
+         var set of 1..7: d = s[3] symdiff s[1];\nconstraint card(d) <= 1;\n\
+         constraint (s[1] = s[2]) xor (3 in s[3]);\n\
+         constraint s[2] <= s[3];\nconstraint card(s[1] diff s[2]) = 1;",
+    ];
+    for (n, body) in models.iter().enumerate() {
+        let model = base.join(format!("sets{n}.mzn"));
+        let src = format!("include \"globals.mzn\";\n{body}\nsolve satisfy;\n");
+        std::fs::write(&model, &src).unwrap();
+        let ours = all_solutions(&native, &model).unwrap_or_else(|e| panic!("{src}\n{e}"));
+        let theirs = all_solutions(&nosets, &model).unwrap_or_else(|e| panic!("{src}\n{e}"));
+        assert!(ours.len() > 1, "{src}");
+        assert_eq!(ours, theirs, "{src}");
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -37,14 +37,6 @@ pub struct TranslateOptions {
     /// [`Translation::posted_by`](crate::Translation::posted_by) then names
     /// each channel by the first item of its variable.
     pub channel_equalities: bool,
-    /// Post the half-reified builtins (`int_le_imp(x, y, r)`: `r -> x <= y`)
-    /// as full reifications (`r <-> x <= y`). MiniZinc writes `r -> c` where
-    /// `r` only ever helps the model, so both have the same solutions once
-    /// the introduced `r`s are left out; but under `r -> c` an `r` whose `c`
-    /// holds may be either value, and an enumeration would find each
-    /// solution once per value. [`run`](crate::run) asks for it when a
-    /// satisfaction model's solutions are enumerated (`-a`, `-n` above 1).
-    pub full_reification: bool,
 }
 
 /// How fzn-csp's `all_different_int` filters at the propagators level
