@@ -459,15 +459,15 @@ fn set_max(cx: &mut Context, x: &SetVar, below: Value) -> Result<VarId, Translat
     let floor = cx.const_var(below)?;
     let mut terms = vec![floor];
     for &(v, b) in &x.elements {
-        // t = below + (v - below) * b, which is v or below.
+        // t = [below, v][b]: v when the set holds v (no arithmetic, so no
+        // overflow at the ends of i64).
         let t = cx
             .model
             .int_var(Domain::Set(vec![below, v]))
             .map_err(|e| cx.core(e))?;
-        let step = v
-            .checked_sub(below)
-            .ok_or_else(|| cx.bad("a set order", "sets whose values differ by less than 2^63"))?;
-        cx.linear(&[1, -step], &[t, b], Relation::Eq, below)?;
+        cx.model
+            .element_offset(b, &[below, v], 0, t)
+            .map_err(|e| cx.core(e))?;
         terms.push(t);
     }
     let hi = x.elements.last().map_or(below, |&(v, _)| v.max(below));
