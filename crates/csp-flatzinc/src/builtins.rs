@@ -12,7 +12,7 @@ mod linear;
 
 pub(crate) use channels::collect_channels;
 use channels::keep_for_channel;
-use linear::{linear, linear_imp, weighted};
+use linear::{linear, split_tie, weighted};
 
 /// Every FlatZinc constraint name the translation accepts.
 pub const SUPPORTED: &[&str] = &[
@@ -226,48 +226,32 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
         .strip_prefix("int_")
         .or_else(|| name.strip_prefix("bool_"))
     {
-        let (op, reified, half) = match (rest.strip_suffix("_reif"), rest.strip_suffix("_imp")) {
-            (Some(op), _) => (op, true, false),
-            (_, Some(op)) => (op, true, true),
-            _ => (rest, false, false),
-        };
+        let (op, tie) = split_tie(rest);
         if let Some(rel) = relation(op) {
-            call.arity(cx, if reified { 3 } else { 2 })?;
+            call.arity(cx, if tie.is_some() { 3 } else { 2 })?;
             // `int_le(x, true)` is ill-typed FlatZinc: refused, not read as 1.
             let boolean = name.starts_with("bool_");
             let terms = [
                 (1, call.typed(cx, 0, boolean)?),
                 (-1, call.typed(cx, 1, boolean)?),
             ];
-            if half {
-                return linear_imp(cx, &terms, rel, 0, call.typed(cx, 2, true)?);
-            }
-            let result = if reified {
-                Some(call.typed(cx, 2, true)?)
-            } else {
-                None
+            let result = match tie {
+                Some(tie) => Some((call.typed(cx, 2, true)?, tie)),
+                None => None,
             };
             return linear(cx, &terms, rel, 0, result);
         }
     }
     // int_lin_eq, int_lin_le_reif, ...: linear (in)equalities.
     if let Some(rest) = name.strip_prefix("int_lin_") {
-        let (op, reified, half) = match (rest.strip_suffix("_reif"), rest.strip_suffix("_imp")) {
-            (Some(op), _) => (op, true, false),
-            (_, Some(op)) => (op, true, true),
-            _ => (rest, false, false),
-        };
+        let (op, tie) = split_tie(rest);
         if let Some(rel @ (Relation::Eq | Relation::Ne | Relation::Le)) = relation(op) {
-            call.arity(cx, if reified { 4 } else { 3 })?;
+            call.arity(cx, if tie.is_some() { 4 } else { 3 })?;
             let terms = weighted(cx, &call)?;
             let rhs = call.int(cx, 2)?;
-            if half {
-                return linear_imp(cx, &terms, rel, rhs, call.scalar(cx, 3)?);
-            }
-            let result = if reified {
-                Some(call.scalar(cx, 3)?)
-            } else {
-                None
+            let result = match tie {
+                Some(tie) => Some((call.scalar(cx, 3)?, tie)),
+                None => None,
             };
             return linear(cx, &terms, rel, rhs, result);
         }

@@ -75,6 +75,15 @@ fn align(cx: &mut Context, sets: &[&SetVar]) -> Result<Vec<(Value, Vec<VarId>)>,
         .collect())
 }
 
+/// The result `r` of a reified form, or the constant 1 for the plain form
+/// (which must hold).
+fn result_or_true(cx: &mut Context, r: Option<VarId>) -> Result<VarId, TranslateError> {
+    match r {
+        Some(r) => Ok(r),
+        None => cx.const_var(1),
+    }
+}
+
 /// A fresh 0/1 variable.
 fn boolean(cx: &mut Context) -> Result<VarId, TranslateError> {
     cx.model.int_var(0..=1).map_err(|e| cx.core(e))
@@ -317,10 +326,7 @@ fn set_in(
             Some(b) => b,
             None => cx.const_var(0)?,
         };
-        let r = match r {
-            Some(r) => r,
-            None => cx.const_var(1)?,
-        };
+        let r = result_or_true(cx, r)?;
         return same(cx, held, r);
     }
     let x = call.var(cx, 0)?;
@@ -342,10 +348,7 @@ fn set_in(
             None => Ok(()),
         };
     }
-    let r = match r {
-        Some(r) => r,
-        None => cx.const_var(1)?,
-    };
+    let r = result_or_true(cx, r)?;
     if span <= 2 * y.elements.len() as i128 + 64 {
         // The element over x's span: r = held[x], 0 outside y's values.
         let items: Vec<VarId> = (lo..=hi).map(|v| y.get(v).unwrap_or(zero)).collect();
@@ -403,10 +406,7 @@ fn lex(
     r: Option<VarId>,
 ) -> Result<(), TranslateError> {
     let aligned = align(cx, &[x, y])?;
-    let r = match r {
-        Some(r) => r,
-        None => cx.const_var(1)?,
-    };
+    let r = result_or_true(cx, r)?;
     let Some(&(l, _)) = aligned.first() else {
         // Both empty: x <= y holds, x < y does not.
         let holds = cx.const_var(Value::from(!strict))?;

@@ -143,13 +143,31 @@ pub fn translate(
 /// The variables of `ast` declared on their own and not marked
 /// `var_is_introduced` or `is_defined_var`.
 pub(crate) fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
-    vars_where(cx, ast, |_, marked| {
-        !marked("var_is_introduced") && !marked("is_defined_var")
+    vars_where(cx, ast, |_, marked| is_declared(marked))
+}
+
+/// Whether a declaration with these annotations is the modeller's: not
+/// marked `var_is_introduced` or `is_defined_var` (MiniZinc's marks).
+pub(crate) fn is_declared(marked: &dyn Fn(&str) -> bool) -> bool {
+    !marked("var_is_introduced") && !marked("is_defined_var")
+}
+
+/// The variable declarations without a value (not a constant or an alias)
+/// that `keep` accepts (given the item and its annotations), in order.
+pub(crate) fn var_decls_where<'a>(
+    ast: &'a ast::Model,
+    keep: impl Fn(&ast::VarDecl, &dyn Fn(&str) -> bool) -> bool + 'a,
+) -> impl Iterator<Item = &'a ast::VarDecl> + 'a {
+    ast.decls.iter().filter_map(move |decl| {
+        let ast::Decl::Var(v) = decl else {
+            return None;
+        };
+        let marked = |name: &str| ast::Annotation::find(&v.annotations, name).is_some();
+        (v.value.is_none() && keep(v, &marked)).then_some(v)
     })
 }
 
-/// The variables declared without a value (not a constant or an alias) that
-/// `keep` accepts (given the item and its annotations), once each, in order.
+/// The integer and Boolean variables of [`var_decls_where`], once each.
 pub(crate) fn vars_where(
     cx: &Context,
     ast: &ast::Model,
@@ -157,14 +175,7 @@ pub(crate) fn vars_where(
 ) -> Vec<VarId> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for decl in &ast.decls {
-        let ast::Decl::Var(v) = decl else {
-            continue;
-        };
-        let marked = |name: &str| ast::Annotation::find(&v.annotations, name).is_some();
-        if v.value.is_some() || !keep(v, &marked) {
-            continue;
-        }
+    for v in var_decls_where(ast, keep) {
         if let Some(Symbol::Scalar(Scalar::IntVar(var) | Scalar::BoolVar(var))) =
             cx.symbols.get(&v.name)
             && seen.insert(*var)

@@ -24,8 +24,6 @@ pub(super) fn weighted(
     Ok(coeffs.into_iter().zip(values).collect())
 }
 
-/// Posts `sum a * x  rel  rhs`, or `r <-> (sum a * x  rel  rhs)` when `result` is
-/// given, with the constant terms moved to the right-hand side first.
 /// The variable terms of `terms`, and `rhs` less the constant ones.
 fn fold(
     cx: &Context,
@@ -59,67 +57,66 @@ fn fold(
     Ok((coeffs, vars, rhs))
 }
 
-/// `r -> (sum terms  rel  rhs)` (the `_imp` builtins): nothing when `r` is
-/// false, the plain constraint when it is true.
-pub(super) fn linear_imp(
-    cx: &mut Context,
-    terms: &[(Value, Scalar)],
-    rel: Relation,
-    rhs: Value,
-    r: Scalar,
-) -> Result<(), TranslateError> {
-    let (coeffs, vars, rhs) = fold(cx, terms, rhs)?;
-    match r {
-        Scalar::Bool(false) | Scalar::Int(0) => Ok(()),
-        Scalar::Bool(true) | Scalar::Int(_) => cx.linear(&coeffs, &vars, rel, rhs),
-        Scalar::IntVar(r) | Scalar::BoolVar(r) => {
-            if vars.is_empty() {
-                let holds = csp_core::Linear::new(&[], &[], rel, rhs)
-                    .map_err(|e| cx.core(e))?
-                    .check(&[]);
-                return if holds {
-                    Ok(())
-                } else {
-                    cx.linear(&[1], &[r], Relation::Eq, 0)
-                };
-            }
-            cx.check_linear_range(&coeffs, &vars, rhs)?;
-            cx.model
-                .linear_imp(&coeffs, &vars, rel, rhs, r)
-                .map(|_| ())
-                .map_err(|e| cx.core(e))
-        }
+/// How a comparison's or a sum's truth is tied to the Boolean `r` of its
+/// `_reif` or `_imp` form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tie {
+    /// `r <-> c` (`_reif`).
+    Full,
+    /// `r -> c` (`_imp`).
+    Half,
+}
+
+/// The relation's name in `rest` (`le` of `le_reif`) and how its result is
+/// tied: `None` for the plain form.
+pub(super) fn split_tie(rest: &str) -> (&str, Option<Tie>) {
+    match (rest.strip_suffix("_reif"), rest.strip_suffix("_imp")) {
+        (Some(op), _) => (op, Some(Tie::Full)),
+        (_, Some(op)) => (op, Some(Tie::Half)),
+        _ => (rest, None),
     }
 }
 
+/// Posts `sum a * x  rel  rhs`, or with `result` `(r, tie)`
+/// `r <-> (sum ...)` ([`Tie::Full`]) or `r -> (sum ...)` ([`Tie::Half`]),
+/// with the constant terms moved to the right-hand side first. A constant
+/// `r` posts the sum, its negation (full, false) or nothing (half, false).
 pub(super) fn linear(
     cx: &mut Context,
     terms: &[(Value, Scalar)],
     rel: Relation,
     rhs: Value,
-    result: Option<Scalar>,
+    result: Option<(Scalar, Tie)>,
 ) -> Result<(), TranslateError> {
     let (coeffs, vars, rhs) = fold(cx, terms, rhs)?;
-    match result {
-        None => cx.linear(&coeffs, &vars, rel, rhs),
-        Some(Scalar::Bool(b)) => {
-            cx.linear(&coeffs, &vars, if b { rel } else { rel.negated() }, rhs)
-        }
-        Some(Scalar::Int(c)) => cx.linear(
-            &coeffs,
-            &vars,
-            if c != 0 { rel } else { rel.negated() },
-            rhs,
-        ),
-        Some(Scalar::IntVar(r) | Scalar::BoolVar(r)) => {
-            if vars.is_empty() {
-                let holds = csp_core::Linear::new(&[], &[], rel, rhs)
-                    .map_err(|e| cx.core(e))?
-                    .check(&[]);
-                return cx.linear(&[1], &[r], Relation::Eq, Value::from(holds));
-            }
-            cx.check_linear_range(&coeffs, &vars, rhs)?;
-            cx.linear_reif(&coeffs, &vars, rel, rhs, r)
-        }
+    let (r, tie) = match result {
+        None => return cx.linear(&coeffs, &vars, rel, rhs),
+        Some((Scalar::Bool(b), tie)) => (Err(b), tie),
+        Some((Scalar::Int(c), tie)) => (Err(c != 0), tie),
+        Some((Scalar::IntVar(r) | Scalar::BoolVar(r), tie)) => (Ok(r), tie),
+    };
+    let r = match (r, tie) {
+        (Err(true), _) => return cx.linear(&coeffs, &vars, rel, rhs),
+        (Err(false), Tie::Full) => return cx.linear(&coeffs, &vars, rel.negated(), rhs),
+        (Err(false), Tie::Half) => return Ok(()),
+        (Ok(r), _) => r,
+    };
+    if vars.is_empty() {
+        let holds = csp_core::Linear::new(&[], &[], rel, rhs)
+            .map_err(|e| cx.core(e))?
+            .check(&[]);
+        return match (holds, tie) {
+            (true, Tie::Half) => Ok(()),
+            _ => cx.linear(&[1], &[r], Relation::Eq, Value::from(holds)),
+        };
+    }
+    cx.check_linear_range(&coeffs, &vars, rhs)?;
+    match tie {
+        Tie::Full => cx.linear_reif(&coeffs, &vars, rel, rhs, r),
+        Tie::Half => cx
+            .model
+            .linear_imp(&coeffs, &vars, rel, rhs, r)
+            .map(|_| ())
+            .map_err(|e| cx.core(e)),
     }
 }

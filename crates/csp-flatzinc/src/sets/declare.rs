@@ -176,12 +176,9 @@ pub(crate) fn set_element_vars(cx: &Context, ast: &crate::ast::Model) -> Vec<Var
 /// `var_is_introduced` or `is_defined_var`), in declaration order.
 pub(crate) fn declared_set_elements(cx: &Context, ast: &crate::ast::Model) -> Vec<VarId> {
     let mut out = Vec::new();
-    for decl in &ast.decls {
-        let Decl::Var(v) = decl else { continue };
-        let marked = |name: &str| crate::ast::Annotation::find(&v.annotations, name).is_some();
-        if v.value.is_some() || marked("var_is_introduced") || marked("is_defined_var") {
-            continue;
-        }
+    for v in
+        crate::translate::var_decls_where(ast, |_, marked| crate::translate::is_declared(marked))
+    {
         if let Ok(Symbol::SetVar(set)) = cx.symbol(&v.name) {
             out.extend(set.elements.iter().map(|&(_, b)| b));
         }
@@ -205,6 +202,11 @@ fn constant(cx: &mut Context, set: &Domain, what: &str) -> Result<SetVar, Transl
     })
 }
 
+/// The element at 1-based `index` of an array of sets.
+fn indexed(sets: &[SetVar], index: i64) -> Option<&SetVar> {
+    sets.get(usize::try_from(index).ok()?.checked_sub(1)?)
+}
+
 /// A set, constant or variable: a literal, a name, or an array's element.
 pub(crate) fn set_var(cx: &mut Context, e: &Expr, what: &str) -> Result<SetVar, TranslateError> {
     match e {
@@ -215,9 +217,7 @@ pub(crate) fn set_var(cx: &mut Context, e: &Expr, what: &str) -> Result<SetVar, 
         },
         Expr::ArrayAccess { name, index } => {
             if let Symbol::SetVarArray(sets) = cx.symbol(name)? {
-                return usize::try_from(*index)
-                    .ok()
-                    .and_then(|i| sets.get(i.checked_sub(1)?))
+                return indexed(sets, *index)
                     .cloned()
                     .ok_or_else(|| cx.bad(what, &format!("an index of `{name}`")));
             }
@@ -260,10 +260,7 @@ pub(crate) fn search_sets(cx: &Context, e: &Expr) -> Option<Vec<SetVar>> {
             _ => None,
         },
         Expr::ArrayAccess { name, index } => match cx.symbol(name).ok()? {
-            Symbol::SetVarArray(sets) => {
-                let i = usize::try_from(*index).ok()?.checked_sub(1)?;
-                Some(Some(sets.get(i)?.clone()))
-            }
+            Symbol::SetVarArray(sets) => Some(Some(indexed(sets, *index)?.clone())),
             _ => None,
         },
         Expr::Set(_) => Some(None),
