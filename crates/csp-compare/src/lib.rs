@@ -173,6 +173,12 @@ pub struct CompareOptions {
     pub repeat_below: Duration,
     /// The most runs for one cell.
     pub max_repeats: usize,
+    /// In [`Mode::Count`] and [`Mode::First`], the variables solutions are
+    /// told apart by, if not all: each engine run counts the solutions
+    /// projected on them ([`Config::with_projection`]). A front end whose
+    /// models add auxiliary variables (FlatZinc's half-reified Booleans)
+    /// counts the model's own solutions this way.
+    pub projection: Option<Vec<VarId>>,
 }
 
 impl Default for CompareOptions {
@@ -183,6 +189,7 @@ impl Default for CompareOptions {
             limits: Limits::default(),
             repeat_below: Duration::from_millis(200),
             max_repeats: 5,
+            projection: None,
         }
     }
 }
@@ -316,6 +323,7 @@ fn run_engine(
 ) -> Result<Measured, CspError> {
     let config = Config {
         limits: options.limits.clone(),
+        projection: options.projection.clone(),
         ..strategy.config()
     };
     let start = Instant::now();

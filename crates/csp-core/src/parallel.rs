@@ -78,10 +78,26 @@ pub fn split(
     }
 }
 
+/// The subproblems of a split may differ only in auxiliary variables, so
+/// their counts would repeat a projected solution: a projection
+/// ([`Config::with_projection`]) is refused.
+fn refuse_projection(config: &Config) -> Result<(), CspError> {
+    match config.projection {
+        Some(_) => Err(CspError::InvalidArgument {
+            context: "parallel search".into(),
+            message: "a projection (Config::with_projection) is not supported: \
+                      count projected solutions with one search"
+                .into(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// A split, or the limit that stopped it with the work done.
 type SplitOutcome = Result<(Vec<Subproblem>, SearchStats), (StopReason, SearchStats)>;
 
 fn split_until(model: &Model, config: &Config, depth: usize) -> Result<SplitOutcome, CspError> {
+    refuse_projection(config)?;
     let mut solver = Solver::new(model, config.clone())?;
     let paths = solver.split(depth);
     let mut stats = *solver.stats();
@@ -111,6 +127,7 @@ pub fn count_subproblem(
     config: &Config,
     sub: &Subproblem,
 ) -> Result<CountResult, CspError> {
+    refuse_projection(config)?;
     let mut solver = Solver::new(model, config.clone())?;
     solver.assume(&sub.path())?;
     Ok(solver.count())

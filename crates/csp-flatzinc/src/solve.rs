@@ -331,6 +331,11 @@ pub fn solve(
         }
         config = config.with_decision_vars(&order);
     }
+    if t.objective.is_none() && limits_enumerate(options) {
+        // Each assignment of the model's own variables once, whatever the
+        // auxiliary variables (free half-reified Booleans) may take.
+        config = config.with_projection(&t.projection);
+    }
     let report_each = t.objective.is_none() || options.all_solutions;
     let observer = Reporter {
         on_solution,
@@ -367,6 +372,11 @@ pub fn solve(
         std::mem::forget(solver);
     }
     Ok(outcome)
+}
+
+/// Whether `options` ask for more than one solution (of a satisfaction model).
+fn limits_enumerate(options: &Options) -> bool {
+    options.all_solutions || options.num_solutions.is_some_and(|n| n > 1)
 }
 
 /// Passes solutions on as the search finds them, or keeps the last for the end.

@@ -78,6 +78,14 @@ pub struct Translation {
     /// variables it adds, and those a constraint defines from others), in
     /// declaration order. The default search branches on them first.
     pub decision_vars: Vec<VarId>,
+    /// The variables solutions are told apart by: those not marked
+    /// `var_is_introduced` (the elements of such sets included), those
+    /// printed (`output_var`, `output_array`) and those the search
+    /// annotations name, each once. The others are MiniZinc's auxiliary
+    /// variables (such as the Boolean `r` of a half-reified `r -> c`, free
+    /// whenever `c` holds): when fzn-csp enumerates solutions it reports
+    /// each assignment of these once ([`csp_core::Config::with_projection`]).
+    pub projection: Vec<VarId>,
     /// The elements of the set variables the modeller declared (no
     /// `var_is_introduced` or `is_defined_var`), set by set in declaration
     /// order, each set's by increasing value. The default search decides
@@ -165,6 +173,36 @@ pub(crate) fn var_decls_where<'a>(
         let marked = |name: &str| ast::Annotation::find(&v.annotations, name).is_some();
         (v.value.is_none() && keep(v, &marked)).then_some(v)
     })
+}
+
+/// [`Translation::projection`] for `ast`, whose printed items are `outputs`
+/// and search annotations `phases`.
+pub(crate) fn projection(
+    cx: &Context,
+    ast: &ast::Model,
+    outputs: &[crate::Output],
+    phases: &[crate::Phase],
+) -> Vec<VarId> {
+    let own = |_: &ast::VarDecl, marked: &dyn Fn(&str) -> bool| !marked("var_is_introduced");
+    let mut out = vars_where(cx, ast, own);
+    for v in var_decls_where(ast, own) {
+        if let Ok(Symbol::SetVar(set)) = cx.symbol(&v.name) {
+            out.extend(set.elements.iter().map(|&(_, b)| b));
+        }
+    }
+    for o in outputs {
+        out.extend(o.values.iter().filter_map(|s| match s {
+            Scalar::IntVar(v) | Scalar::BoolVar(v) => Some(*v),
+            _ => None,
+        }));
+        for set in o.sets.iter().flatten() {
+            out.extend(set.elements.iter().map(|&(_, b)| b));
+        }
+    }
+    out.extend(phases.iter().flat_map(|p| p.vars.iter().copied()));
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|v| seen.insert(*v));
+    out
 }
 
 /// The integer and Boolean variables of [`var_decls_where`], once each.

@@ -229,6 +229,7 @@ pub(crate) fn translate_views(
     };
     let outputs = crate::output::outputs(&cx, &ast.decls)?;
     let decision_vars = crate::translate::declared_vars(&cx, ast);
+    let projection = crate::translate::projection(&cx, ast, &outputs, &phases);
     let set_decisions = crate::sets::declared_set_elements(&cx, ast);
     let mut set_elements = std::mem::take(&mut cx.set_elements);
     set_elements.extend(crate::sets::set_element_vars(&cx, ast));
@@ -240,6 +241,7 @@ pub(crate) fn translate_views(
         phases,
         restarts,
         decision_vars,
+        projection,
         set_decisions,
         set_elements,
         objective_guide,

@@ -123,3 +123,65 @@ fn half_reified_clauses_agree_with_brute_force() {
         check(&src, expected(all));
     }
 }
+
+/// `x`, `y` in -2..=2 and an introduced, unprinted Boolean `r`: MiniZinc's
+/// own `r` of a half-reified constraint. `search` is the solve item's
+/// annotation (or empty).
+fn introduced(constraint: &str, search: &str) -> String {
+    format!(
+        "var -2..2: x :: output_var;\nvar -2..2: y :: output_var;\n\
+         var bool: r :: var_is_introduced;\nconstraint {constraint};\n\
+         constraint bool_clause([r], [x_le_0]);\nvar bool: x_le_0 :: var_is_introduced;\n\
+         constraint int_le_reif(x, 0, x_le_0);\nsolve {search} satisfy;\n"
+    )
+}
+
+#[test]
+fn enumerations_are_projected_on_the_models_own_variables() {
+    // r -> (x <= y), and x <= 0 -> r: the pairs with x > 0 or x <= y, once
+    // each, whatever r may take; r is MiniZinc's, not the model's.
+    let pairs = (-2..=2i64).flat_map(|x| (-2..=2i64).map(move |y| (x, y)));
+    let wanted = pairs.filter(|&(x, y)| x > 0 || x <= y).count();
+    let src = introduced("int_le_imp(x, y, r)", "");
+    check(&src, wanted);
+    // An annotation that decides r first makes r the model's own: every
+    // (x, y, r) is then a solution of its own.
+    let with_r = introduced(
+        "int_le_imp(x, y, r)",
+        ":: bool_search([r], input_order, indomain_min, complete)",
+    );
+    let full = (-2..=2i64)
+        .flat_map(|x| (-2..=2i64).map(move |y| (x, y)))
+        .map(|(x, y)| match (x <= 0, x <= y) {
+            (true, true) => 1,   // r must be true
+            (true, false) => 0,  // r true fails, r false breaks the clause
+            (false, true) => 2,  // r free
+            (false, false) => 1, // r false
+        })
+        .sum::<usize>();
+    check(&with_r, full);
+    // An annotation on x only: y is still the model's.
+    let on_x = introduced(
+        "int_le_imp(x, y, r)",
+        ":: int_search([x], input_order, indomain_max, complete)",
+    );
+    check(&on_x, wanted);
+}
+
+#[test]
+fn compare_counts_projected_solutions() {
+    let src = introduced("int_le_imp(x, y, r)", "");
+    let strategies = csp_flatzinc::parse_strategies("check,fc,propagators").unwrap();
+    let settings = csp_flatzinc::CompareSettings {
+        all_solutions: true,
+        ..Default::default()
+    };
+    let table = csp_flatzinc::compare(&src, &strategies, &settings, |_| {}).unwrap();
+    let pairs = (-2..=2i64).flat_map(|x| (-2..=2i64).map(move |y| (x, y)));
+    let wanted = pairs.filter(|&(x, y)| x > 0 || x <= y).count() as u64;
+    assert_eq!(table.rows.len(), 3);
+    for row in &table.rows {
+        assert!(row.complete, "{row:?}");
+        assert_eq!(row.solutions, wanted, "{row:?}");
+    }
+}

@@ -35,6 +35,9 @@ pub struct Config {
     /// The variables to branch on, if not all (see
     /// [`with_decision_vars`](Config::with_decision_vars)).
     pub decision_vars: Option<Vec<VarId>>,
+    /// The variables solutions are told apart by, if not all (see
+    /// [`with_projection`](Config::with_projection)).
+    pub projection: Option<Vec<VarId>>,
     /// Binary choices at the propagators level (see
     /// [`with_binary_branching`](Config::with_binary_branching)).
     pub binary_branching: bool,
@@ -145,6 +148,7 @@ impl Config {
             val_order: ValOrder::Ascending,
             limits: Limits::default(),
             decision_vars: None,
+            projection: None,
             binary_branching: false,
             trail_budget: Some(DEFAULT_TRAIL_BUDGET),
             lazy_bits_above: crate::domains::DEFAULT_LAZY_BITS_ABOVE,
@@ -353,6 +357,53 @@ impl Config {
     /// ```
     pub fn with_decision_vars(mut self, vars: &[VarId]) -> Self {
         self.decision_vars = Some(vars.to_vec());
+        self
+    }
+
+    /// Enumerates the solutions *projected* on `vars`: two solutions that
+    /// give `vars` the same values are one, reported once (with the values
+    /// the first one found gives the other variables). The other variables
+    /// are auxiliary: a model's own variables are `vars`, and the others
+    /// only help to state it, so that each of its solutions may extend to
+    /// several assignments of them (a Boolean `r` of a half-reified `r -> c`
+    /// is free whenever `c` holds).
+    ///
+    /// The search decides `vars` before any other variable: they are the
+    /// decision variables unless [`with_decision_vars`](Config::with_decision_vars)
+    /// lists others, and should a variable order (yours, or the decision
+    /// list) choose another variable while one of `vars` is not fixed, the
+    /// first such one in `vars` is decided instead. Once every one of
+    /// `vars` is fixed, the search looks for one extension to the other
+    /// variables; when it finds one (a solution) it backtracks to the last
+    /// decision taken while one of `vars` was still open, so the other
+    /// extensions are never tried. No solution is lost: an extension's
+    /// alternatives give `vars` the same values.
+    ///
+    /// It applies to enumerations ([`Solver::count`](crate::Solver::count),
+    /// [`next_solution`](crate::Solver::next_solution), ...); branch and
+    /// bound ([`Solver::optimize`](crate::Solver::optimize)) ignores it. The
+    /// parallel search refuses it, and [`Solver::new`](crate::Solver::new)
+    /// refuses an unknown variable. Statistics count the nodes searched, so
+    /// a projected count is also faster.
+    ///
+    /// ```
+    /// use csp_core::{Config, Model, Relation, Solver};
+    /// // x < y over 1..=3, and a Boolean r with r -> (x + 1 = y): three
+    /// // solutions (x, y), five with r.
+    /// let mut m = Model::new();
+    /// let x = m.int_var(1..=3)?;
+    /// let y = m.int_var(1..=3)?;
+    /// let r = m.bool_var();
+    /// m.less_than(x, y)?;
+    /// m.linear_imp(&[1, -1], &[x, y], Relation::Eq, -1, r)?;
+    /// let all = Solver::new(&m, Config::default())?.count();
+    /// assert_eq!(all.solutions, 5);
+    /// let projected = Config::default().with_projection(&[x, y]);
+    /// assert_eq!(Solver::new(&m, projected)?.count().solutions, 3);
+    /// # Ok::<(), csp_core::CspError>(())
+    /// ```
+    pub fn with_projection(mut self, vars: &[VarId]) -> Self {
+        self.projection = Some(vars.to_vec());
         self
     }
 

@@ -86,6 +86,10 @@ struct Frame {
     refuted: bool,
     /// The id of the node this frame branches from.
     parent: u64,
+    /// Pushed once every projection variable was fixed
+    /// ([`Config::with_projection`]): after a solution, its other branches
+    /// are skipped.
+    projected_out: bool,
 }
 
 impl Frame {
@@ -95,6 +99,16 @@ impl Frame {
     fn assigns(&self) -> bool {
         !self.refuted && self.choice == Choice::Equal
     }
+}
+
+/// `vars` as the variables they stand for (a view for its base), each once,
+/// where it comes first.
+fn as_bases(vars: Vec<VarId>, n_vars: usize, base_of: &impl Fn(VarId) -> VarId) -> Vec<VarId> {
+    let mut seen = vec![false; n_vars];
+    vars.into_iter()
+        .map(base_of)
+        .filter(|v| !std::mem::replace(&mut seen[v.index()], true))
+        .collect()
 }
 
 /// The most nodes between two readings of the clock (see `read_clock`).
@@ -190,6 +204,8 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     frontier: Vec<Vec<(VarId, Value)>>,
     /// The variables to branch on first, if not all ([`Config::with_decision_vars`]).
     decision_vars: Option<Vec<VarId>>,
+    /// The projection ([`Config::with_projection`]), if any.
+    projection: Option<Box<Projection>>,
     /// Binary choices ([`Config::with_binary_branching`], propagators level).
     binary: bool,
     /// The undo information's budget ([`Config::with_trail_budget`]).
@@ -223,6 +239,18 @@ pub struct Solver<'m, O = NoObserver, V = AnyVariableSelector, L = AnyValueSelec
     lookback: Option<Box<lookback::LookBack>>,
     /// The nogoods recorded at restarts ([`Config::with_nogoods`]).
     nogoods: Option<Box<nogoods::Nogoods>>,
+}
+
+/// The variables solutions are told apart by ([`Config::with_projection`]).
+#[derive(Debug)]
+struct Projection {
+    /// The projection variables as bases, each once, in the order given.
+    vars: Vec<VarId>,
+    /// Whether each variable (by index) is one of them.
+    member: Vec<bool>,
+    /// A solution was just found: the frames pushed with every projection
+    /// variable fixed are skipped on the way back.
+    skipping: bool,
 }
 
 impl<'m> Solver<'m> {
@@ -318,6 +346,9 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     });
                 }
             }
+        }
+        if let Some(vars) = &config.projection {
+            model.check_vars("projection", vars)?;
         }
         // The kernel's scheduling (events, costs, idempotence) serves the
         // propagators level; arc consistency keeps the textbook's one FIFO
@@ -475,13 +506,23 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             candidates: Vec::new(),
             split_depth: None,
             frontier: Vec::new(),
-            decision_vars: config.decision_vars.map(|vars| {
-                // A view stands for its base (listed once, where it comes first).
-                let mut seen = vec![false; n_vars];
-                vars.into_iter()
-                    .map(base_of)
-                    .filter(|v| !std::mem::replace(&mut seen[v.index()], true))
-                    .collect()
+            // The projection is decided first unless decision variables are
+            // listed.
+            decision_vars: config
+                .decision_vars
+                .or_else(|| config.projection.clone())
+                .map(|vars| as_bases(vars, n_vars, &base_of)),
+            projection: config.projection.map(|vars| {
+                let vars = as_bases(vars, n_vars, &base_of);
+                let mut member = vec![false; n_vars];
+                for v in &vars {
+                    member[v.index()] = true;
+                }
+                Box::new(Projection {
+                    vars,
+                    member,
+                    skipping: false,
+                })
             }),
             binary: config.binary_branching && config.pruning == Pruning::Propagators,
             trail_budget: config.trail_budget,
@@ -517,6 +558,14 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         solver.start_incremental();
         solver.stats.elapsed += started.elapsed();
         Ok(solver)
+    }
+
+    /// Whether the search skips, after a solution, the frames pushed once
+    /// every projection variable was fixed ([`Config::with_projection`]);
+    /// branch and bound does not.
+    #[inline]
+    fn projects(&self) -> bool {
+        self.projection.is_some() && self.objective.is_none()
     }
 
     /// Keeps the variable order incrementally if it is a built-in one

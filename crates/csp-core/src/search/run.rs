@@ -126,6 +126,29 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 self.status = SearchStatus::Complete;
                 return false;
             };
+            if let Some(p) = self.projection.as_deref_mut()
+                && p.skipping
+            {
+                if top.projected_out {
+                    // After a solution: this frame's other branches give the
+                    // projection the same values.
+                    if top.choice != Choice::Equal {
+                        // A split counts as a decision until it is done.
+                        self.num_decided -= 1;
+                    }
+                    self.skip_frame(top);
+                    if self.frames.is_empty() {
+                        self.status = SearchStatus::Complete;
+                        return false;
+                    }
+                    if self.lookback.is_some() {
+                        // Solved levels: back chronologically.
+                        self.backjump(top.var, top.parent);
+                    }
+                    continue;
+                }
+                p.skipping = false;
+            }
             let next = match (top.binary, top.last) {
                 // A binary choice whose first branch is explored: its second.
                 (true, Some(value)) if !top.refuted => {
@@ -166,10 +189,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 },
             };
             let Some(value) = next else {
-                self.frames.pop();
-                self.values.truncate(top.start);
-                self.stats.backtracks += 1;
-                self.observer.on_backtrack(self.frames.len() + 1, top.var);
+                self.skip_frame(top);
                 if self.frames.is_empty() {
                     self.status = SearchStatus::Complete;
                     return false;
@@ -201,6 +221,15 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 return found;
             }
         }
+    }
+
+    /// Pops the frame on top, `top`, whose branches are all explored or skipped.
+    #[inline]
+    fn skip_frame(&mut self, top: Frame) {
+        self.frames.pop();
+        self.values.truncate(top.start);
+        self.stats.backtracks += 1;
+        self.observer.on_backtrack(self.frames.len() + 1, top.var);
     }
 
     /// The limits checked before each node: nodes, failures, and, when the
@@ -417,6 +446,11 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             // solution once; another restart would find this one again.
             self.stop_restarting();
         }
+        if self.projects()
+            && let Some(p) = self.projection.as_deref_mut()
+        {
+            p.skipping = true;
+        }
         if let Some(lb) = self.lookback.as_deref_mut() {
             // A solution has no conflict set: back chronologically from here.
             lb.solved(self.frames.len());
@@ -495,10 +529,24 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             return false;
         };
         // A view chosen (by a heuristic that lists it) is branched on as its base.
-        let var = match var.index() < self.decided.len() {
+        let mut var = match var.index() < self.decided.len() {
             true => var,
             false => self.domains.base_of(var),
         };
+        let mut projected_out = false;
+        if let Some(p) = self.projection.as_deref() {
+            // Deeper than a frame pushed with the projection fixed, it still is.
+            projected_out = self.frames.last().is_some_and(|f| f.projected_out);
+            if !projected_out && !p.member[var.index()] {
+                let open =
+                    |v: &&crate::VarId| !self.decided[v.index()] && !self.domains.is_fixed(**v);
+                match p.vars.iter().find(open) {
+                    // The projection first, whatever the order chose.
+                    Some(&first) => var = first,
+                    None => projected_out = true,
+                }
+            }
+        }
         if self.observer.wants_details() {
             let mut cands = std::mem::take(&mut self.candidates);
             self.var_sel.candidates(&view, 8, &mut cands);
@@ -532,6 +580,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 choice,
                 refuted: false,
                 parent,
+                projected_out,
             });
             return true;
         }
@@ -574,6 +623,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             choice: Choice::Equal,
             refuted: false,
             parent,
+            projected_out,
         });
         true
     }
