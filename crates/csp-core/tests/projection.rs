@@ -155,3 +155,20 @@ fn misuse_is_an_error() {
     assert!(matches!(e, CspError::InvalidArgument { .. }), "{e}");
     assert!(e.to_string().contains("projection"), "{e}");
 }
+
+#[test]
+fn a_split_covers_every_solution_whatever_the_projection() {
+    // x < y over 1..=3 and r -> (x + 1 = y): paths at depth 3 reach the
+    // solutions, r included.
+    let mut m = Model::new();
+    let x = m.int_var(1..=3).unwrap();
+    let y = m.int_var(1..=3).unwrap();
+    let r = m.bool_var();
+    m.less_than(x, y).unwrap();
+    m.linear_imp(&[1, -1], &[x, y], csp_core::Relation::Eq, -1, r)
+        .unwrap();
+    let plain = Solver::new(&m, Config::textbook()).unwrap().split(3);
+    let mut s = Solver::new(&m, Config::textbook().with_projection(&[x, y])).unwrap();
+    assert_eq!(s.split(3), plain);
+    assert_eq!(plain.len(), 5);
+}

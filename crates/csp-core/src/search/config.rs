@@ -383,8 +383,8 @@ impl Config {
     /// [`next_solution`](crate::Solver::next_solution), ...); branch and
     /// bound ([`Solver::optimize`](crate::Solver::optimize)) ignores it. The
     /// parallel search refuses it, and [`Solver::new`](crate::Solver::new)
-    /// refuses an unknown variable. Statistics count the nodes searched, so
-    /// a projected count is also faster.
+    /// refuses an unknown variable. The statistics count the nodes searched:
+    /// the branches skipped after a solution are not nodes.
     ///
     /// ```
     /// use csp_core::{Config, Model, Relation, Solver};

@@ -57,7 +57,12 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
     /// subproblems whose solutions, together with those found above `depth`,
     /// are exactly the model's. Solutions above `depth` are returned as paths
     /// too (complete ones), so every solution lies under exactly one path.
+    /// A projection ([`Config::with_projection`](crate::Config::with_projection))
+    /// does not apply to the split: the paths cover every solution, and two
+    /// of them may hold the same projected one (the parallel search refuses
+    /// a projection).
     pub fn split(&mut self, depth: usize) -> Vec<Vec<(VarId, Value)>> {
+        let projection = self.projection.take();
         self.split_depth = Some(depth);
         // Paths are lists of assignments: no refutations on them.
         let binary = std::mem::replace(&mut self.binary, false);
@@ -74,6 +79,7 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             self.frontier.push(path.collect());
         }
         self.split_depth = None;
+        self.projection = projection;
         self.binary = binary;
         self.restart_at = restart_at;
         self.update_fail_mark();
