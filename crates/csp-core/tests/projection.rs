@@ -127,9 +127,9 @@ fn a_half_reified_boolean_does_not_repeat_solutions() {
     assert_eq!(s.count().solutions, full.solutions);
 }
 
-#[test]
-fn branch_and_bound_ignores_the_projection() {
-    // maximise r over x < y with r -> (x + 1 = y): the optimum needs r = 1.
+/// `x < y` over `1..=3` and a Boolean `r` with `r -> (x + 1 = y)`: three
+/// solutions `(x, y)`, five with `r`.
+fn pairs_with_r() -> (Model, VarId, VarId, VarId) {
     let mut m = Model::new();
     let x = m.int_var(1..=3).unwrap();
     let y = m.int_var(1..=3).unwrap();
@@ -137,6 +137,13 @@ fn branch_and_bound_ignores_the_projection() {
     m.less_than(x, y).unwrap();
     m.linear_imp(&[1, -1], &[x, y], csp_core::Relation::Eq, -1, r)
         .unwrap();
+    (m, x, y, r)
+}
+
+#[test]
+fn branch_and_bound_ignores_the_projection() {
+    // maximise r: the optimum needs r = 1.
+    let (m, x, y, r) = pairs_with_r();
     let config = Config::default().with_projection(&[x, y]);
     let mut s = Solver::new(&m, config).unwrap();
     let best = s.optimize(r, csp_core::Goal::Maximize).unwrap();
@@ -158,15 +165,8 @@ fn misuse_is_an_error() {
 
 #[test]
 fn a_split_covers_every_solution_whatever_the_projection() {
-    // x < y over 1..=3 and r -> (x + 1 = y): paths at depth 3 reach the
-    // solutions, r included.
-    let mut m = Model::new();
-    let x = m.int_var(1..=3).unwrap();
-    let y = m.int_var(1..=3).unwrap();
-    let r = m.bool_var();
-    m.less_than(x, y).unwrap();
-    m.linear_imp(&[1, -1], &[x, y], csp_core::Relation::Eq, -1, r)
-        .unwrap();
+    // Paths at depth 3 reach the solutions, r included.
+    let (m, x, y, _) = pairs_with_r();
     let plain = Solver::new(&m, Config::textbook()).unwrap().split(3);
     let mut s = Solver::new(&m, Config::textbook().with_projection(&[x, y])).unwrap();
     assert_eq!(s.split(3), plain);

@@ -126,30 +126,22 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 self.status = SearchStatus::Complete;
                 return false;
             };
-            if let Some(p) = self.projection.as_deref_mut()
-                && p.skipping
-            {
-                if top.projected_out {
-                    // After a solution: this frame's other branches give the
-                    // projection the same values.
-                    if top.choice != Choice::Equal {
-                        // A split counts as a decision until it is done.
-                        self.num_decided -= 1;
-                    }
-                    self.skip_frame(top);
-                    if self.frames.is_empty() {
-                        self.status = SearchStatus::Complete;
-                        return false;
-                    }
-                    if self.lookback.is_some() {
-                        // Solved levels: back chronologically.
-                        self.backjump(top.var, top.parent);
-                    }
-                    continue;
+            // After a solution, a frame pushed with the projection fixed is
+            // done: its other branches give the projection the same values.
+            let skipped = match self.projection.as_deref_mut() {
+                Some(p) if p.skipping => {
+                    p.skipping = top.projected_out;
+                    top.projected_out
                 }
-                p.skipping = false;
-            }
+                _ => false,
+            };
             let next = match (top.binary, top.last) {
+                // A split counts as a decision until it is done.
+                _ if skipped && top.choice != Choice::Equal => {
+                    self.num_decided -= 1;
+                    None
+                }
+                _ if skipped => None,
                 // A binary choice whose first branch is explored: its second.
                 (true, Some(value)) if !top.refuted => {
                     if let Some(reason) = self.node_limits(started) {
