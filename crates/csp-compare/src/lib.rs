@@ -173,11 +173,12 @@ pub struct CompareOptions {
     pub repeat_below: Duration,
     /// The most runs for one cell.
     pub max_repeats: usize,
-    /// In [`Mode::Count`] and [`Mode::First`], the variables solutions are
-    /// told apart by, if not all: each engine run counts the solutions
-    /// projected on them ([`Config::with_projection`]). A front end whose
-    /// models add auxiliary variables (FlatZinc's half-reified Booleans)
-    /// counts the model's own solutions this way.
+    /// The variables solutions are told apart by, if not all: each engine
+    /// run is configured with [`Config::with_projection`], so that
+    /// [`Mode::Count`] counts the solutions projected on them (it also puts
+    /// them first in every strategy's order; the optimisation modes ignore
+    /// it). A front end whose models add auxiliary variables (FlatZinc's
+    /// half-reified Booleans) counts the model's own solutions this way.
     pub projection: Option<Vec<VarId>>,
 }
 

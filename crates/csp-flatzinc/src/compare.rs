@@ -110,8 +110,8 @@ pub fn compare(
             cancel: settings.cancel.clone(),
             ..Limits::default()
         },
-        // The model's own solutions, not their auxiliary extensions.
-        projection: Some(first.projection.clone()),
+        // Counted: the model's own solutions, not their auxiliary extensions.
+        projection: (mode == Mode::Count).then(|| first.projection.clone()),
         ..CompareOptions::default()
     };
     // Every run translates the model afresh: the same model each time.
