@@ -12,9 +12,11 @@ use crate::error::TranslateError;
 use crate::output::Output;
 use crate::strategy::Phase;
 
+mod declared;
 mod options;
 mod read;
 
+pub(crate) use declared::{declared_vars, is_declared, projection, var_decls_where, vars_where};
 pub(crate) use options::Stopper;
 pub use options::{AllDifferentFiltering, TranslateOptions};
 
@@ -146,82 +148,6 @@ pub fn translate(
         TranslateError::Stopped { .. } => Err(e),
         _ => crate::views::translate_views(ast, options, false),
     })
-}
-
-/// The variables of `ast` declared on their own and not marked
-/// `var_is_introduced` or `is_defined_var`.
-pub(crate) fn declared_vars(cx: &Context, ast: &ast::Model) -> Vec<VarId> {
-    vars_where(cx, ast, |_, marked| is_declared(marked))
-}
-
-/// Whether a declaration with these annotations is the modeller's: not
-/// marked `var_is_introduced` or `is_defined_var` (MiniZinc's marks).
-pub(crate) fn is_declared(marked: &dyn Fn(&str) -> bool) -> bool {
-    !marked("var_is_introduced") && !marked("is_defined_var")
-}
-
-/// The variable declarations without a value (not a constant or an alias)
-/// that `keep` accepts (given the item and its annotations), in order.
-pub(crate) fn var_decls_where<'a>(
-    ast: &'a ast::Model,
-    keep: impl Fn(&ast::VarDecl, &dyn Fn(&str) -> bool) -> bool + 'a,
-) -> impl Iterator<Item = &'a ast::VarDecl> + 'a {
-    ast.decls.iter().filter_map(move |decl| {
-        let ast::Decl::Var(v) = decl else {
-            return None;
-        };
-        let marked = |name: &str| ast::Annotation::find(&v.annotations, name).is_some();
-        (v.value.is_none() && keep(v, &marked)).then_some(v)
-    })
-}
-
-/// [`Translation::projection`] for `ast`, whose printed items are `outputs`
-/// and search annotations `phases`.
-pub(crate) fn projection(
-    cx: &Context,
-    ast: &ast::Model,
-    outputs: &[crate::Output],
-    phases: &[crate::Phase],
-) -> Vec<VarId> {
-    let own = |_: &ast::VarDecl, marked: &dyn Fn(&str) -> bool| !marked("var_is_introduced");
-    let mut out = vars_where(cx, ast, own);
-    for v in var_decls_where(ast, own) {
-        if let Ok(Symbol::SetVar(set)) = cx.symbol(&v.name) {
-            out.extend(set.elements.iter().map(|&(_, b)| b));
-        }
-    }
-    for o in outputs {
-        out.extend(o.values.iter().filter_map(|s| match s {
-            Scalar::IntVar(v) | Scalar::BoolVar(v) => Some(*v),
-            _ => None,
-        }));
-        for set in o.sets.iter().flatten() {
-            out.extend(set.elements.iter().map(|&(_, b)| b));
-        }
-    }
-    out.extend(phases.iter().flat_map(|p| p.vars.iter().copied()));
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|v| seen.insert(*v));
-    out
-}
-
-/// The integer and Boolean variables of [`var_decls_where`], once each.
-pub(crate) fn vars_where(
-    cx: &Context,
-    ast: &ast::Model,
-    keep: impl Fn(&ast::VarDecl, &dyn Fn(&str) -> bool) -> bool,
-) -> Vec<VarId> {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for v in var_decls_where(ast, keep) {
-        if let Some(Symbol::Scalar(Scalar::IntVar(var) | Scalar::BoolVar(var))) =
-            cx.symbols.get(&v.name)
-            && seen.insert(*var)
-        {
-            out.push(*var);
-        }
-    }
-    out
 }
 
 /// The state of a translation: the model so far and the meaning of each name.

@@ -24,6 +24,7 @@ use crate::{
 mod config;
 mod event_watches;
 mod fifo;
+mod found;
 mod lookback;
 mod nogoods;
 mod optimize;
