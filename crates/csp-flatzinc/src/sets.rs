@@ -32,6 +32,17 @@ pub struct SetVar {
 }
 
 impl SetVar {
+    /// The 0/1 variables of its elements, by increasing value.
+    ///
+    /// ```
+    /// use csp_core::VarId;
+    /// let s = csp_flatzinc::SetVar { elements: vec![(1, VarId::new(4)), (3, VarId::new(5))] };
+    /// assert_eq!(s.vars().collect::<Vec<_>>(), [VarId::new(4), VarId::new(5)]);
+    /// ```
+    pub fn vars(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.elements.iter().map(|&(_, b)| b)
+    }
+
     /// The variable of `value`, if the set may hold it.
     fn get(&self, value: Value) -> Option<VarId> {
         self.elements
@@ -230,7 +241,7 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<bool, Tran
         "set_card" => {
             let x = set(cx, 0)?;
             let c = call.var(cx, 1)?;
-            let mut vars: Vec<VarId> = x.elements.iter().map(|&(_, b)| b).collect();
+            let mut vars: Vec<VarId> = x.vars().collect();
             let mut coeffs = vec![1; vars.len()];
             vars.push(c);
             coeffs.push(-1);

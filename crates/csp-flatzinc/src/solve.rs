@@ -331,7 +331,7 @@ pub fn solve(
         }
         config = config.with_decision_vars(&order);
     }
-    if t.objective.is_none() && limits_enumerate(options) {
+    if t.objective.is_none() && asks_several(options) {
         // Each assignment of the model's own variables once, whatever the
         // auxiliary variables (free half-reified Booleans) may take.
         config = config.with_projection(&t.projection);
@@ -375,7 +375,7 @@ pub fn solve(
 }
 
 /// Whether `options` ask for more than one solution (of a satisfaction model).
-fn limits_enumerate(options: &Options) -> bool {
+fn asks_several(options: &Options) -> bool {
     options.all_solutions || options.num_solutions.is_some_and(|n| n > 1)
 }
 

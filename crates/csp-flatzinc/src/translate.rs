@@ -16,7 +16,7 @@ mod declared;
 mod options;
 mod read;
 
-pub(crate) use declared::{declared_vars, is_declared, projection, var_decls_where, vars_where};
+pub(crate) use declared::{declared_vars, is_declared, projection, set_elements_where, vars_where};
 pub(crate) use options::Stopper;
 pub use options::{AllDifferentFiltering, TranslateOptions};
 

@@ -19,9 +19,11 @@ impl<O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'_, O, V, 
             // solution once; another restart would find this one again.
             self.stop_restarting();
         }
-        if self.projects()
+        if self.objective.is_none()
             && let Some(p) = self.projection.as_deref_mut()
         {
+            // Enumerating (branch and bound does not skip): the frames pushed
+            // with the projection fixed hold no other projected solution.
             p.skipping = true;
         }
         if let Some(lb) = self.lookback.as_deref_mut() {

@@ -561,14 +561,6 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
         Ok(solver)
     }
 
-    /// Whether the search skips, after a solution, the frames pushed once
-    /// every projection variable was fixed ([`Config::with_projection`]);
-    /// branch and bound does not.
-    #[inline]
-    fn projects(&self) -> bool {
-        self.projection.is_some() && self.objective.is_none()
-    }
-
     /// Keeps the variable order incrementally if it is a built-in one
     /// (`select.rs`): the domains and the state log their changes from now on.
     fn start_incremental(&mut self) {

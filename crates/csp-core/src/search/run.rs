@@ -136,14 +136,8 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                 _ => false,
             };
             let next = match (top.binary, top.last) {
-                // A split counts as a decision until it is done.
-                _ if skipped && top.choice != Choice::Equal => {
-                    self.num_decided -= 1;
-                    None
-                }
-                _ if skipped => None,
                 // A binary choice whose first branch is explored: its second.
-                (true, Some(value)) if !top.refuted => {
+                (true, Some(value)) if !top.refuted && !skipped => {
                     if let Some(reason) = self.node_limits(started) {
                         return self.stop(reason);
                     }
@@ -152,14 +146,15 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
                     }
                     continue;
                 }
-                // Both branches of a split explored: it no longer counts
-                // as a decision.
+                // Both halves of a split explored (or skipped): it no longer
+                // counts as a decision.
                 (true, Some(_)) if top.choice != Choice::Equal => {
                     self.num_decided -= 1;
                     None
                 }
-                // Both branches explored.
+                // Both branches explored, or skipped.
                 (true, Some(_)) => None,
+                _ if skipped => None,
                 // A split's first half.
                 (true, None) if top.choice != Choice::Equal => {
                     if let Some(reason) = self.node_limits(started) {
@@ -473,10 +468,10 @@ impl<'m, O: SearchObserver, V: VariableSelector, L: ValueSelector> Solver<'m, O,
             projected_out = self.frames.last().is_some_and(|f| f.projected_out);
             if !projected_out && !p.member[var.index()] {
                 let open =
-                    |v: &&crate::VarId| !self.decided[v.index()] && !self.domains.is_fixed(**v);
-                match p.vars.iter().find(open) {
+                    |&v: &crate::VarId| !self.decided[v.index()] && !self.domains.is_fixed(v);
+                match p.vars.iter().copied().find(open) {
                     // The projection first, whatever the order chose.
-                    Some(&first) => var = first,
+                    Some(first) => var = first,
                     None => projected_out = true,
                 }
             }

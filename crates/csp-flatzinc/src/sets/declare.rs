@@ -175,15 +175,7 @@ pub(crate) fn set_element_vars(cx: &Context, ast: &crate::ast::Model) -> Vec<Var
 /// The elements of the set variables the modeller declared (no
 /// `var_is_introduced` or `is_defined_var`), in declaration order.
 pub(crate) fn declared_set_elements(cx: &Context, ast: &crate::ast::Model) -> Vec<VarId> {
-    let mut out = Vec::new();
-    for v in
-        crate::translate::var_decls_where(ast, |_, marked| crate::translate::is_declared(marked))
-    {
-        if let Ok(Symbol::SetVar(set)) = cx.symbol(&v.name) {
-            out.extend(set.elements.iter().map(|&(_, b)| b));
-        }
-    }
-    out
+    crate::translate::set_elements_where(cx, ast, |_, marked| crate::translate::is_declared(marked))
 }
 
 // ------------------------------------------------------------------ reading arguments

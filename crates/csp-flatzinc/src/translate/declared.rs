@@ -19,7 +19,7 @@ pub(crate) fn is_declared(marked: &dyn Fn(&str) -> bool) -> bool {
 
 /// The variable declarations without a value (not a constant or an alias)
 /// that `keep` accepts (given the item and its annotations), in order.
-pub(crate) fn var_decls_where<'a>(
+fn var_decls_where<'a>(
     ast: &'a ast::Model,
     keep: impl Fn(&ast::VarDecl, &dyn Fn(&str) -> bool) -> bool + 'a,
 ) -> impl Iterator<Item = &'a ast::VarDecl> + 'a {
@@ -42,24 +42,34 @@ pub(crate) fn projection(
 ) -> Vec<VarId> {
     let own = |_: &ast::VarDecl, marked: &dyn Fn(&str) -> bool| !marked("var_is_introduced");
     let mut out = vars_where(cx, ast, own);
-    for v in var_decls_where(ast, own) {
-        if let Ok(Symbol::SetVar(set)) = cx.symbol(&v.name) {
-            out.extend(set.elements.iter().map(|&(_, b)| b));
-        }
-    }
+    out.extend(set_elements_where(cx, ast, own));
     for o in outputs {
         out.extend(o.values.iter().filter_map(|s| match s {
             Scalar::IntVar(v) | Scalar::BoolVar(v) => Some(*v),
             _ => None,
         }));
-        for set in o.sets.iter().flatten() {
-            out.extend(set.elements.iter().map(|&(_, b)| b));
-        }
+        out.extend(o.sets.iter().flatten().flat_map(crate::SetVar::vars));
     }
     out.extend(phases.iter().flat_map(|p| p.vars.iter().copied()));
     let mut seen = std::collections::HashSet::new();
     out.retain(|v| seen.insert(*v));
     out
+}
+
+/// The elements' 0/1 variables of the set variables of [`var_decls_where`],
+/// set by set.
+pub(crate) fn set_elements_where(
+    cx: &Context,
+    ast: &ast::Model,
+    keep: impl Fn(&ast::VarDecl, &dyn Fn(&str) -> bool) -> bool,
+) -> Vec<VarId> {
+    var_decls_where(ast, keep)
+        .filter_map(|v| match cx.symbol(&v.name) {
+            Ok(Symbol::SetVar(set)) => Some(set.vars()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
 }
 
 /// The integer and Boolean variables of [`var_decls_where`], once each.
