@@ -49,10 +49,15 @@
 # seconds; the ratio csp/Gecode of the medians (`>`: csp timed out, so the
 # true ratio is larger; `<`: Gecode timed out; `~`: both); the nodes each
 # solver reports with -s (`%%%mzn-stat: nodes=`; for csp the values tried,
-# for Gecode the nodes of its search tree), from the run with the median time.
-# Under each table: the geometric mean of the ratios over the instances where
-# both answers are ok, or one is ok and the other timed out (counted at
-# TIMEOUT_SECONDS); the instances slower than 2x Gecode; the instances left
+# for Gecode the nodes of its search tree), from the run with the median time;
+# MiniZinc's compilation time with each solver's library (`%%%mzn-stat:
+# flatTime=`, median over the runs); the ratio of the solver parts, csp's over
+# Gecode's (a command's time minus its flatTime: the solver's run and the
+# output's processing; medians), which tells the solver apart from the
+# library's compilation. Under each table: the geometric mean of the ratios
+# over the instances where both answers are ok, or one is ok and the other
+# timed out (counted at TIMEOUT_SECONDS), then the same for the solver parts;
+# the instances slower than 2x Gecode; the instances left
 # out of the mean (both timed out; an answer wrong, unsupported or an error).
 # Progress, one line per run, goes to stderr.
 #
@@ -201,7 +206,8 @@ fi
 # --- one run ------------------------------------------------------------------
 
 # run_one SOLVER KIND EXPECTED SENSE MODEL [DATA]: runs minizinc once and sets
-# r_secs, r_timeout (1 or 0), r_verdict, r_answer and r_nodes.
+# r_secs, r_timeout (1 or 0), r_verdict, r_answer, r_nodes and r_flat
+# (MiniZinc's flatTime: its compilation, in seconds; 0 if not printed).
 run_one() {
   local solver=$1 kind=$2 expected=$3 sense=$4 start status out last_obj
   shift 4
@@ -219,6 +225,8 @@ run_one() {
   out=$(cat "$tmp/out" "$tmp/err")
   r_nodes=$(sed -n 's/^%%%mzn-stat: nodes=\([0-9]*\).*/\1/p' "$tmp/out" | tail -1)
   r_nodes=${r_nodes:--}
+  r_flat=$(sed -n 's/^%%%mzn-stat: flatTime=\([0-9.e+-]*\).*/\1/p' "$tmp/out" | head -1)
+  r_flat=${r_flat:-0}
   last_obj=$(grep -o '^_objective = -\?[0-9]*' "$tmp/out" | tail -1 | awk '{print $3}')
   r_answer=-
   r_verdict=timeout
@@ -270,14 +278,14 @@ commas() {
   sed ':a; s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta' <<<"$1"
 }
 
-header=(instance answers csp_s gecode_s csp/gecode csp_nodes gecode_nodes)
-md_header='| instance | answers (csp/Gecode) | csp (s) | Gecode (s) | csp/Gecode | csp nodes | Gecode nodes |'
-md_rule='|---|---|---:|---:|---:|---:|---:|'
+header=(instance answers csp_s gecode_s csp/gecode csp_nodes gecode_nodes csp_compile_s gecode_compile_s solver_part_csp/gecode)
+md_header='| instance | answers (csp/Gecode) | csp (s) | Gecode (s) | csp/Gecode | csp nodes | Gecode nodes | csp compile (s) | Gecode compile (s) | solver part csp/Gecode |'
+md_rule='|---|---|---:|---:|---:|---:|---:|---:|---:|---:|'
 
 # emit FIELDS...: one row, to stdout in the chosen format and to the file.
 emit() {
   local md
-  md="| $1 | $2 | $3 | $4 | $5 | $(commas "$6") | $(commas "$7") |"
+  md="| $1 | $2 | $3 | $4 | $5 | $(commas "$6") | $(commas "$7") | $8 | $9 | ${10} |"
   if [ "$markdown" = 1 ]; then echo "$md"; else (IFS=$'\t' && echo "$*"); fi
   [ -z "$outfile" ] || echo "$md" >>"$outfile"
 }
@@ -299,7 +307,7 @@ bad=0
 # folder) and prints the table and its summary.
 table() {
   local list=$1 title=$2 dir family model data kind expected name sense
-  local ratios=() slow=() unsure=() excluded=() both=() n=0
+  local ratios=() parts=() slow=() unsure=() excluded=() both=() n=0
   dir=$(cd "$(dirname "$list")" && pwd)
   say ""
   say "$title"
@@ -332,6 +340,7 @@ table() {
         sed -n 's/.*"method" *: *"\([a-z]*\)".*/\1/p')
     fi
     local s v_csp=ok v_gec=ok t_csp=() t_gec=() n_csp=() n_gec=() o_csp=0 o_gec=0 i
+    local f_csp=() f_gec=() p_csp=() p_gec=()
     for ((i = 1; i <= runs; i++)); do
       for s in csp "$gecode_id"; do
         run_one "$s" "$kind" "$expected" "$sense" "${args[@]}"
@@ -342,11 +351,15 @@ table() {
           t_csp+=("$r_secs")
           n_csp+=("$r_nodes")
           o_csp=$((o_csp + r_timeout))
+          f_csp+=("$r_flat")
+          p_csp+=("$(awk -v a="$r_secs" -v b="$r_flat" 'BEGIN { printf "%.3f", a - b }')")
         else
           v_gec=$(worst "$v_gec" "$r_verdict")
           t_gec+=("$r_secs")
           n_gec+=("$r_nodes")
           o_gec=$((o_gec + r_timeout))
+          f_gec+=("$r_flat")
+          p_gec+=("$(awk -v a="$r_secs" -v b="$r_flat" 'BEGIN { printf "%.3f", a - b }')")
         fi
       done
     done
@@ -359,6 +372,14 @@ table() {
     nodes_gec=$(paste <(printf '%s\n' "${t_gec[@]}") <(printf '%s\n' "${n_gec[@]}") |
       awk -v m="$m_gec" '{ d = $1 - m; if (d < 0) d = -d; if (NR == 1 || d < b) { b = d; n = $2 } } END { print n }')
     ratio=$(awk -v a="$m_csp" -v b="$m_gec" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 0.001) }')
+    # The compilation (MiniZinc's flatTime) and the rest of the command (the
+    # solver's run and the output's processing), each a median over the runs.
+    local fc_csp fc_gec pm_csp pm_gec part
+    fc_csp=$(printf '%s\n' "${f_csp[@]}" | median)
+    fc_gec=$(printf '%s\n' "${f_gec[@]}" | median)
+    pm_csp=$(printf '%s\n' "${p_csp[@]}" | median)
+    pm_gec=$(printf '%s\n' "${p_gec[@]}" | median)
+    part=$(awk -v a="$pm_csp" -v b="$pm_gec" 'BEGIN { printf "%.2f", (a > 0.001 ? a : 0.001) / (b > 0.001 ? b : 0.001) }')
     if [ "$o_csp" -gt 0 ] && [ "$o_gec" -gt 0 ]; then
       mark='~'
     elif [ "$o_csp" -gt 0 ]; then
@@ -371,7 +392,8 @@ table() {
     g_gec=$(printf '%.3f' "$m_gec")
     [ "$o_csp" -gt 0 ] && c_csp="$c_csp*"
     [ "$o_gec" -gt 0 ] && g_gec="$g_gec*"
-    emit "$name" "$v_csp/$v_gec" "$c_csp" "$g_gec" "$mark$ratio" "$nodes_csp" "$nodes_gec"
+    emit "$name" "$v_csp/$v_gec" "$c_csp" "$g_gec" "$mark$ratio" "$nodes_csp" "$nodes_gec" \
+      "$(printf '%.3f' "$fc_csp")" "$(printf '%.3f' "$fc_gec")" "$mark$part"
     n=$((n + 1))
     case $v_csp/$v_gec in
       *wrong* | *unsupported* | *error*)
@@ -384,6 +406,7 @@ table() {
           continue
         fi
         ratios+=("$m_csp $m_gec")
+        parts+=("$part")
         if awk -v r="$ratio" 'BEGIN { exit !(r > 2) }'; then
           slow+=("$name ($mark${ratio}x)")
         elif [ "$mark" = '>' ]; then
@@ -400,6 +423,8 @@ table() {
     geo=$(printf '%s\n' "${ratios[@]}" |
       awk '{ b = ($2 > 0 ? $2 : 0.001); s += log($1 / b) } END { printf "%.2f", exp(s / NR) }')
     say "Geometric mean of csp/Gecode: ${geo}x over ${#ratios[@]} of $n instances; slower than 2x Gecode: ${#slow[@]}."
+    geo=$(printf '%s\n' "${parts[@]}" | awk '{ s += log($1) } END { printf "%.2f", exp(s / NR) }')
+    say "Geometric mean of the solver parts (each command's time minus MiniZinc's compilation): ${geo}x over the same instances."
   else
     say "No instance with both answers ok (or one timed out): no geometric mean."
   fi
@@ -410,7 +435,7 @@ table() {
     say "Left out of the mean (both timed out): $(printf '%s, ' "${both[@]}" | sed 's/, $//')."
   [ ${#excluded[@]} -eq 0 ] ||
     say "Left out of the mean (an answer wrong, unsupported or an error): $(printf '%s, ' "${excluded[@]}" | sed 's/, $//')."
-  say "Times: wall clock of the whole minizinc command (compile + solve), median of $runs run(s) per solver, alternating; * = at least one run hit the ${limit} s limit and counts as ${limit} s; ratio > / < / ~ = a bound (csp / Gecode / both timed out)."
+  say "Times: wall clock of the whole minizinc command (compile + solve), median of $runs run(s) per solver, alternating; * = at least one run hit the ${limit} s limit and counts as ${limit} s; ratio > / < / ~ = a bound (csp / Gecode / both timed out). Compile: MiniZinc's flatTime with each solver's library (median); solver part: the command's time minus its flatTime (the solver's run and the output's processing; median), csp's over Gecode's."
 }
 
 if [ -n "$outfile" ]; then

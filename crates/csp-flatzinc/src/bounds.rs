@@ -7,7 +7,7 @@
 //! arithmetic on its inputs bounds it. Inference repeats until nothing changes, so
 //! chains of defined variables are bounded too.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use csp_core::constraints::{divide_range, scaled_range};
 

@@ -20,7 +20,7 @@
 //! several paths gets the sum of its shares; it takes time linear in the
 //! size of the constraints it visits.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use csp_core::branching::Sweep;
 use csp_core::{Choice, Domain, Goal, Value, ValueContext, ValueSelector, VarId};
@@ -102,7 +102,7 @@ pub(crate) fn objective_guide(
         return Ok(Vec::new());
     };
     // The defining constraint of each variable (the first one).
-    let mut defined_by: HashMap<VarId, usize> = HashMap::new();
+    let mut defined_by: HashMap<VarId, usize> = HashMap::default();
     for (i, item) in ast.constraints.iter().enumerate() {
         if !matches!(
             item.name.as_str(),
@@ -186,7 +186,7 @@ pub(crate) fn objective_guide(
     };
     // The variables the objective depends on, and how many definitions
     // (among them) each one appears in.
-    let mut indegree: HashMap<VarId, usize> = HashMap::new();
+    let mut indegree: HashMap<VarId, usize> = HashMap::default();
     let mut stack = vec![objective];
     indegree.insert(objective, 0);
     while let Some(v) = stack.pop() {
@@ -206,8 +206,8 @@ pub(crate) fn objective_guide(
     }
     // Weights and tables, in topological order from the objective (a
     // variable on a cycle of definitions is never reached).
-    let mut weight: HashMap<VarId, f64> = HashMap::new();
-    let mut tables: HashMap<VarId, Vec<(f64, Table)>> = HashMap::new();
+    let mut weight: HashMap<VarId, f64> = HashMap::default();
+    let mut tables: HashMap<VarId, Vec<(f64, Table)>> = HashMap::default();
     weight.insert(objective, if goal == Goal::Maximize { 1.0 } else { -1.0 });
     let mut ready = vec![objective];
     let mut budget = TABLE_BUDGET;

@@ -1,13 +1,20 @@
-//! Tokenizer for FlatZinc text: turns a source string into tokens that know their line and column.
+//! Tokenizer for FlatZinc text: reads a source string one token at a time,
+//! each token knowing its line and column.
+//!
+//! It works on the source's bytes and lends identifiers as slices of the
+//! source, so reading a token allocates nothing (a string literal with an
+//! escape aside), and the parser pulls the tokens one by one instead of
+//! holding them all: a FlatZinc file of millions of tokens costs no more
+//! memory than its syntax tree.
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::pos::Pos;
 
 /// What a token is; keywords are plain identifiers and the parser tells them apart.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum TokenKind {
+pub(crate) enum TokenKind<'a> {
     /// An identifier or keyword such as `var`, `int_lin_eq` or `X_INTRODUCED_3_`.
-    Ident(String),
+    Ident(&'a str),
     /// An integer literal, sign included.
     Int(i64),
     /// A floating-point literal, sign included.
@@ -42,7 +49,7 @@ pub(crate) enum TokenKind {
     Eof,
 }
 
-impl TokenKind {
+impl TokenKind<'_> {
     /// How the token reads in an error message ("found `;`").
     pub(crate) fn describe(&self) -> String {
         match self {
@@ -69,78 +76,108 @@ impl TokenKind {
 
 /// A token and where it starts.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Token {
-    pub(crate) kind: TokenKind,
+pub(crate) struct Token<'a> {
+    pub(crate) kind: TokenKind<'a>,
     pub(crate) pos: Pos,
 }
 
 /// Splits `src` into tokens, ending with [`TokenKind::Eof`].
-pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, ParseError> {
-    let mut lexer = Lexer {
-        chars: src.chars().collect(),
-        at: 0,
-        pos: Pos::START,
-    };
+#[cfg(test)]
+pub(crate) fn tokenize(src: &str) -> Result<Vec<Token<'_>>, ParseError> {
+    let mut lexer = Lexer::new(src);
     let mut tokens = Vec::new();
     loop {
-        lexer.skip_trivia()?;
-        let pos = lexer.pos;
-        let Some(c) = lexer.peek(0) else {
-            tokens.push(Token {
-                kind: TokenKind::Eof,
-                pos,
-            });
+        let token = lexer.next_token()?;
+        let end = token.kind == TokenKind::Eof;
+        tokens.push(token);
+        if end {
             return Ok(tokens);
-        };
-        let kind = lexer.token(c, pos)?;
-        tokens.push(Token { kind, pos });
+        }
     }
 }
 
-struct Lexer {
-    chars: Vec<char>,
+/// Reads `src` token by token ([`Lexer::next_token`]).
+pub(crate) struct Lexer<'a> {
+    text: &'a str,
+    src: &'a [u8],
     at: usize,
     pos: Pos,
 }
 
-impl Lexer {
-    fn peek(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.at + ahead).copied()
+impl<'a> Lexer<'a> {
+    /// A lexer at the start of `src`.
+    pub(crate) fn new(src: &'a str) -> Self {
+        Lexer {
+            text: src,
+            src: src.as_bytes(),
+            at: 0,
+            pos: Pos::START,
+        }
     }
 
-    fn bump(&mut self) -> Option<char> {
+    /// The next token, or [`TokenKind::Eof`] at the end (again at each call).
+    pub(crate) fn next_token(&mut self) -> Result<Token<'a>, ParseError> {
+        self.skip_trivia()?;
+        let pos = self.pos;
+        let kind = match self.peek(0) {
+            None => TokenKind::Eof,
+            Some(c) => self.token(c, pos)?,
+        };
+        Ok(Token { kind, pos })
+    }
+
+    fn peek(&self, ahead: usize) -> Option<u8> {
+        self.src.get(self.at + ahead).copied()
+    }
+
+    /// Moves over one byte; a column is one character, so the continuation
+    /// bytes of a multi-byte character do not count.
+    fn bump(&mut self) -> Option<u8> {
         let c = self.peek(0)?;
         self.at += 1;
-        if c == '\n' {
+        if c == b'\n' {
             self.pos.line += 1;
             self.pos.column = 1;
-        } else {
+        } else if c & 0xC0 != 0x80 {
             self.pos.column += 1;
         }
         Some(c)
+    }
+
+    /// The character at the current byte (the start of one).
+    fn char_here(&self) -> Option<char> {
+        self.text
+            .get(self.at..)
+            .and_then(|rest| rest.chars().next())
     }
 
     /// Skips white space, `% line comments` and `/* block comments */`.
     fn skip_trivia(&mut self) -> Result<(), ParseError> {
         loop {
             match (self.peek(0), self.peek(1)) {
-                (Some(c), _) if c.is_whitespace() => {
+                (Some(b' ' | b'\n' | b'\t' | b'\r' | b'\x0B' | b'\x0C'), _) => {
                     self.bump();
                 }
-                (Some('%'), _) => {
+                (Some(c), _) if c >= 0x80 && self.char_here().is_some_and(char::is_whitespace) => {
+                    let len = self.char_here().map_or(1, char::len_utf8);
+                    for _ in 0..len {
+                        self.bump();
+                    }
+                }
+                (Some(b'%'), _) => {
                     while let Some(c) = self.bump() {
-                        if c == '\n' {
+                        if c == b'\n' {
                             break;
                         }
                     }
                 }
-                (Some('/'), Some('*')) => {
+                (Some(b'/'), Some(b'*')) => {
                     let start = self.pos;
                     self.bump();
                     self.bump();
                     loop {
                         match (self.peek(0), self.peek(1)) {
-                            (Some('*'), Some('/')) => {
+                            (Some(b'*'), Some(b'/')) => {
                                 self.bump();
                                 self.bump();
                                 break;
@@ -162,95 +199,126 @@ impl Lexer {
         }
     }
 
-    fn token(&mut self, c: char, pos: Pos) -> Result<TokenKind, ParseError> {
-        let single = |lexer: &mut Lexer, kind| {
+    fn token(&mut self, c: u8, pos: Pos) -> Result<TokenKind<'a>, ParseError> {
+        let single = |lexer: &mut Self, kind| {
             lexer.bump();
             Ok(kind)
         };
         match c {
-            ';' => single(self, TokenKind::Semicolon),
-            ',' => single(self, TokenKind::Comma),
-            '=' => single(self, TokenKind::Equals),
-            '(' => single(self, TokenKind::LParen),
-            ')' => single(self, TokenKind::RParen),
-            '[' => single(self, TokenKind::LBracket),
-            ']' => single(self, TokenKind::RBracket),
-            '{' => single(self, TokenKind::LBrace),
-            '}' => single(self, TokenKind::RBrace),
-            ':' => {
+            b';' => single(self, TokenKind::Semicolon),
+            b',' => single(self, TokenKind::Comma),
+            b'=' => single(self, TokenKind::Equals),
+            b'(' => single(self, TokenKind::LParen),
+            b')' => single(self, TokenKind::RParen),
+            b'[' => single(self, TokenKind::LBracket),
+            b']' => single(self, TokenKind::RBracket),
+            b'{' => single(self, TokenKind::LBrace),
+            b'}' => single(self, TokenKind::RBrace),
+            b':' => {
                 self.bump();
-                if self.peek(0) == Some(':') {
+                if self.peek(0) == Some(b':') {
                     self.bump();
                     Ok(TokenKind::ColonColon)
                 } else {
                     Ok(TokenKind::Colon)
                 }
             }
-            '.' if self.peek(1) == Some('.') => {
+            b'.' if self.peek(1) == Some(b'.') => {
                 self.bump();
                 self.bump();
                 Ok(TokenKind::DotDot)
             }
-            '"' => self.string(pos),
-            c if c.is_ascii_alphabetic() || c == '_' => {
-                let mut name = String::new();
-                while let Some(c) = self.peek(0) {
-                    if c.is_ascii_alphanumeric() || c == '_' {
-                        name.push(c);
-                        self.bump();
-                    } else {
-                        break;
-                    }
+            b'"' => self.string(pos),
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = self.at;
+                // ASCII only: the columns advance with the bytes.
+                while self
+                    .peek(0)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+                {
+                    self.at += 1;
                 }
-                Ok(TokenKind::Ident(name))
+                self.pos.column += (self.at - start) as u32;
+                Ok(TokenKind::Ident(&self.text[start..self.at]))
             }
             c if c.is_ascii_digit() => self.number(pos),
-            '-' if self.peek(1).is_some_and(|d| d.is_ascii_digit()) => self.number(pos),
-            other => Err(ParseError::new(pos, ParseErrorKind::UnexpectedChar(other))),
+            b'-' if self.peek(1).is_some_and(|d| d.is_ascii_digit()) => self.number(pos),
+            _ => {
+                let other = self.char_here().unwrap_or(char::REPLACEMENT_CHARACTER);
+                Err(ParseError::new(pos, ParseErrorKind::UnexpectedChar(other)))
+            }
         }
     }
 
-    fn string(&mut self, pos: Pos) -> Result<TokenKind, ParseError> {
+    fn string(&mut self, pos: Pos) -> Result<TokenKind<'a>, ParseError> {
         self.bump();
         let mut text = String::new();
         loop {
+            // Up to the next quote, escape or end, copied whole.
+            let start = self.at;
+            while self.peek(0).is_some_and(|c| c != b'"' && c != b'\\') {
+                self.bump();
+            }
+            text.push_str(&self.text[start..self.at]);
             match self.bump() {
                 None => return Err(ParseError::new(pos, ParseErrorKind::UnterminatedString)),
-                Some('"') => return Ok(TokenKind::Str(text)),
-                Some('\\') => match self.bump() {
-                    Some('n') => text.push('\n'),
-                    Some('t') => text.push('\t'),
-                    Some(other) => text.push(other),
+                Some(b'"') => return Ok(TokenKind::Str(text)),
+                _ => match self.peek(0) {
+                    Some(b'n') => {
+                        self.bump();
+                        text.push('\n');
+                    }
+                    Some(b't') => {
+                        self.bump();
+                        text.push('\t');
+                    }
+                    Some(_) => {
+                        // Any other character stands for itself.
+                        let other = self.char_here().unwrap_or(char::REPLACEMENT_CHARACTER);
+                        for _ in 0..other.len_utf8() {
+                            self.bump();
+                        }
+                        text.push(other);
+                    }
                     None => {
                         return Err(ParseError::new(pos, ParseErrorKind::UnterminatedString));
                     }
                 },
-                Some(c) => text.push(c),
             }
         }
     }
 
+    /// Moves over the bytes that `keep` accepts (ASCII) and returns them.
+    fn take_while(&mut self, keep: impl Fn(u8) -> bool) -> &'a str {
+        let start = self.at;
+        while self.peek(0).is_some_and(&keep) {
+            self.at += 1;
+        }
+        self.pos.column += (self.at - start) as u32;
+        &self.text[start..self.at]
+    }
+
     /// Reads an integer (decimal, `0x` hex or `0o` octal) or a float; a leading `-` is part of it.
-    fn number(&mut self, pos: Pos) -> Result<TokenKind, ParseError> {
-        let mut text = String::new();
-        if self.peek(0) == Some('-') {
-            text.push('-');
+    fn number(&mut self, pos: Pos) -> Result<TokenKind<'a>, ParseError> {
+        let start = self.at;
+        let negative = self.peek(0) == Some(b'-');
+        if negative {
             self.bump();
         }
-        let negative = !text.is_empty();
+        let sign = if negative { "-" } else { "" };
         let radix = match (self.peek(0), self.peek(1)) {
-            (Some('0'), Some('x')) => 16,
-            (Some('0'), Some('o')) => 8,
+            (Some(b'0'), Some(b'x')) => 16,
+            (Some(b'0'), Some(b'o')) => 8,
             _ => 10,
         };
         if radix != 10 {
             self.bump();
             self.bump();
-            let digits = self.take_while(|c| c.is_digit(radix));
+            let digits = self.take_while(|c| (c as char).is_digit(radix));
             let magnitude = if digits.is_empty() {
                 None
             } else {
-                u128::from_str_radix(&digits, radix).ok()
+                u128::from_str_radix(digits, radix).ok()
             };
             return signed(magnitude, negative)
                 .map(TokenKind::Int)
@@ -258,54 +326,55 @@ impl Lexer {
                     let prefix = if radix == 16 { "0x" } else { "0o" };
                     ParseError::new(
                         pos,
-                        ParseErrorKind::IntegerOutOfRange(format!("{text}{prefix}{digits}")),
+                        ParseErrorKind::IntegerOutOfRange(format!("{sign}{prefix}{digits}")),
                     )
                 });
         }
-        text.push_str(&self.take_while(|c| c.is_ascii_digit()));
+        let digits = self.take_while(|c| c.is_ascii_digit());
         let mut is_float = false;
         // `1..5` is a range, so a dot makes a float only when a digit follows it.
-        if self.peek(0) == Some('.') && self.peek(1).is_some_and(|c| c.is_ascii_digit()) {
+        if self.peek(0) == Some(b'.') && self.peek(1).is_some_and(|c| c.is_ascii_digit()) {
             is_float = true;
-            text.push('.');
             self.bump();
-            text.push_str(&self.take_while(|c| c.is_ascii_digit()));
+            self.take_while(|c| c.is_ascii_digit());
         }
-        if matches!(self.peek(0), Some('e' | 'E')) {
-            let sign = matches!(self.peek(1), Some('+' | '-'));
+        if matches!(self.peek(0), Some(b'e' | b'E')) {
+            let sign = matches!(self.peek(1), Some(b'+' | b'-'));
             let digit_at = if sign { 2 } else { 1 };
             if self.peek(digit_at).is_some_and(|c| c.is_ascii_digit()) {
                 is_float = true;
                 for _ in 0..digit_at {
-                    text.extend(self.bump());
+                    self.bump();
                 }
-                text.push_str(&self.take_while(|c| c.is_ascii_digit()));
+                self.take_while(|c| c.is_ascii_digit());
             }
         }
+        let text = &self.text[start..self.at];
         if is_float {
             return text
                 .parse::<f64>()
                 .ok()
                 .filter(|f| f.is_finite())
                 .map(TokenKind::Float)
-                .ok_or_else(|| ParseError::new(pos, ParseErrorKind::InvalidFloat(text)));
+                .ok_or_else(|| ParseError::new(pos, ParseErrorKind::InvalidFloat(text.into())));
         }
-        let digits = text.trim_start_matches('-');
-        signed(digits.parse::<u128>().ok(), negative)
+        signed(decimal(digits), negative)
             .map(TokenKind::Int)
-            .ok_or_else(|| ParseError::new(pos, ParseErrorKind::IntegerOutOfRange(text)))
+            .ok_or_else(|| ParseError::new(pos, ParseErrorKind::IntegerOutOfRange(text.into())))
     }
+}
 
-    fn take_while(&mut self, keep: impl Fn(char) -> bool) -> String {
-        let mut out = String::new();
-        while let Some(c) = self.peek(0) {
-            if !keep(c) {
-                break;
-            }
-            out.push(c);
-            self.bump();
-        }
-        out
+/// The value of a run of ASCII digits, or `None` beyond `u128`.
+fn decimal(digits: &str) -> Option<u128> {
+    if digits.len() <= 18 {
+        // Fits an u64 whatever the digits: no overflow check needed.
+        Some(u128::from(
+            digits
+                .bytes()
+                .fold(0u64, |n, d| n * 10 + u64::from(d - b'0')),
+        ))
+    } else {
+        digits.parse::<u128>().ok()
     }
 }
 
@@ -320,7 +389,7 @@ fn signed(magnitude: Option<u128>, negative: bool) -> Option<i64> {
 mod tests {
     use super::*;
 
-    fn kinds(src: &str) -> Vec<TokenKind> {
+    fn kinds(src: &str) -> Vec<TokenKind<'_>> {
         tokenize(src).unwrap().into_iter().map(|t| t.kind).collect()
     }
 
@@ -375,7 +444,7 @@ mod tests {
     #[test]
     fn comments_are_skipped_and_lines_counted() {
         let tokens = tokenize("% a comment\n/* block\n comment */ x :: y").unwrap();
-        assert_eq!(tokens[0].kind, TokenKind::Ident("x".into()));
+        assert_eq!(tokens[0].kind, TokenKind::Ident("x"));
         assert_eq!(
             tokens[0].pos,
             Pos {

@@ -92,6 +92,7 @@ mod error;
 mod explain;
 mod globals;
 mod guide;
+mod hash;
 mod install;
 mod lexer;
 mod output;

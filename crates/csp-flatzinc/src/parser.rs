@@ -12,7 +12,7 @@ use crate::ast::{
     PredicateDecl, SetLit, SolveItem, VarArrayDecl, VarDecl, VarType,
 };
 use crate::error::{ParseError, ParseErrorKind};
-use crate::lexer::{Token, TokenKind, tokenize};
+use crate::lexer::{Lexer, Token, TokenKind};
 use crate::pos::Pos;
 
 /// How deep expressions and annotations may nest (`seq_search([seq_search([...])])`).
@@ -36,18 +36,23 @@ pub const MAX_DEPTH: usize = 64;
 /// assert_eq!((err.line(), err.column()), (1, 8));
 /// ```
 pub fn parse(src: &str) -> Result<Model, ParseError> {
-    let tokens = tokenize(src)?;
-    let eof = tokens.last().cloned().unwrap_or(Token {
-        kind: TokenKind::Eof,
-        pos: Pos::START,
-    });
-    Parser {
-        tokens,
-        at: 0,
+    let mut parser = Parser {
+        lexer: Lexer::new(src),
+        current: Token {
+            kind: TokenKind::Eof,
+            pos: Pos::START,
+        },
         depth: 0,
-        eof,
+        lex_error: None,
+    };
+    parser.advance();
+    let model = parser.model();
+    // A token that could not be read ends the input where it starts; the
+    // error is then that token's, whatever the parser made of the end.
+    match parser.lex_error {
+        Some(error) => Err(error),
+        None => model,
     }
-    .model()
 }
 
 /// Where an expression stands, which decides what it may be.
@@ -61,32 +66,53 @@ enum Context {
     Annotation,
 }
 
-struct Parser {
-    tokens: Vec<Token>,
-    at: usize,
+/// Reads the tokens one at a time from the lexer, with one token of lookahead.
+struct Parser<'a> {
+    lexer: Lexer<'a>,
+    /// The next token ([`TokenKind::Eof`] at the end, and from a token that
+    /// could not be read on).
+    current: Token<'a>,
     depth: usize,
-    eof: Token,
+    /// The error of a token that could not be read.
+    lex_error: Option<ParseError>,
 }
 
-impl Parser {
-    fn peek(&self) -> &Token {
-        self.tokens.get(self.at).unwrap_or(&self.eof)
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &Token<'a> {
+        &self.current
     }
 
-    fn bump(&mut self) -> Token {
-        let token = self.peek().clone();
-        if self.at < self.tokens.len() {
-            self.at += 1;
+    /// Reads the next token into `current`; after a lexing error, the end.
+    fn advance(&mut self) {
+        if self.lex_error.is_some() {
+            return;
+        }
+        match self.lexer.next_token() {
+            Ok(token) => self.current = token,
+            Err(error) => {
+                self.current = Token {
+                    kind: TokenKind::Eof,
+                    pos: error.pos(),
+                };
+                self.lex_error = Some(error);
+            }
+        }
+    }
+
+    fn bump(&mut self) -> Token<'a> {
+        let token = self.current.clone();
+        if token.kind != TokenKind::Eof {
+            self.advance();
         }
         token
     }
 
-    fn at(&self, kind: &TokenKind) -> bool {
+    fn at(&self, kind: &TokenKind<'_>) -> bool {
         &self.peek().kind == kind
     }
 
     fn at_keyword(&self, keyword: &str) -> bool {
-        matches!(&self.peek().kind, TokenKind::Ident(s) if s == keyword)
+        matches!(&self.peek().kind, TokenKind::Ident(s) if *s == keyword)
     }
 
     /// An "expected ..., found ..." error at the next token.
@@ -101,7 +127,7 @@ impl Parser {
         )
     }
 
-    fn expect(&mut self, kind: TokenKind) -> Result<Pos, ParseError> {
+    fn expect(&mut self, kind: TokenKind<'_>) -> Result<Pos, ParseError> {
         if self.at(&kind) {
             Ok(self.bump().pos)
         } else {
@@ -120,7 +146,7 @@ impl Parser {
     fn ident(&mut self, what: &str) -> Result<(String, Pos), ParseError> {
         match &self.peek().kind {
             TokenKind::Ident(name) => {
-                let name = name.clone();
+                let name = name.to_string();
                 Ok((name, self.bump().pos))
             }
             _ => Err(self.unexpected(what)),
@@ -140,7 +166,7 @@ impl Parser {
     /// Parses `item (sep item)*` up to and including `close`; `open` was already read.
     fn list<T>(
         &mut self,
-        close: TokenKind,
+        close: TokenKind<'_>,
         mut item: impl FnMut(&mut Self) -> Result<T, ParseError>,
     ) -> Result<Vec<T>, ParseError> {
         let mut items = Vec::new();
@@ -164,7 +190,7 @@ impl Parser {
         }
     }
 
-    fn model(mut self) -> Result<Model, ParseError> {
+    fn model(&mut self) -> Result<Model, ParseError> {
         let mut predicates = Vec::new();
         let mut decls = Vec::new();
         let mut constraints = Vec::new();
@@ -173,7 +199,7 @@ impl Parser {
             let token = self.peek().clone();
             let keyword = match &token.kind {
                 TokenKind::Eof => break,
-                TokenKind::Ident(keyword) => keyword.as_str(),
+                TokenKind::Ident(keyword) => *keyword,
                 _ => return Err(self.unexpected("an item")),
             };
             match keyword {
@@ -192,7 +218,7 @@ impl Parser {
             }
         }
         let solve =
-            solve.ok_or_else(|| ParseError::new(self.eof.pos, ParseErrorKind::MissingSolve))?;
+            solve.ok_or_else(|| ParseError::new(self.peek().pos, ParseErrorKind::MissingSolve))?;
         Ok(Model {
             predicates,
             decls,
@@ -301,10 +327,10 @@ impl Parser {
     fn var_type(&mut self) -> Result<VarType, ParseError> {
         let token = self.peek().clone();
         match token.kind {
-            TokenKind::Ident(keyword) => match keyword.as_str() {
+            TokenKind::Ident(keyword) => match keyword {
                 "bool" | "int" | "float" => {
                     self.bump();
-                    Ok(match keyword.as_str() {
+                    Ok(match keyword {
                         "bool" => VarType::Bool,
                         "int" => VarType::Int,
                         _ => VarType::Float,
@@ -503,11 +529,12 @@ impl Parser {
         match token.kind {
             TokenKind::Ident(name) => {
                 self.bump();
-                match name.as_str() {
+                match name {
                     "true" => return Ok(Expr::Bool(true)),
                     "false" => return Ok(Expr::Bool(false)),
                     _ => {}
                 }
+                let name = name.to_string();
                 if context == Context::Annotation && self.at(&TokenKind::LParen) {
                     return Ok(Expr::Annotation(self.annotation_args(name, token.pos)?));
                 }

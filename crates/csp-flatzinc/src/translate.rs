@@ -1,6 +1,6 @@
 //! Translation of a FlatZinc syntax tree into a csp-core model, with its outputs, objective and search plan.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use csp_core::{
     Constraint, CspError, Domain, Goal, Linear, Model, Relation, Restarts, Value, VarId,
@@ -192,10 +192,10 @@ impl Context {
     pub(crate) fn new(options: &TranslateOptions) -> Self {
         Context {
             model: Model::new(),
-            symbols: HashMap::new(),
-            consts: HashMap::new(),
+            symbols: HashMap::default(),
+            consts: HashMap::default(),
             line: 0,
-            restricted: HashMap::new(),
+            restricted: HashMap::default(),
             zero: None,
             memory_limit: options.memory_limit(),
             stopper: Stopper::new(options),
@@ -375,7 +375,7 @@ impl Context {
                 Symbol::Scalar(retype(s, is_bool))
             }
             Decl::VarArray(a) => {
-                let domain = self.domain(&a.name, &a.element, &HashMap::new());
+                let domain = self.domain(&a.name, &a.element, &HashMap::default());
                 let is_bool = a.element == VarType::Bool;
                 let items = match &a.value {
                     Some(items) => {

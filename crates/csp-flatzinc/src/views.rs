@@ -17,7 +17,7 @@
 //! (a global constraint's auxiliary variable) is translated again without
 //! views.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use csp_core::{Domain, MAX_DOMAIN_WIDTH, Value};
 
@@ -284,7 +284,7 @@ pub(crate) fn plan(
         )
     };
     // Definitions in constraint order: once per variable, never a cycle.
-    let mut defs: HashMap<String, (String, Value, Value, usize)> = HashMap::new();
+    let mut defs: HashMap<String, (String, Value, Value, usize)> = HashMap::default();
     let mut order = Vec::new();
     for (i, item) in ast.constraints.iter().enumerate() {
         let Some((y, x, a, c)) = definition(item, &int_arrays) else {
@@ -323,7 +323,7 @@ pub(crate) fn plan(
     loop {
         let mut plan = ViewPlan::default();
         let mut dropped = None;
-        let mut images: HashMap<String, Vec<(Value, Value, Option<Domain>)>> = HashMap::new();
+        let mut images: HashMap<String, Vec<(Value, Value, Option<Domain>)>> = HashMap::default();
         for y in &order {
             let Some(&(ref x, a, c, i)) = defs.get(y) else {
                 continue;

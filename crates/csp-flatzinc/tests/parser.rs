@@ -482,3 +482,38 @@ fn error_display_includes_line_and_column() {
         "line 2, column 21: expected `)`, found `1`"
     );
 }
+
+/// The parser reads the tokens one at a time: a token that cannot be read
+/// still gives its own error, also after a complete model (where the parser,
+/// had it taken the bad token for the end, would have succeeded) and where the
+/// parser would otherwise complain about the end of the input.
+#[test]
+fn a_bad_token_is_reported_even_after_a_complete_model() {
+    let (line, column, message) = error("var 1..3: x;\nsolve satisfy;\n@");
+    assert_eq!((line, column), (3, 1), "{message}");
+    assert!(message.contains('@'), "{message}");
+    let err = parse("var 1..3: x;\n/* never closed").unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::UnterminatedComment);
+    assert_eq!((err.line(), err.column()), (2, 1));
+    let err = parse("var 1..3: x;\nsolve satisfy; \"open").unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::UnterminatedString);
+    let err = parse("var 1..3: x :: a(99999999999999999999);\nsolve satisfy;").unwrap_err();
+    assert!(matches!(err.kind(), ParseErrorKind::IntegerOutOfRange(_)));
+    assert_eq!((err.line(), err.column()), (1, 18));
+}
+
+/// Columns count characters, not bytes; white space beyond ASCII separates
+/// tokens; strings keep their characters.
+#[test]
+fn columns_count_characters_beyond_ascii() {
+    let err = parse("% é and ü\nvar 1..3: x; /* ö */ ¤").unwrap_err();
+    assert_eq!(err.kind(), &ParseErrorKind::UnexpectedChar('¤'));
+    assert_eq!((err.line(), err.column()), (2, 22));
+    let model = parse("var\u{a0}1..3:\u{2003}x;\nsolve :: a(\"é\\\"ü\\n\") satisfy;").unwrap();
+    assert_eq!(model.decls.len(), 1);
+    assert_eq!(
+        model.solve.annotations[0].args,
+        vec![Expr::Str("é\"ü\n".into())]
+    );
+    assert_eq!(model.solve.pos, Pos { line: 2, column: 1 });
+}

@@ -2,7 +2,7 @@
 //! variable against constants, grouped before posting and posted as one
 //! [`EqualityChannel`](csp_core::EqualityChannel) per variable.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use csp_core::{Value, VarId};
 
@@ -65,7 +65,7 @@ pub(crate) fn collect_channels(
     if cx.channels.is_none() {
         return Ok(());
     }
-    let mut by_var: HashMap<VarId, Vec<(usize, Value, VarId, bool)>> = HashMap::new();
+    let mut by_var: HashMap<VarId, Vec<(usize, Value, VarId, bool)>> = HashMap::default();
     for (i, item) in items.iter().enumerate() {
         cx.line = item.pos.line;
         cx.poll()?;

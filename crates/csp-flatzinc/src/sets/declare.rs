@@ -156,7 +156,7 @@ fn within(
 /// not show as a constraint). Other introduced Booleans that are printed,
 /// such as an optional variable's `occurs`, have a defining constraint.
 pub(crate) fn set_element_vars(cx: &Context, ast: &crate::ast::Model) -> Vec<VarId> {
-    let mut defined = std::collections::HashSet::new();
+    let mut defined = crate::hash::HashSet::default();
     for item in &ast.constraints {
         for a in item.annotations.iter().filter(|a| a.name == "defines_var") {
             if let [Expr::Ident(name)] = a.args.as_slice() {

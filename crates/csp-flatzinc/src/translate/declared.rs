@@ -51,7 +51,7 @@ pub(crate) fn projection(
         out.extend(o.sets.iter().flatten().flat_map(crate::SetVar::vars));
     }
     out.extend(phases.iter().flat_map(|p| p.vars.iter().copied()));
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::hash::HashSet::default();
     out.retain(|v| seen.insert(*v));
     out
 }
@@ -78,7 +78,7 @@ pub(crate) fn vars_where(
     ast: &ast::Model,
     keep: impl Fn(&ast::VarDecl, &dyn Fn(&str) -> bool) -> bool,
 ) -> Vec<VarId> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::hash::HashSet::default();
     let mut out = Vec::new();
     for v in var_decls_where(ast, keep) {
         if let Some(Symbol::Scalar(Scalar::IntVar(var) | Scalar::BoolVar(var))) =
