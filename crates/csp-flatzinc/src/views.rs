@@ -32,33 +32,33 @@ use csp_core::Goal;
 const ENUMERATE_LIMIT: u128 = 1 << 20;
 
 /// The views of a translation: which variables become views, of what, and
-/// which constraints they replace.
+/// which constraints they replace. The names are the syntax tree's.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct ViewPlan {
+pub(crate) struct ViewPlan<'a> {
     /// `(y, x, a, c)`: `y = a·x + c` with `x` a variable (not a view), in
     /// the order of the defining constraints.
-    pub(crate) views: Vec<(String, String, Value, Value)>,
+    pub(crate) views: Vec<(&'a str, &'a str, Value, Value)>,
     /// The defining constraints (indices in the model), not posted.
     pub(crate) consumed: HashSet<usize>,
     /// The base variables' domains, cut to the values whose images lie in
     /// their views' declared domains.
     pub(crate) restricted: HashMap<String, Domain>,
-    names: HashSet<String>,
+    names: HashSet<&'a str>,
     /// The declarations declared after the views: the views, and (in file
     /// order, transitively) every alias or array that names one of them.
-    deferred: HashSet<String>,
+    deferred: HashSet<&'a str>,
 }
 
-impl ViewPlan {
+impl<'a> ViewPlan<'a> {
     /// Finds the declarations that must wait for the views: the views, and
     /// every alias or array that names a view or another such declaration
     /// (FlatZinc declares a name before its use, so one pass in file order
     /// is enough).
-    fn defer(&mut self, decls: &[Decl]) {
+    fn defer(&mut self, decls: &'a [Decl]) {
         self.deferred.clone_from(&self.names);
         for decl in decls {
             let deferred = &self.deferred;
-            let named = |e: &Expr| matches!(e, Expr::Ident(n) if deferred.contains(n));
+            let named = |e: &Expr| matches!(e, Expr::Ident(n) if deferred.contains(n.as_str()));
             let waits = match decl {
                 Decl::Par(_) => false,
                 Decl::Var(v) => v.value.as_ref().is_some_and(named),
@@ -68,7 +68,7 @@ impl ViewPlan {
                     .is_some_and(|items| items.iter().any(named)),
             };
             if waits {
-                self.deferred.insert(decl.name().to_string());
+                self.deferred.insert(decl.name());
             }
         }
     }
@@ -89,17 +89,23 @@ impl ViewPlan {
     }
 }
 
+/// A view's image of its base: `(a, c, y's declared domain)` for `y = a·x + c`.
+type Image = (Value, Value, Option<Domain>);
+
 /// A definition `y = a·x + c` read from a constraint: `(y, x, a, c)`.
-type Definition = (String, String, Value, Value);
+type Definition<'a> = (&'a str, &'a str, Value, Value);
 
 /// The definition a constraint makes, if it is one of the forms above.
-fn definition(item: &ConstraintItem, int_arrays: &HashMap<&str, Vec<Value>>) -> Option<Definition> {
+fn definition<'a>(
+    item: &'a ConstraintItem,
+    int_arrays: &HashMap<&str, Vec<Value>>,
+) -> Option<Definition<'a>> {
     let defined = match &Annotation::find(&item.annotations, "defines_var")?.args[..] {
-        [Expr::Ident(y)] => y.clone(),
+        [Expr::Ident(y)] => y.as_str(),
         _ => return None,
     };
-    let ident = |e: &Expr| match e {
-        Expr::Ident(n) => Some(n.clone()),
+    let ident = |e: &'a Expr| match e {
+        Expr::Ident(n) => Some(n.as_str()),
         _ => None,
     };
     let (y, x, a, c) = match (item.name.as_str(), &item.args[..]) {
@@ -122,7 +128,7 @@ fn definition(item: &ConstraintItem, int_arrays: &HashMap<&str, Vec<Value>>) -> 
                 return None;
             };
             // The defined variable first.
-            let (ay, ax, vy, vx) = if ident(vy).as_ref() == Some(&defined) {
+            let (ay, ax, vy, vx) = if ident(vy) == Some(defined) {
                 (*ay, *ax, vy, vx)
             } else {
                 (*ax, *ay, vx, vy)
@@ -140,18 +146,18 @@ fn definition(item: &ConstraintItem, int_arrays: &HashMap<&str, Vec<Value>>) -> 
         }
         ("int_plus", [p, q, Expr::Ident(r)]) if *r == defined => match (p, q) {
             (Expr::Ident(x), Expr::Int(k)) | (Expr::Int(k), Expr::Ident(x)) => {
-                (defined, x.clone(), 1, *k)
+                (defined, x.as_str(), 1, *k)
             }
             _ => return None,
         },
         ("int_times", [p, q, Expr::Ident(r)]) if *r == defined => match (p, q) {
             (Expr::Ident(x), Expr::Int(k)) | (Expr::Int(k), Expr::Ident(x)) if *k != 0 => {
-                (defined, x.clone(), *k, 0)
+                (defined, x.as_str(), *k, 0)
             }
             _ => return None,
         },
         ("bool2int", [Expr::Ident(b), Expr::Ident(i)]) if *i == defined => {
-            (defined, b.clone(), 1, 0)
+            (defined, b.as_str(), 1, 0)
         }
         _ => return None,
     };
@@ -251,11 +257,11 @@ pub(crate) fn translate_views(
 }
 
 /// Finds the views of `ast`.
-pub(crate) fn plan(
+pub(crate) fn plan<'a>(
     cx: &Context,
-    ast: &Model,
+    ast: &'a Model,
     inferred: &HashMap<String, (Value, Value)>,
-) -> ViewPlan {
+) -> ViewPlan<'a> {
     let int_arrays: HashMap<&str, Vec<Value>> = ast
         .decls
         .iter()
@@ -284,23 +290,21 @@ pub(crate) fn plan(
         )
     };
     // Definitions in constraint order: once per variable, never a cycle.
-    let mut defs: HashMap<String, (String, Value, Value, usize)> = HashMap::default();
+    let mut defs: HashMap<&str, (&str, Value, Value, usize)> = HashMap::default();
     let mut order = Vec::new();
     for (i, item) in ast.constraints.iter().enumerate() {
         let Some((y, x, a, c)) = definition(item, &int_arrays) else {
             continue;
         };
-        let (Some(ty_y), Some(ty_x)) = (vars.get(y.as_str()), vars.get(x.as_str())) else {
+        let (Some(ty_y), Some(ty_x)) = (vars.get(y), vars.get(x)) else {
             continue;
         };
-        if !int_typed(ty_y)
-            || !(int_typed(ty_x) || **ty_x == VarType::Bool)
-            || defs.contains_key(&y)
+        if !int_typed(ty_y) || !(int_typed(ty_x) || **ty_x == VarType::Bool) || defs.contains_key(y)
         {
             continue;
         }
         // x must not depend on y.
-        let mut at = x.as_str();
+        let mut at = x;
         let mut cyclic = false;
         while let Some((next, ..)) = defs.get(at) {
             if *next == y {
@@ -312,7 +316,7 @@ pub(crate) fn plan(
         if cyclic || at == y {
             continue;
         }
-        defs.insert(y.clone(), (x, a, c, i));
+        defs.insert(y, (x, a, c, i));
         order.push(y);
     }
     // Resolve chains to a variable, dropping views whose arithmetic or
@@ -323,53 +327,49 @@ pub(crate) fn plan(
     loop {
         let mut plan = ViewPlan::default();
         let mut dropped = None;
-        let mut images: HashMap<String, Vec<(Value, Value, Option<Domain>)>> = HashMap::default();
-        for y in &order {
-            let Some(&(ref x, a, c, i)) = defs.get(y) else {
+        let mut images: HashMap<&str, Vec<Image>> = HashMap::default();
+        for &y in &order {
+            let Some(&(x, a, c, i)) = defs.get(y) else {
                 continue;
             };
-            let (mut base, mut scale, mut offset) = (x.clone(), a, c);
+            let (mut base, mut scale, mut offset) = (x, a, c);
             let mut ok = true;
-            while let Some((next, a2, c2, _)) = defs.get(&base) {
+            while let Some(&(next, a2, c2, _)) = defs.get(base) {
                 // y = s·(a2·next + c2) + o.
                 match (
-                    scale.checked_mul(*a2),
-                    scale.checked_mul(*c2).and_then(|v| v.checked_add(offset)),
+                    scale.checked_mul(a2),
+                    scale.checked_mul(c2).and_then(|v| v.checked_add(offset)),
                 ) {
                     (Some(s), Some(o)) => (scale, offset) = (s, o),
                     _ => ok = false,
                 }
-                base = next.clone();
+                base = next;
                 if !ok {
                     break;
                 }
             }
             if !ok {
-                dropped = Some(y.clone());
+                dropped = Some(y);
                 break;
             }
             images
-                .entry(base.clone())
+                .entry(base)
                 .or_default()
                 .push((scale, offset, domain_of(y)));
-            plan.views.push((y.clone(), base, scale, offset));
+            plan.views.push((y, base, scale, offset));
             plan.consumed.insert(i);
-            plan.names.insert(y.clone());
+            plan.names.insert(y);
         }
         if dropped.is_none() {
             for (base, views) in &images {
                 match restrict(domain_of(base), views) {
                     Some(Some(d)) => {
-                        plan.restricted.insert(base.clone(), d);
+                        plan.restricted.insert(base.to_string(), d);
                     }
                     Some(None) => {}
                     None => {
                         // Drop one view of this base and try again.
-                        dropped = plan
-                            .views
-                            .iter()
-                            .find(|v| v.1 == *base)
-                            .map(|v| v.0.clone());
+                        dropped = plan.views.iter().find(|v| v.1 == *base).map(|v| v.0);
                         break;
                     }
                 }
@@ -378,7 +378,7 @@ pub(crate) fn plan(
         match dropped {
             None => return plan,
             Some(y) => {
-                defs.remove(&y);
+                defs.remove(y);
             }
         }
     }
@@ -390,7 +390,7 @@ pub(crate) fn plan(
 /// too large to cut, or nothing left).
 fn restrict(
     base: Option<Domain>,
-    views: &[(Value, Value, Option<Domain>)],
+    views: &[Image],
 ) -> Option<Option<Domain>> {
     let base = base?;
     let (lo, hi) = base.bounds()?;
@@ -510,7 +510,7 @@ pub(crate) fn views_last(model: &csp_core::Model) -> bool {
 impl Context {
     /// Declares the views of `plan` (the variables are declared): first the
     /// constant 0, so that constants needed later are views of it.
-    pub(crate) fn declare_views(&mut self, plan: &ViewPlan) -> Result<(), TranslateError> {
+    pub(crate) fn declare_views(&mut self, plan: &ViewPlan<'_>) -> Result<(), TranslateError> {
         if plan.is_empty() {
             return Ok(());
         }
@@ -526,7 +526,7 @@ impl Context {
                 base
             } else {
                 self.model
-                    .named_view(y.clone(), base, *a, *c)
+                    .named_view(y.to_string(), base, *a, *c)
                     .map_err(|e| self.core(e))?
             };
             self.define(y, Symbol::Scalar(Scalar::IntVar(view)));
