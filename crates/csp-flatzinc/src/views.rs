@@ -388,10 +388,7 @@ pub(crate) fn plan<'a>(
 /// the view's declared domain: `Some(None)` if nothing is cut, `None` if the
 /// views cannot be made (an image that overflows or is too wide, a domain
 /// too large to cut, or nothing left).
-fn restrict(
-    base: Option<Domain>,
-    views: &[Image],
-) -> Option<Option<Domain>> {
+fn restrict(base: Option<Domain>, views: &[Image]) -> Option<Option<Domain>> {
     let base = base?;
     let (lo, hi) = base.bounds()?;
     for &(a, c, _) in views {
