@@ -4,8 +4,8 @@
 //! It works on the source's bytes and lends identifiers as slices of the
 //! source, so reading a token allocates nothing (a string literal with an
 //! escape aside), and the parser pulls the tokens one by one instead of
-//! holding them all: a FlatZinc file of millions of tokens costs no more
-//! memory than its syntax tree.
+//! holding them all: a FlatZinc file of millions of tokens costs its text
+//! and its syntax tree, nothing per token.
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::pos::Pos;
