@@ -151,6 +151,15 @@ impl<'a> Lexer<'a> {
             .and_then(|rest| rest.chars().next())
     }
 
+    /// Moves over the whole character at the current byte and returns it.
+    fn bump_char(&mut self) -> Option<char> {
+        let c = self.char_here()?;
+        for _ in 0..c.len_utf8() {
+            self.bump();
+        }
+        Some(c)
+    }
+
     /// Skips white space, `% line comments` and `/* block comments */`.
     fn skip_trivia(&mut self) -> Result<(), ParseError> {
         loop {
@@ -159,10 +168,7 @@ impl<'a> Lexer<'a> {
                     self.bump();
                 }
                 (Some(c), _) if c >= 0x80 && self.char_here().is_some_and(char::is_whitespace) => {
-                    let len = self.char_here().map_or(1, char::len_utf8);
-                    for _ in 0..len {
-                        self.bump();
-                    }
+                    self.bump_char();
                 }
                 (Some(b'%'), _) => {
                     while let Some(c) = self.bump() {
@@ -229,18 +235,9 @@ impl<'a> Lexer<'a> {
                 Ok(TokenKind::DotDot)
             }
             b'"' => self.string(pos),
-            c if c.is_ascii_alphabetic() || c == b'_' => {
-                let start = self.at;
-                // ASCII only: the columns advance with the bytes.
-                while self
-                    .peek(0)
-                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
-                {
-                    self.at += 1;
-                }
-                self.pos.column += (self.at - start) as u32;
-                Ok(TokenKind::Ident(&self.text[start..self.at]))
-            }
+            c if c.is_ascii_alphabetic() || c == b'_' => Ok(TokenKind::Ident(
+                self.take_while(|c| c.is_ascii_alphanumeric() || c == b'_'),
+            )),
             c if c.is_ascii_digit() => self.number(pos),
             b'-' if self.peek(1).is_some_and(|d| d.is_ascii_digit()) => self.number(pos),
             _ => {
@@ -274,11 +271,7 @@ impl<'a> Lexer<'a> {
                     }
                     Some(_) => {
                         // Any other character stands for itself.
-                        let other = self.char_here().unwrap_or(char::REPLACEMENT_CHARACTER);
-                        for _ in 0..other.len_utf8() {
-                            self.bump();
-                        }
-                        text.push(other);
+                        text.extend(self.bump_char());
                     }
                     None => {
                         return Err(ParseError::new(pos, ParseErrorKind::UnterminatedString));
