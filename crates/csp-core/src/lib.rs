@@ -262,7 +262,7 @@ pub use constraint::{Conflict, Constraint, Events, Pairwise, PropCost, PropStatu
 pub use constraints::{
     AllDifferent, BinaryRelation, BoolOr, Count, CountVar, Element, EqualityChannel, Func,
     Function, Linear, Lit, MinMax, NotEqual, OffsetElement, Predicate, PseudoBoolean,
-    ReifiedCompare, ReifiedLinear, Relation, STAR, Table, VarElement,
+    ReifiedCompare, ReifiedCount, ReifiedLinear, Relation, STAR, Table, VarElement,
 };
 pub use constraints::{
     Automaton, Circuit, Cumulative, Diffn, Disjunctive, GlobalCardinality, Inverse, LexLessEq,

@@ -11,7 +11,8 @@
 mod harness;
 
 use csp_core::constraints::{
-    BoolOr, Count, CountVar, Func, Function, Lit, MinMax, OffsetElement, ReifiedLinear,
+    BoolOr, Count, CountVar, Func, Function, Lit, MinMax, OffsetElement, ReifiedCount,
+    ReifiedLinear,
 };
 use csp_core::{Config, Model, Pruning, Relation, Solver, Value};
 use harness::*;
@@ -293,6 +294,41 @@ fn count_with_a_variable_value_over_shared_variables_is_sound() {
             &[&[0, 1, 2], &[1, 2], &[0, 1, 3], &[0, 1, 2, 3]],
             move |v| relates(count_of(&v[..3], v[3]), relation, big(v[4])),
         ));
+    }
+}
+
+#[test]
+fn reified_count_with_a_variable_value_is_sound() {
+    // b <-> count(x0..x2 = x3) rel x4, and b -> ..., b = x5; then with a
+    // variable counted twice and the value among the counted variables.
+    for relation in Relation::ALL {
+        for implication in [false, true] {
+            let post = if implication {
+                ReifiedCount::implied
+            } else {
+                ReifiedCount::new
+            };
+            let holds = move |b: Value, count: bool| {
+                if implication {
+                    b == 0 || (b == 1 && count)
+                } else {
+                    b == Value::from(count)
+                }
+            };
+            let arrow = if implication { "->" } else { "<->" };
+            assert_trustworthy(case(
+                format!("x5 {arrow} count(x0..x2 = x3) {relation} x4"),
+                post(&[x(0), x(1), x(2)], x(3), relation, x(4), x(5)),
+                &[NEG, &[0, 2], &[0, 1, 2], &[-1, 0, 2], &[0, 1, 3], BOOL],
+                move |v| holds(v[5], relates(count_of(&v[..3], v[3]), relation, big(v[4]))),
+            ));
+            assert_trustworthy(case(
+                format!("x3 {arrow} count([x0, x0, x1] = x1) {relation} x2"),
+                post(&[x(0), x(0), x(1)], x(1), relation, x(2), x(3)),
+                &[&[0, 1, 2], &[0, 1], &[0, 1, 2, 3], BOOL],
+                move |v| holds(v[5], relates(count_of(&v[..3], v[3]), relation, big(v[4]))),
+            ));
+        }
     }
 }
 

@@ -122,6 +122,18 @@ pub const SUPPORTED: &[&str] = &[
     "fzn_count_lt",
     "fzn_count_geq",
     "fzn_count_gt",
+    "fzn_count_eq_reif",
+    "fzn_count_neq_reif",
+    "fzn_count_leq_reif",
+    "fzn_count_lt_reif",
+    "fzn_count_geq_reif",
+    "fzn_count_gt_reif",
+    "fzn_count_eq_imp",
+    "fzn_count_neq_imp",
+    "fzn_count_leq_imp",
+    "fzn_count_lt_imp",
+    "fzn_count_geq_imp",
+    "fzn_count_gt_imp",
 ];
 
 /// A constraint item's name and arguments, read with their positions for

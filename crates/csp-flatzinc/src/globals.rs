@@ -144,16 +144,28 @@ pub(crate) fn post(cx: &mut Context, item: &ConstraintItem) -> Result<(), Transl
             let x = a.vars(cx, 0)?;
             let y = cx.scalar(&a.args[1], &a.what(1))?;
             let c = a.var(cx, 2)?;
-            // MiniZinc's count_leq(x, y, c) says c <= count, so count >= c.
-            let relation = match &a.name[10..] {
-                "eq" => Relation::Eq,
-                "neq" => Relation::Ne,
-                "leq" => Relation::Ge,
-                "lt" => Relation::Gt,
-                "geq" => Relation::Le,
-                _ => Relation::Lt,
+            count(cx, &x, y, count_relation(&a.name[10..]), c)
+        }
+        "fzn_count_eq_reif" | "fzn_count_neq_reif" | "fzn_count_leq_reif" | "fzn_count_lt_reif"
+        | "fzn_count_geq_reif" | "fzn_count_gt_reif" | "fzn_count_eq_imp" | "fzn_count_neq_imp"
+        | "fzn_count_leq_imp" | "fzn_count_lt_imp" | "fzn_count_geq_imp" | "fzn_count_gt_imp" => {
+            a.arity(cx, 4)?;
+            let x = a.vars(cx, 0)?;
+            let y = cx.scalar(&a.args[1], &a.what(1))?;
+            let y = cx.var_of(y)?;
+            let c = a.var(cx, 2)?;
+            let b = a.var(cx, 3)?;
+            let implication = a.name.ends_with("_imp");
+            let rel = a.name[10..]
+                .trim_end_matches("_imp")
+                .trim_end_matches("_reif");
+            let relation = count_relation(rel);
+            let posted = if implication {
+                cx.model.count_var_imp(&x, y, relation, c, b)
+            } else {
+                cx.model.count_var_reif(&x, y, relation, c, b)
             };
-            count(cx, &x, y, relation, c)
+            posted.map(|_| ()).map_err(|e| cx.core(e))
         }
         _ => Err(TranslateError::UnsupportedConstraint {
             name: a.name.to_string(),
@@ -191,6 +203,19 @@ fn global_cardinality(
     }
     let c = GlobalCardinality::new(x, cover, counts).map_err(|e| cx.core(e))?;
     cx.post(c)
+}
+
+/// The relation of `count` to `c` in MiniZinc's `count_REL(x, y, c)`:
+/// `count_leq(x, y, c)` says `c <= count`, so `count >= c`.
+fn count_relation(rel: &str) -> Relation {
+    match rel {
+        "eq" => Relation::Eq,
+        "neq" => Relation::Ne,
+        "leq" => Relation::Ge,
+        "lt" => Relation::Gt,
+        "geq" => Relation::Le,
+        _ => Relation::Lt,
+    }
 }
 
 /// `|{i : x[i] = y}| relation c`: csp-core's `Count` for `=` with a constant
@@ -356,6 +381,56 @@ mod tests {
                 assert_eq!(count(&src), expected, "fzn_count_{name}(x, {y}, {c})");
             }
         }
+    }
+
+    #[test]
+    fn every_reified_count_form_matches_brute_force() {
+        // b <-> count and b -> count, with y and c constants or variables.
+        let xs = "array [1..3] of var 0..2: x :: output_array([1..3]);\n\
+                  var 0..2: y :: output_var;\nvar 0..3: c :: output_var;\n\
+                  var bool: b :: output_var;\n";
+        type Holds = fn(i64, i64) -> bool;
+        let forms: [(&str, Holds); 6] = [
+            ("eq", |k, c| c == k),
+            ("neq", |k, c| c != k),
+            ("leq", |k, c| c <= k),
+            ("lt", |k, c| c < k),
+            ("geq", |k, c| c >= k),
+            ("gt", |k, c| c > k),
+        ];
+        for (name, holds) in forms {
+            for mode in ["reif", "imp"] {
+                for (y, c) in [("y", "c"), ("1", "c"), ("y", "2")] {
+                    let src = format!(
+                        "{xs}constraint fzn_count_{name}_{mode}(x, {y}, {c}, b);\nsolve satisfy;"
+                    );
+                    let mut expected = 0;
+                    for code in 0..27 * 3 * 4 * 2 {
+                        let x = [code % 3, code / 3 % 3, code / 9 % 3];
+                        let (yv, cv, b) = (code / 27 % 3, code / 81 % 4, code / 324);
+                        let value = if y == "y" { yv } else { 1 };
+                        let result = if c == "c" { cv } else { 2 };
+                        let k = x.iter().filter(|&&a| a == value).count() as i64;
+                        let relation = holds(k, result);
+                        let ok = if mode == "imp" {
+                            b == 0 || relation
+                        } else {
+                            (b == 1) == relation
+                        };
+                        expected += u64::from(ok);
+                    }
+                    assert_eq!(
+                        count(&src),
+                        expected,
+                        "fzn_count_{name}_{mode}(x, {y}, {c}, b)"
+                    );
+                }
+            }
+        }
+        assert!(
+            error("var bool: b;\nconstraint fzn_count_eq_reif([], 1, 2, b, b);\nsolve satisfy;")
+                .contains("4 arguments"),
+        );
     }
 
     #[test]

@@ -23,24 +23,48 @@ pub const MZNLIB: &[(&str, &str)] = &[
         include_str!("../mznlib/fzn_count_eq.mzn"),
     ),
     (
+        "fzn_count_eq_reif.mzn",
+        include_str!("../mznlib/fzn_count_eq_reif.mzn"),
+    ),
+    (
         "fzn_count_geq.mzn",
         include_str!("../mznlib/fzn_count_geq.mzn"),
+    ),
+    (
+        "fzn_count_geq_reif.mzn",
+        include_str!("../mznlib/fzn_count_geq_reif.mzn"),
     ),
     (
         "fzn_count_gt.mzn",
         include_str!("../mznlib/fzn_count_gt.mzn"),
     ),
     (
+        "fzn_count_gt_reif.mzn",
+        include_str!("../mznlib/fzn_count_gt_reif.mzn"),
+    ),
+    (
         "fzn_count_leq.mzn",
         include_str!("../mznlib/fzn_count_leq.mzn"),
+    ),
+    (
+        "fzn_count_leq_reif.mzn",
+        include_str!("../mznlib/fzn_count_leq_reif.mzn"),
     ),
     (
         "fzn_count_lt.mzn",
         include_str!("../mznlib/fzn_count_lt.mzn"),
     ),
     (
+        "fzn_count_lt_reif.mzn",
+        include_str!("../mznlib/fzn_count_lt_reif.mzn"),
+    ),
+    (
         "fzn_count_neq.mzn",
         include_str!("../mznlib/fzn_count_neq.mzn"),
+    ),
+    (
+        "fzn_count_neq_reif.mzn",
+        include_str!("../mznlib/fzn_count_neq_reif.mzn"),
     ),
     (
         "fzn_cumulative.mzn",

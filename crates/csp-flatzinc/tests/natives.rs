@@ -84,6 +84,16 @@ fn globals_reach_flatzinc_as_natives() {
             ][..],
         ),
         (
+            "count_reif",
+            &[
+                "fzn_count_eq_reif",
+                "fzn_count_leq_imp",
+                "fzn_count_geq_imp",
+                "fzn_count_gt_reif",
+                "fzn_count_neq_imp",
+            ][..],
+        ),
+        (
             "sequences",
             &[
                 "fzn_regular",

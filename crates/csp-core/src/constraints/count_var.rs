@@ -52,6 +52,9 @@ pub struct CountVar {
     relation: Relation,
 }
 
+/// The candidates of one round, on the stack up to 16 values of `value`.
+type Candidates = SmallVec<[Candidate; 16]>;
+
 /// One candidate of `value` and the counts it allows.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
@@ -79,7 +82,7 @@ impl CountVar {
         &self.scope[..self.n]
     }
 
-    fn value(&self) -> VarId {
+    pub(super) fn value(&self) -> VarId {
         self.scope[self.n]
     }
 
@@ -90,40 +93,57 @@ impl CountVar {
     /// Whether some count in `lo..=hi` stands in the relation to a value of
     /// the result.
     fn allows(&self, d: &Domains, lo: Value, hi: Value) -> bool {
-        if lo > hi {
-            return false;
-        }
-        let r = self.result();
-        match self.relation {
-            Relation::Eq => d.next_value(r, lo - 1).is_some_and(|c| c <= hi),
-            Relation::Ne => !(lo == hi && d.value(r) == Some(lo)),
-            Relation::Le => lo <= d.max(r),
-            Relation::Lt => lo < d.max(r),
-            Relation::Ge => hi >= d.min(r),
-            Relation::Gt => hi > d.min(r),
-        }
+        allows(self.relation, d, self.result(), lo, hi)
     }
 
-    /// The sure and possible occurrences of every value left to `value`.
-    fn candidates(&self, d: &Domains) -> SmallVec<[Candidate; 16]> {
-        d.values(self.value())
-            .map(|v| {
-                let (mut sure, mut possible) = (0, 0);
-                for &x in self.vars() {
-                    if d.contains(x, v) {
-                        possible += 1;
-                        if d.is_fixed(x) {
-                            sure += 1;
-                        }
-                    }
-                }
-                Candidate {
-                    value: v,
-                    sure,
-                    possible,
-                }
-            })
-            .collect()
+    /// What the candidates say about the count: `Some(false)` if no value of
+    /// `value` leaves a count that stands in the relation to a value of
+    /// `result`, `Some(true)` if none leaves a count that does not (asked
+    /// only when `entailment` is set), `None` otherwise. Both answers are
+    /// sound (counts between the sure and the possible occurrences are
+    /// taken as reachable, which over-approximates when a variable is
+    /// counted twice). [`ReifiedCount`](super::ReifiedCount)'s test.
+    pub(super) fn truth(&self, d: &Domains, entailment: bool) -> Option<bool> {
+        let mut cands = Candidates::new();
+        self.candidates(d, &mut cands);
+        if !cands.iter().any(|c| self.allows(d, c.sure, c.possible)) {
+            return Some(false);
+        }
+        let negated = self.relation.negated();
+        let r = self.result();
+        if entailment
+            && !cands
+                .iter()
+                .any(|c| allows(negated, d, r, c.sure, c.possible))
+        {
+            return Some(true);
+        }
+        None
+    }
+
+    /// The sure and possible occurrences of every value left to `value`, into
+    /// `out` (cleared first). The variables are read once: the fixed ones are
+    /// counted by comparing their values, and only the open ones are asked
+    /// whether they contain each candidate.
+    fn candidates(&self, d: &Domains, out: &mut Candidates) {
+        out.clear();
+        let mut fixed: SmallVec<[Value; 16]> = SmallVec::new();
+        let mut open: SmallVec<[VarId; 16]> = SmallVec::new();
+        for &x in self.vars() {
+            match d.value(x) {
+                Some(w) => fixed.push(w),
+                None => open.push(x),
+            }
+        }
+        for v in d.values(self.value()) {
+            let sure = fixed.iter().filter(|&&w| w == v).count() as Value;
+            let maybe = open.iter().filter(|&&x| d.contains(x, v)).count() as Value;
+            out.push(Candidate {
+                value: v,
+                sure,
+                possible: sure + maybe,
+            });
+        }
     }
 
     /// Narrows `result` to what the candidates allow; whether it changed.
@@ -166,11 +186,15 @@ impl CountVar {
     }
 
     /// One round of filtering; whether anything changed.
-    fn round(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+    fn round(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        cands: &mut Candidates,
+    ) -> Result<bool, Conflict> {
         let y = self.value();
         let mut changed = false;
         // The values of `value` whose counts no result allows.
-        let mut cands = self.candidates(ctx.domains());
+        self.candidates(ctx.domains(), cands);
         ctx.note_revision();
         let d = ctx.domains();
         let dead: SmallVec<[Value; 8]> = cands
@@ -182,7 +206,7 @@ impl CountVar {
             changed |= ctx.remove(y, v)?;
         }
         cands.retain(|c| !dead.contains(&c.value));
-        changed |= self.filter_result(ctx, &cands)?;
+        changed |= self.filter_result(ctx, cands)?;
         if changed {
             // The result moved: judge the candidates again before the variables.
             return Ok(true);
@@ -228,6 +252,31 @@ impl CountVar {
     }
 }
 
+/// Whether some count in `lo..=hi` stands in `relation` to a value of `r`.
+fn allows(relation: Relation, d: &Domains, r: VarId, lo: Value, hi: Value) -> bool {
+    if lo > hi {
+        return false;
+    }
+    match relation {
+        Relation::Eq => {
+            // The bounds answer most calls without a walk.
+            let (min, max) = (d.min(r), d.max(r));
+            if hi < min || lo > max {
+                false
+            } else if lo <= min || hi >= max {
+                true
+            } else {
+                d.next_value(r, lo - 1).is_some_and(|c| c <= hi)
+            }
+        }
+        Relation::Ne => !(lo == hi && d.value(r) == Some(lo)),
+        Relation::Le => lo <= d.max(r),
+        Relation::Lt => lo < d.max(r),
+        Relation::Ge => hi >= d.min(r),
+        Relation::Gt => hi > d.min(r),
+    }
+}
+
 impl Constraint for CountVar {
     fn scope(&self) -> &[VarId] {
         &self.scope
@@ -251,9 +300,9 @@ impl Constraint for CountVar {
     }
 
     fn promising(&self, d: &Domains) -> bool {
-        self.candidates(d)
-            .iter()
-            .any(|c| self.allows(d, c.sure, c.possible))
+        let mut cands = Candidates::new();
+        self.candidates(d, &mut cands);
+        cands.iter().any(|c| self.allows(d, c.sure, c.possible))
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
@@ -263,7 +312,8 @@ impl Constraint for CountVar {
             return Ok(crate::PropStatus::Unchanged);
         }
         let mut changed = false;
-        while self.round(ctx)? {
+        let mut cands = Candidates::new();
+        while self.round(ctx, &mut cands)? {
             changed = true;
         }
         finish(self, ctx, changed)

@@ -367,6 +367,17 @@ def count_forms():
     return count * magic
 
 
+def count_reif():
+    count = 0
+    for x in product(range(3), repeat=4):
+        for y, c, b in product(range(3), range(5), (False, True)):
+            k = x.count
+            count += (b == (k(y) == c) and (y == 0 or k(y) >= 2)
+                      and (x[0] == 0 or k(x[0]) <= 2) and not k(2) < c - 2
+                      and (k(y) != 1 or k(0) > 2))
+    return count
+
+
 def min_max():
     count = 0
     for x in product(range(-3, 7), repeat=4):
@@ -382,5 +393,6 @@ if __name__ == "__main__":
                   golomb, jobshop, nurse_rostering, builtins_int_cmp,
                   builtins_int_lin, builtins_int_arith, builtins_element, builtins_bool,
                   builtins_set_in, builtins_count, exam_capacity, routing, sequences,
-                  scheduling, set_vars, steiner_sets, tables, count_forms, min_max]:
+                  scheduling, set_vars, steiner_sets, tables, count_forms, count_reif,
+                  min_max]:
         print(check.__name__, check())
