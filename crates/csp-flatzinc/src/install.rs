@@ -10,12 +10,24 @@ pub const MZNLIB: &[(&str, &str)] = &[
         include_str!("../mznlib/fzn_all_different_int.mzn"),
     ),
     (
+        "fzn_among_reif.mzn",
+        include_str!("../mznlib/fzn_among_reif.mzn"),
+    ),
+    (
         "fzn_at_least_int.mzn",
         include_str!("../mznlib/fzn_at_least_int.mzn"),
     ),
     (
         "fzn_at_most_int.mzn",
         include_str!("../mznlib/fzn_at_most_int.mzn"),
+    ),
+    (
+        "fzn_bin_packing_capa_reif.mzn",
+        include_str!("../mznlib/fzn_bin_packing_capa_reif.mzn"),
+    ),
+    (
+        "fzn_bin_packing_load_reif.mzn",
+        include_str!("../mznlib/fzn_bin_packing_load_reif.mzn"),
     ),
     ("fzn_circuit.mzn", include_str!("../mznlib/fzn_circuit.mzn")),
     (
@@ -72,6 +84,10 @@ pub const MZNLIB: &[(&str, &str)] = &[
     ),
     ("fzn_diffn.mzn", include_str!("../mznlib/fzn_diffn.mzn")),
     (
+        "fzn_disjoint_reif.mzn",
+        include_str!("../mznlib/fzn_disjoint_reif.mzn"),
+    ),
+    (
         "fzn_disjunctive.mzn",
         include_str!("../mznlib/fzn_disjunctive.mzn"),
     ),
@@ -95,7 +111,15 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "fzn_global_cardinality_low_up_closed.mzn",
         include_str!("../mznlib/fzn_global_cardinality_low_up_closed.mzn"),
     ),
+    (
+        "fzn_int_set_channel_reif.mzn",
+        include_str!("../mznlib/fzn_int_set_channel_reif.mzn"),
+    ),
     ("fzn_inverse.mzn", include_str!("../mznlib/fzn_inverse.mzn")),
+    (
+        "fzn_inverse_set_reif.mzn",
+        include_str!("../mznlib/fzn_inverse_set_reif.mzn"),
+    ),
     (
         "fzn_lex_lesseq_bool.mzn",
         include_str!("../mznlib/fzn_lex_lesseq_bool.mzn"),
@@ -104,7 +128,31 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "fzn_lex_lesseq_int.mzn",
         include_str!("../mznlib/fzn_lex_lesseq_int.mzn"),
     ),
+    (
+        "fzn_link_set_to_booleans_reif.mzn",
+        include_str!("../mznlib/fzn_link_set_to_booleans_reif.mzn"),
+    ),
+    (
+        "fzn_nvalue_reif.mzn",
+        include_str!("../mznlib/fzn_nvalue_reif.mzn"),
+    ),
+    (
+        "fzn_partition_set_reif.mzn",
+        include_str!("../mznlib/fzn_partition_set_reif.mzn"),
+    ),
+    (
+        "fzn_range_reif.mzn",
+        include_str!("../mznlib/fzn_range_reif.mzn"),
+    ),
     ("fzn_regular.mzn", include_str!("../mznlib/fzn_regular.mzn")),
+    (
+        "fzn_roots_reif.mzn",
+        include_str!("../mznlib/fzn_roots_reif.mzn"),
+    ),
+    (
+        "fzn_sum_pred_reif.mzn",
+        include_str!("../mznlib/fzn_sum_pred_reif.mzn"),
+    ),
     (
         "fzn_table_int.mzn",
         include_str!("../mznlib/fzn_table_int.mzn"),

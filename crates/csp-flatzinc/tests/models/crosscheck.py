@@ -378,6 +378,18 @@ def count_reif():
     return count
 
 
+def reified_decompositions():
+    subsets = [frozenset(c) for c in ([], [1], [2], [1, 2])]
+    count = 0
+    for x in product((1, 2), repeat=3):
+        for n, s, t, bs in product(range(4), subsets, subsets, product((False, True), repeat=2)):
+            truths = (n == len(set(x)), n == x.count(1),
+                      all(bs[i - 1] == (i in s) for i in (1, 2)), not (s & t),
+                      t == frozenset(x[i - 1] for i in s))
+            count += sum(truths) == 3
+    return count
+
+
 def min_max():
     count = 0
     for x in product(range(-3, 7), repeat=4):
@@ -394,5 +406,5 @@ if __name__ == "__main__":
                   builtins_int_lin, builtins_int_arith, builtins_element, builtins_bool,
                   builtins_set_in, builtins_count, exam_capacity, routing, sequences,
                   scheduling, set_vars, steiner_sets, tables, count_forms, count_reif,
-                  min_max]:
+                  reified_decompositions, min_max]:
         print(check.__name__, check())
