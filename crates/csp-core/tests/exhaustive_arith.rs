@@ -322,6 +322,18 @@ fn reified_count_with_a_variable_value_is_sound() {
                 &[NEG, &[0, 2], &[0, 1, 2], &[-1, 0, 2], &[0, 1, 3], BOOL],
                 move |v| holds(v[5], relates(count_of(&v[..3], v[3]), relation, big(v[4]))),
             ));
+            // Values and counts at the i64 edges, as for CountVar above.
+            for doms in [
+                [&[MAX - 1, MAX][..], HIGH, &[MAX - 1, MAX], &[0, 1, 2], BOOL],
+                [LOW, &[MIN, MIN + 1], &[MIN, MIN + 2], LOW, BOOL],
+            ] {
+                assert_trustworthy(case(
+                    format!("x4 {arrow} count(x0..x1 = x2) {relation} x3 at the edges, {doms:?}"),
+                    post(&[x(0), x(1)], x(2), relation, x(3), x(4)),
+                    &doms,
+                    move |v| holds(v[4], relates(count_of(&v[..2], v[2]), relation, big(v[3]))),
+                ));
+            }
             assert_trustworthy(case(
                 format!("x3 {arrow} count([x0, x0, x1] = x1) {relation} x2"),
                 post(&[x(0), x(0), x(1)], x(1), relation, x(2), x(3)),
