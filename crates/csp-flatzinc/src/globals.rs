@@ -351,22 +351,24 @@ mod tests {
         assert_eq!(count(&var_count), 3 * 3 * 2);
     }
 
+    /// The count forms and what each says of a count `k` and `c`: MiniZinc's
+    /// `count_leq(x, y, c)` is `c <= k`, and so on.
+    type Holds = fn(i64, i64) -> bool;
+    const COUNT_FORMS: [(&str, Holds); 6] = [
+        ("eq", |k, c| c == k),
+        ("neq", |k, c| c != k),
+        ("leq", |k, c| c <= k),
+        ("lt", |k, c| c < k),
+        ("geq", |k, c| c >= k),
+        ("gt", |k, c| c > k),
+    ];
+
     #[test]
     fn every_count_form_matches_brute_force() {
         // x in 0..2 (three of them), y and c constants or variables.
         let xs = "array [1..3] of var 0..2: x :: output_array([1..3]);\n\
                   var 0..2: y :: output_var;\nvar 0..3: c :: output_var;\n";
-        // MiniZinc's meaning: count_leq(x, y, c) is c <= count, and so on.
-        type Holds = fn(i64, i64) -> bool;
-        let forms: [(&str, Holds); 6] = [
-            ("eq", |k, c| c == k),
-            ("neq", |k, c| c != k),
-            ("leq", |k, c| c <= k),
-            ("lt", |k, c| c < k),
-            ("geq", |k, c| c >= k),
-            ("gt", |k, c| c > k),
-        ];
-        for (name, holds) in forms {
+        for (name, holds) in COUNT_FORMS {
             for (y, c) in [("y", "c"), ("1", "c"), ("y", "2"), ("1", "2")] {
                 let src = format!("{xs}constraint fzn_count_{name}(x, {y}, {c});\nsolve satisfy;");
                 let mut expected = 0;
@@ -389,16 +391,7 @@ mod tests {
         let xs = "array [1..3] of var 0..2: x :: output_array([1..3]);\n\
                   var 0..2: y :: output_var;\nvar 0..3: c :: output_var;\n\
                   var bool: b :: output_var;\n";
-        type Holds = fn(i64, i64) -> bool;
-        let forms: [(&str, Holds); 6] = [
-            ("eq", |k, c| c == k),
-            ("neq", |k, c| c != k),
-            ("leq", |k, c| c <= k),
-            ("lt", |k, c| c < k),
-            ("geq", |k, c| c >= k),
-            ("gt", |k, c| c > k),
-        ];
-        for (name, holds) in forms {
+        for (name, holds) in COUNT_FORMS {
             for mode in ["reif", "imp"] {
                 for (y, c) in [("y", "c"), ("1", "c"), ("y", "2")] {
                     let src = format!(

@@ -188,9 +188,10 @@ impl Model {
         result: VarId,
         b: VarId,
     ) -> Result<ConstraintId, CspError> {
-        self.check_vars("count_var_reif", &[b])?;
-        check_bool(self, "count_var_reif", b)?;
-        self.post(ReifiedCount::new(vars, value, relation, result, b))
+        self.post_reified_count(
+            "count_var_reif",
+            ReifiedCount::new(vars, value, relation, result, b),
+        )
     }
 
     /// `b -> (|{i : vars[i] = value}| relation result)`, with `b` a 0/1
@@ -218,8 +219,46 @@ impl Model {
         result: VarId,
         b: VarId,
     ) -> Result<ConstraintId, CspError> {
-        self.check_vars("count_var_imp", &[b])?;
-        check_bool(self, "count_var_imp", b)?;
-        self.post(ReifiedCount::implied(vars, value, relation, result, b))
+        self.post_reified_count(
+            "count_var_imp",
+            ReifiedCount::implied(vars, value, relation, result, b),
+        )
+    }
+
+    /// Posts `c` once its `b` is checked to be a 0/1 variable of this model.
+    fn post_reified_count(
+        &mut self,
+        context: &str,
+        c: ReifiedCount,
+    ) -> Result<ConstraintId, CspError> {
+        let b = c.b();
+        self.check_vars(context, &[b])?;
+        check_bool(self, context, b)?;
+        self.post(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{CspError, Model, Relation};
+
+    #[test]
+    fn a_b_that_is_not_0_1_is_refused() {
+        let mut m = Model::new();
+        let xs = m.int_var_array("x", 2, 0..=2).unwrap();
+        let v = m.int_var(0..=2).unwrap();
+        let c = m.int_var(0..=2).unwrap();
+        let wide = m.int_var(0..=2).unwrap();
+        for implied in [false, true] {
+            let err = if implied {
+                m.count_var_imp(&xs, v, Relation::Eq, c, wide)
+            } else {
+                m.count_var_reif(&xs, v, Relation::Eq, c, wide)
+            };
+            assert!(
+                matches!(err, Err(CspError::InvalidArgument { .. })),
+                "{err:?}"
+            );
+        }
     }
 }
