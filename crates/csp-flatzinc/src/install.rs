@@ -29,6 +29,10 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "fzn_bin_packing_load_reif.mzn",
         include_str!("../mznlib/fzn_bin_packing_load_reif.mzn"),
     ),
+    (
+        "fzn_bin_packing_reif.mzn",
+        include_str!("../mznlib/fzn_bin_packing_reif.mzn"),
+    ),
     ("fzn_circuit.mzn", include_str!("../mznlib/fzn_circuit.mzn")),
     (
         "fzn_count_eq.mzn",
@@ -94,6 +98,10 @@ pub const MZNLIB: &[(&str, &str)] = &[
     (
         "fzn_disjunctive_strict.mzn",
         include_str!("../mznlib/fzn_disjunctive_strict.mzn"),
+    ),
+    (
+        "fzn_distribute_reif.mzn",
+        include_str!("../mznlib/fzn_distribute_reif.mzn"),
     ),
     (
         "fzn_global_cardinality.mzn",

@@ -382,10 +382,14 @@ def reified_decompositions():
     subsets = [frozenset(c) for c in ([], [1], [2], [1, 2])]
     count = 0
     for x in product((1, 2), repeat=3):
-        for n, s, t, bs in product(range(4), subsets, subsets, product((False, True), repeat=2)):
+        for n, s, t, bs, card in product(range(4), subsets, subsets,
+                                         product((False, True), repeat=2),
+                                         product(range(4), repeat=2)):
             truths = (n == len(set(x)), n == x.count(1),
                       all(bs[i - 1] == (i in s) for i in (1, 2)), not (s & t),
-                      t == frozenset(x[i - 1] for i in s))
+                      t == frozenset(x[i - 1] for i in s),
+                      x.count(1) <= 2 and x.count(2) <= 2,
+                      card == (x.count(1), x.count(2)))
             count += sum(truths) == 3
     return count
 
