@@ -102,23 +102,24 @@ impl CountVar {
     /// only when `entailment` is set), `None` otherwise. Both answers are
     /// sound (counts between the sure and the possible occurrences are
     /// taken as reachable, which over-approximates when a variable is
-    /// counted twice). [`ReifiedCount`](super::ReifiedCount)'s test.
+    /// counted twice). [`ReifiedCount`](super::ReifiedCount)'s test, and with
+    /// `entailment` unset this constraint's `promising`.
     pub(super) fn truth(&self, d: &Domains, entailment: bool) -> Option<bool> {
         let mut cands = Candidates::new();
         self.candidates(d, &mut cands);
-        if !cands.iter().any(|c| self.allows(d, c.sure, c.possible)) {
-            return Some(false);
-        }
-        let negated = self.relation.negated();
         let r = self.result();
-        if entailment
-            && !cands
+        let some = |relation| {
+            cands
                 .iter()
-                .any(|c| allows(negated, d, r, c.sure, c.possible))
-        {
-            return Some(true);
+                .any(|c| allows(relation, d, r, c.sure, c.possible))
+        };
+        if !some(self.relation) {
+            Some(false)
+        } else if entailment && !some(self.relation.negated()) {
+            Some(true)
+        } else {
+            None
         }
-        None
     }
 
     /// The sure and possible occurrences of every value left to `value`, into
@@ -300,9 +301,7 @@ impl Constraint for CountVar {
     }
 
     fn promising(&self, d: &Domains) -> bool {
-        let mut cands = Candidates::new();
-        self.candidates(d, &mut cands);
-        cands.iter().any(|c| self.allows(d, c.sure, c.possible))
+        self.truth(d, false) != Some(false)
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Propagation {
