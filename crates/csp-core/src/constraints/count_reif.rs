@@ -19,10 +19,11 @@ use crate::{
 /// pass over the candidates of `value` (the sure and possible occurrences
 /// of each, as [`CountVar`] computes them) fixes `b` to 0 when no candidate
 /// allows the relation, and, for `<->`, to 1 when none allows its
-/// negation; it prunes nothing else while `b` is open. The standard
+/// negation; it prunes nothing else while `b` is open. MiniZinc's standard
 /// decomposition (a fresh count `n`, `CountVar(vars, value, =, n)` and
-/// `b <-> n relation result`, MiniZinc's `fzn_count_eq_reif`) fixes `b`
-/// wherever this does at best, with one more variable and two propagators.
+/// `b <-> n relation result`) takes one more variable and two propagators;
+/// on the shared set's `amaze` both search the same tree (1,434 values
+/// tried, docs/performance.md, session 20).
 ///
 /// ```
 /// use csp_core::{Config, Model, Relation, Solver};
